@@ -1,0 +1,192 @@
+"""The compiled rite: keyframe arrays, and sample(t), the state of everyone at time t."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+POSTURES = ("立", "坐", "拜", "揖")
+GESTURES = frozenset({2, 3})  # posture codes that are timed gestures, with a phase
+
+
+@dataclass(frozen=True)
+class ActorInfo:
+    id: str
+    name: str
+    party: str
+    label: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PropInfo:
+    id: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    index: int
+    name: str
+    section: str
+    t0: float
+    t1: float
+    first_step: int
+    last_step: int  # inclusive
+
+
+@dataclass(frozen=True)
+class StepSpan:
+    index: int
+    stage: int
+    t0: float
+    t1: float
+    cite: str
+    span: tuple[int, int]  # offsets of the cited words in the corpus' plain text
+    captions: tuple[str, ...]
+    loc: str  # file:line:col of the step in the script
+    pattern: str = ""  # the pattern this step came from, if any
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Everyone's state at one moment. Arrays are indexed like Timeline.actors / .props."""
+
+    t: float
+    stage: int
+    step: int
+    present: np.ndarray
+    xy: np.ndarray
+    facing: np.ndarray
+    posture: np.ndarray
+    phase: np.ndarray
+    moving: np.ndarray
+    holding: tuple[tuple[str, ...], ...]
+    prop_xy: np.ndarray
+    prop_holder: np.ndarray
+    prop_visible: np.ndarray
+    captions: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Channel:
+    """Keyframes of many owners in one flat array, sorted by (owner, t), for one searchsorted."""
+
+    owner: np.ndarray  # (K,) int
+    t: np.ndarray  # (K,) float
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def lookup(self, n_owners: int, t: float, span: float) -> tuple[np.ndarray, np.ndarray]:
+        """Index of each owner's last keyframe at or before t, and whether it has one."""
+        keys = self.owner * span + self.t
+        q = np.arange(n_owners) * span + t
+        i = np.searchsorted(keys, q, side="right") - 1
+        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == np.arange(n_owners)) if len(keys) else (
+            np.zeros(n_owners, bool))
+        return np.clip(i, 0, None), ok
+
+
+def _channel(owner: list[int], t: list[float], **values: list) -> Channel:
+    o, tt = np.asarray(owner, dtype=np.int64), np.asarray(t, dtype=np.float64)
+    order = np.lexsort((np.arange(len(tt)), tt, o))  # stable: later writes at equal t win
+    vals = {k: np.asarray(v)[order] if len(v) else np.asarray(v) for k, v in values.items()}
+    return Channel(o[order], tt[order], vals)
+
+
+class Timeline:
+    """Arrays compiled once from a script; sample(t) reads them and never accumulates state."""
+
+    def __init__(self, actors, props, stages, steps, motion, posture, presence, prop_state,
+                 captions, duration: float):
+        self.actors: tuple[ActorInfo, ...] = tuple(actors)
+        self.props: tuple[PropInfo, ...] = tuple(props)
+        self.stages: tuple[StageSpan, ...] = tuple(stages)
+        self.steps: tuple[StepSpan, ...] = tuple(steps)
+        self.duration = float(duration)
+        self._span = self.duration + 10.0  # separates owners in the combined sort key
+        self.motion: Channel = motion  # values: x, y, face (unwrapped degrees)
+        self.posture: Channel = posture  # values: code, end (gesture end time)
+        self.presence: Channel = presence  # values: present (bool)
+        self.prop_state: Channel = prop_state  # values: holder, x, y, visible
+        self.captions = captions  # dict: t0, t1, actor (arrays), text (list)
+        self._step_t0 = np.array([s.t0 for s in self.steps]) if self.steps else np.zeros(0)
+        self._stage_t0 = np.array([s.t0 for s in self.stages]) if self.stages else np.zeros(0)
+        self.actor_index = {a.id: i for i, a in enumerate(self.actors)}
+        self.prop_index = {p.id: i for i, p in enumerate(self.props)}
+
+    def step_at(self, t: float) -> int:
+        """The last step begun at or before t (0 before the first)."""
+        return max(int(np.searchsorted(self._step_t0, t, side="right")) - 1, 0)
+
+    def stage_at(self, t: float) -> int:
+        return max(int(np.searchsorted(self._stage_t0, t, side="right")) - 1, 0)
+
+    def sample(self, t: float) -> Frame:
+        t = float(np.clip(t, 0.0, self.duration))
+        n, m = len(self.actors), len(self.props)
+        xy, facing, moving = self._sample_motion(n, t)
+        posture, phase = self._sample_posture(n, t)
+        pi, pok = self.presence.lookup(n, t, self._span)
+        present = pok & self.presence.values["present"][pi].astype(bool) if n else np.zeros(0, bool)
+        holder, prop_xy, visible = self._sample_props(m, t, xy)
+        holding = tuple(tuple(self.props[j].id for j in range(m) if holder[j] == i)
+                        for i in range(n))
+        c = self.captions
+        live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0] if len(c["t0"]) else []
+        caps = tuple((int(c["actor"][k]), c["text"][k]) for k in live)
+        return Frame(t, self.stage_at(t), self.step_at(t), present, xy, facing, posture, phase,
+                     moving, holding, prop_xy, holder, visible & _held_visible(holder, present),
+                     caps)
+
+    def _sample_motion(self, n: int, t: float):
+        ch = self.motion
+        i, ok = ch.lookup(n, t, self._span)
+        j = np.minimum(i + 1, len(ch.t) - 1)
+        nxt = ok & (j > i) & (ch.owner[j] == ch.owner[i])
+        t0, t1 = ch.t[i], ch.t[j]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a = np.where(nxt & (t1 > t0), (t - t0) / (t1 - t0), 0.0)
+        a = np.clip(a, 0.0, 1.0)
+        x = ch.values["x"][i] + a * (ch.values["x"][j] - ch.values["x"][i]) * nxt
+        y = ch.values["y"][i] + a * (ch.values["y"][j] - ch.values["y"][i]) * nxt
+        f = ch.values["face"][i] + a * (ch.values["face"][j] - ch.values["face"][i]) * nxt
+        moving = nxt & (a > 0) & (a < 1) & (
+            (ch.values["x"][j] != ch.values["x"][i]) | (ch.values["y"][j] != ch.values["y"][i]))
+        xy = np.stack([x, y], axis=1) if n else np.zeros((0, 2))
+        return xy, np.mod(f, 360.0), moving
+
+    def _sample_posture(self, n: int, t: float):
+        ch = self.posture
+        i, ok = ch.lookup(n, t, self._span)
+        code = np.where(ok, ch.values["code"][i], 0).astype(int)
+        end, start = ch.values["end"][i], ch.t[i]
+        gesture = ok & np.isin(code, list(GESTURES)) & (end > start)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            phase = np.where(gesture, np.clip((t - start) / (end - start), 0, 1), 0.0)
+        return code, phase
+
+    def _sample_props(self, m: int, t: float, actor_xy: np.ndarray):
+        if not m:
+            return np.zeros(0, int), np.zeros((0, 2)), np.zeros(0, bool)
+        ch = self.prop_state
+        i, ok = ch.lookup(m, t, self._span)
+        holder = np.where(ok, ch.values["holder"][i], -1).astype(int)
+        visible = ok & ch.values["visible"][i].astype(bool)
+        at = np.stack([ch.values["x"][i], ch.values["y"][i]], axis=1).astype(float)
+        held = holder >= 0
+        at[held] = actor_xy[holder[held]]
+        return holder, at, visible
+
+
+def _held_visible(holder: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """A prop in the hands of someone who has left is not shown."""
+    if not len(holder):
+        return np.zeros(0, bool)
+    return np.where(holder >= 0, present[np.clip(holder, 0, None)] if len(present) else False, True)
+
+
+def build_channel(owner: list[int], t: list[float], **values: list) -> Channel:
+    """Sort keyframes once into the flat layout sample() searches."""
+    return _channel(owner, t, **values)
