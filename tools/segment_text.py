@@ -1,0 +1,327 @@
+"""Build assets/text/corpus.json from the seed and the reader's judgements (or propose judgements)."""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from viz.text.variants import normalize  # noqa: E402
+
+TEXT_DIR = ROOT / "assets" / "text"
+SEED = TEXT_DIR / "seed.txt"
+JUDGEMENTS = TEXT_DIR / "judgements.yaml"
+CORPUS = TEXT_DIR / "corpus.json"
+REF = Path("/work/shared/ref/儀禮注疏_卷五_鄉射禮.txt")
+PAGE_RE = re.compile(r"^\[(\d{3}-\d+[ab])\]\s*$")
+
+
+@dataclass(frozen=True)
+class Seed:
+    """The seed with layout taken out: plain text plus where pages, lines and '/' marks were."""
+
+    plain: str
+    pages: tuple[tuple[int, str], ...]   # (offset where the page starts, "011-4a")
+    lines: tuple[tuple[int, int], ...]   # (start, end) of each printed column in plain
+    slashes: tuple[int, ...]             # offset in plain of the char right after each '/'
+
+
+def parse_seed(path: Path = SEED) -> Seed:
+    """Strip page markers, newlines and '/' from the seed, remembering where they were."""
+    out: list[str] = []
+    pages, lines, slashes = [], [], []
+    n = 0
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        m = PAGE_RE.match(raw)
+        if m:
+            pages.append((n, m.group(1)))
+            continue
+        start = n
+        for ch in raw:
+            if ch == "/":
+                slashes.append(n)
+                continue
+            out.append(ch)
+            n += 1
+        lines.append((start, n))
+    return Seed("".join(out), tuple(pages), tuple(lines), tuple(slashes))
+
+
+def parse_ref(path: Path = REF) -> tuple[str, str]:
+    """The reference's 經 and 鄭注 as one stream plus a parallel label string ('經'/'注').
+
+    音義 and 疏 are dropped. The ref marks where 注 starts but not always where it stops
+    (small print needs no end mark), so a 注 label here runs until the next 音義/疏/○.
+    """
+    text = path.read_text(encoding="utf-8")
+    text = text.split("#+PROPERTY: JUAN 卷五考證")[0]
+    body = [ln for ln in text.splitlines() if not ln.startswith("#") and not ln.startswith("<pb")]
+    stream = "".join(body).replace("¶", "").replace("\u3000", "")
+    stream = re.sub(r"(音義|疏)?\([^)]*\)", "○", stream)
+    chars, labels = [], []
+    mode = "經"
+    for ch in stream:
+        if ch == "○":
+            mode = "經"
+        elif ch == "注":
+            mode = "注"
+        elif ch.strip():
+            chars.append(ch)
+            labels.append(mode)
+    return "".join(chars), "".join(labels)
+
+
+def align_labels(seed_text: str, ref_text: str, ref_labels: str, min_block: int = 1) -> list[str | None]:
+    """Give each seed char the label of the ref char it aligns with (None where unmatched)."""
+    out: list[str | None] = [None] * len(seed_text)
+    sm = difflib.SequenceMatcher(None, normalize(seed_text), normalize(ref_text), autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal" and i2 - i1 >= min_block or op == "replace" and i2 - i1 == j2 - j1:
+            for k in range(i2 - i1):
+                out[i1 + k] = ref_labels[j1 + k]
+    return out
+
+
+SMALL = {"注", "記注"}
+
+
+def line_cells(labels: list[str | None], start: int, end: int, slashes: set[int]) -> float:
+    """Printed cells a column would take if small-print chars sit two to a cell."""
+    large = sum(1 for i in range(start, end) if labels[i] not in SMALL)
+    small = 0
+    frag_start = None
+    for i in range(start, end + 1):
+        in_small = i < end and labels[i] in SMALL
+        if in_small and frag_start is None:
+            frag_start = i
+        if not in_small and frag_start is not None:
+            cut = next((p for p in range(frag_start, i + 1) if p in slashes), i)
+            small += max(cut - frag_start, i - cut)
+            frag_start = None
+    return large + small
+
+
+def fix_note_ends(seed: Seed, labels: list[str | None]) -> list[str]:
+    """Stop 注 where the '/' geometry says small print ends (the ref has no end mark)."""
+    slashes = set(seed.slashes)
+    report = []
+    for start, end in seed.lines:
+        for p in [q for q in seed.slashes if start <= q <= end]:
+            kb = 0
+            while p - kb - 1 >= start and labels[p - kb - 1] == "注":
+                kb += 1
+            ka = 0
+            while p + ka < end and labels[p + ka] == "注":
+                ka += 1
+            if kb == 0 or ka <= kb or p + ka >= end:
+                if 0 < kb and ka < kb - 1 and p + ka < end:
+                    report.append(f"short left column at {p}: {seed.plain[start:end]}")
+                continue
+            best = None
+            for left in (kb, kb - 1):
+                trial = labels[:]
+                for i in range(p + left, p + ka):
+                    trial[i] = "經"
+                if abs(line_cells(trial, start, end, slashes) - 21) < 0.5:
+                    best = left
+                    break
+            left = kb if best is None else best
+            for i in range(p + left, p + ka):
+                labels[i] = "經"
+            report.append(f"note cut at {p + left} ({'cells' if best is not None else 'guess'}):"
+                          f" {seed.plain[start:p]}/{seed.plain[p:p + left]}|{seed.plain[p + left:end]}")
+    return report
+
+
+NAMES = ("戒賔 設席陳器 張侯 速賔 迎賔 獻賔 賔酢主人 酬賔 獻衆賔 一人舉觶 獻大夫 大夫酢 樂賔 立司正 "
+         "司正舉觶 請射 誘射 初射獲而未釋獲 取矢 再請射 再射釋獲 賔主大夫衆賔射 取矢視算 飲不勝者 "
+         "獻獲者及釋獲者 三請射 三射用樂 取矢視算 飲不勝者 三射畢 旅酬 二人舉觶 徹俎 燕 賓出 拜賜 息司正"
+         ).split()
+
+
+def heading_lines(seed: Seed) -> list[int]:
+    """Offsets of the 37 `右…` heading lines (not 右篇目, not the 經 line 右勝則曰…)."""
+    out = []
+    for start, _ in seed.lines:
+        text = seed.plain[start:start + 12]
+        if text.startswith("右") and not text.startswith(("右篇目", "右勝則")):
+            out.append(start)
+    return out
+
+
+def first_jing(labels: list[str | None], start: int, need: int = 4) -> int:
+    """First offset from start where `need` 經-labelled chars follow one another."""
+    i = start
+    while not all(labels[j] == "經" for j in range(i, i + need)):
+        i += 1
+    return i
+
+
+def propose(seed: Seed, ref_path: Path = REF) -> list[dict]:
+    """Draft judgements: per section, runs (kind, seed text) from alignment with the ref."""
+    ref, ref_labels = parse_ref(ref_path)
+    split = ref.index("記大夫與則公士爲賓")
+    labels = align_labels(seed.plain, ref[:split], ref_labels[:split])
+    for line in fix_note_ends(seed, labels):
+        print(line, file=sys.stderr)
+    heads = heading_lines(seed)
+    starts = [first_jing(labels, seed.plain.index("主人戒賔"))]
+    starts += [first_jing(labels, h + 1) for h in heads[:-1]]
+    ji = {"經": "記", "注": "記注"}
+    for n, head in enumerate(heads):
+        stop = starts[n + 1] if n + 1 < len(starts) else len(seed.plain)
+        region = seed.plain[head:stop]
+        sub = align_labels(region, ref[split:], ref_labels[split:], min_block=3)
+        for k, lab in enumerate(sub):
+            labels[head + k] = ji.get(lab) if lab else "按"
+        title = len(re.match("右" + NAMES[n] + "( 記)?", region).group(0))
+        labels[head:head + title] = ["題"] * title
+    labels[:starts[0]] = ["題"] * starts[0]
+    bounds = starts + [len(seed.plain)]
+    sections = [{"section": 0, "name": "", "runs": _runs(seed.plain, labels, 0, starts[0])}]
+    for n in range(37):
+        sections.append({"section": n + 1, "name": NAMES[n],
+                         "runs": _runs(seed.plain, labels, bounds[n], bounds[n + 1])})
+    return sections
+
+
+def _runs(plain: str, labels: list[str | None], start: int, end: int) -> list[list[str]]:
+    """Group consecutive same-label chars; unlabelled chars take the label before them."""
+    runs: list[list[str]] = []
+    prev = "經"
+    for i in range(start, end):
+        lab = labels[i] or prev
+        if plain[i] == " " and runs:
+            lab = runs[-1][0] if runs[-1][0] not in ("經", "記") else "按"
+        if runs and runs[-1][0] == lab:
+            runs[-1][1] += plain[i]
+        else:
+            runs.append([lab, plain[i]])
+        prev = lab
+    return runs
+
+
+PUNCT = "，。、：；「」？！"
+CLOSE = "。；？！"
+JING_KINDS = {"經": "注", "記": "記注"}   # clause kind → the kind of note attached to it
+
+
+def strip_punct(s: str) -> str:
+    """The seed's characters of a judgement line (display punctuation removed)."""
+    return "".join(ch for ch in s if ch not in PUNCT)
+
+
+def check_judgements(seed: Seed, sections: list[dict]) -> None:
+    """Raise ValueError unless the judgement runs give back the seed's characters exactly."""
+    pos = 0
+    for sec in sections:
+        for i, (kind, text) in enumerate(sec["runs"]):
+            where = f"section {sec['section']} run {i + 1} ({kind})"
+            if kind not in {"題", "經", "注", "記", "記注", "引", "按"}:
+                raise ValueError(f"{where}: unknown kind {kind!r}")
+            chars = strip_punct(text) if kind in JING_KINDS else text
+            if kind not in JING_KINDS and any(ch in PUNCT for ch in text):
+                raise ValueError(f"{where}: punctuation is only for 經 and 記 lines")
+            if kind in JING_KINDS and " " in chars:
+                raise ValueError(f"{where}: a space cannot be inside {kind}")
+            got = seed.plain[pos:pos + len(chars)]
+            if got != chars:
+                k = next(j for j, (a, b) in enumerate(zip(got + "\0", chars)) if a != b)
+                raise ValueError(f"{where}: seed has {got[max(0, k - 8):k + 8]!r} at {pos + k}, "
+                                 f"judgement has {chars[max(0, k - 8):k + 8]!r}")
+            pos += len(chars)
+    if pos != len(seed.plain):
+        raise ValueError(f"judgements stop at {pos}; the seed goes on: {seed.plain[pos:pos + 20]!r}")
+
+
+def page_of(seed: Seed, offset: int) -> str:
+    """The page a plain offset lies on."""
+    page = seed.pages[0][1]
+    for start, name in seed.pages:
+        if start > offset:
+            break
+        page = name
+    return page
+
+
+def build(seed: Seed, sections: list[dict]) -> dict:
+    """Offsets for sections, runs and clauses, ready to be written as corpus.json."""
+    check_judgements(seed, sections)
+    out: dict = {"plain": seed.plain, "pages": [list(p) for p in seed.pages],
+                 "sections": [], "runs": [], "clauses": []}
+    pos = 0
+    for sec in sections:
+        start = pos
+        runs = []
+        for kind, text in sec["runs"]:
+            n = len(strip_punct(text) if kind in JING_KINDS else text)
+            runs.append((kind, pos, pos + n, text))
+            out["runs"].append([kind, pos, pos + n, page_of(seed, pos), sec["section"]])
+            pos += n
+        if sec["section"]:
+            out["sections"].append([sec["section"], sec["name"], start, pos])
+            out["clauses"] += _clauses(seed, sec["section"], runs)
+    return out
+
+
+def _clauses(seed: Seed, section: int, runs: list[tuple[str, int, int, str]]) -> list[list]:
+    """Cut the section's 經 and 記 lines at 。；？！ into clauses; attach following notes."""
+    clauses: list[dict] = []
+    open_: dict | None = None
+    counters = {"經": 0, "記": 0}
+    for kind, start, end, text in runs:
+        if kind in JING_KINDS:
+            pos = start
+            for ch in text:
+                if open_ is None or open_["kind"] != kind or open_["closed"]:
+                    counters[kind] += 1
+                    n = counters[kind]
+                    cid = f"{section:02d}.{n:02d}" if kind == "經" else f"{section:02d}.記{n}"
+                    open_ = {"id": cid, "kind": kind, "start": pos, "end": pos, "text": "",
+                             "punct": "", "notes": [], "closed": False}
+                    clauses.append(open_)
+                open_["punct"] += ch
+                if ch in PUNCT:
+                    open_["closed"] = ch in CLOSE
+                    continue
+                open_["text"] += ch
+                pos += 1
+                open_["end"] = pos
+        elif open_ is not None and JING_KINDS[open_["kind"]] == kind:
+            open_["notes"].append([start, end])
+        elif kind not in JING_KINDS.values() and open_ is not None:
+            open_["closed"] = True
+    return [[c["id"], section, c["kind"], c["start"], c["end"], c["text"], c["punct"],
+             c["notes"], page_of(seed, c["start"])] for c in clauses]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: build corpus.json (default) or write a draft of the judgements."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--propose", metavar="OUT", help="write draft judgements aligned with the ref")
+    ap.add_argument("--ref", type=Path, default=REF)
+    ns = ap.parse_args(argv)
+    seed = parse_seed()
+    if ns.propose:
+        text = yaml.safe_dump(propose(seed, ns.ref), allow_unicode=True, width=4000,
+                              sort_keys=False, default_flow_style=None)
+        Path(ns.propose).write_text(text, encoding="utf-8")
+        return 0
+    sections = yaml.safe_load(JUDGEMENTS.read_text(encoding="utf-8"))["sections"]
+    data = build(seed, sections)
+    CORPUS.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    print(f"{CORPUS}: {len(data['sections'])} sections, {len(data['runs'])} runs, "
+          f"{len(data['clauses'])} clauses")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

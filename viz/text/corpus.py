@@ -1,0 +1,153 @@
+"""The segmented seed: plain text, sections, runs, clauses, and variant-folded search."""
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from viz.text.variants import normalize
+
+CORPUS_FILE = Path(__file__).resolve().parents[2] / "assets" / "text" / "corpus.json"
+KINDS = ("題", "經", "注", "記", "記注", "引", "按")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One of 江永's 37 sections: its 經 and 注, its 右… heading, and the 記 etc. after it."""
+
+    index: int      # 1..37
+    name: str       # as the seed spells it (23/28 and 24/29 share names)
+    start: int      # offsets into Corpus.plain, end exclusive
+    end: int
+
+
+@dataclass(frozen=True)
+class Run:
+    """A stretch of one kind of text (題 經 注 記 記注 引 按)."""
+
+    kind: str
+    start: int
+    end: int
+    page: str       # page where the run starts, e.g. "011-4a"
+    section: int    # 0 = front matter
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A 句 of the 經 or of a 記 item, with its display punctuation and the notes on it.
+
+    start/end span the clause in plain and may enclose 注 runs; `text` is the clause's own
+    characters only. `notes` holds the texts of the 注 (記注 for a 記 clause) attached to it;
+    `note_spans` the same notes as (start, end) offsets into plain.
+    """
+
+    id: str         # "05.03" = section 5, 經 clause 3; "05.記1" = first 記 clause of section 5
+    section: int
+    kind: str       # 經 | 記
+    start: int
+    end: int
+    text: str
+    punct: str
+    notes: tuple[str, ...]
+    page: str
+    note_spans: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The whole chapter; every offset is into `plain`."""
+
+    plain: str
+    sections: tuple[Section, ...]
+    runs: tuple[Run, ...]
+    clauses: tuple[Clause, ...]
+    pages: tuple[tuple[int, str], ...]
+    _page_starts: tuple[int, ...] = field(repr=False, default=())
+
+    @cached_property
+    def folded(self) -> str:
+        """plain with variants folded (same length, same offsets)."""
+        return normalize(self.plain)
+
+    def section_named(self, name: str) -> Section | None:
+        """The first section with this name (variants equal); a number string picks by index."""
+        if name.strip().isdigit():
+            i = int(name)
+            return self.sections[i - 1] if 1 <= i <= len(self.sections) else None
+        key = normalize(name.strip().removeprefix("右"))
+        return next((s for s in self.sections if normalize(s.name) == key), None)
+
+    def sections_named(self, name: str) -> tuple[Section, ...]:
+        """Every section with this name (取矢視算 and 飲不勝者 occur twice)."""
+        key = normalize(name.strip().removeprefix("右"))
+        return tuple(s for s in self.sections if normalize(s.name) == key)
+
+    def section_at(self, offset: int) -> Section | None:
+        """The section containing offset (None in the front matter)."""
+        return next((s for s in self.sections if s.start <= offset < s.end), None)
+
+    def find(self, query: str, start: int = 0, end: int | None = None) -> list[int]:
+        """Offsets in plain where the folded query occurs in the folded plain."""
+        key = normalize(query)
+        if not key:
+            return []
+        stop = len(self.plain) if end is None else end
+        out, i = [], self.folded.find(key, start, stop)
+        while i >= 0:
+            out.append(i)
+            i = self.folded.find(key, i + 1, stop)
+        return out
+
+    def run_at(self, offset: int) -> Run | None:
+        """The run containing offset."""
+        i = bisect.bisect_right([r.start for r in self.runs], offset) - 1
+        return self.runs[i] if i >= 0 and offset < self.runs[i].end else None
+
+    def clause_at(self, offset: int) -> Clause | None:
+        """The clause whose span contains offset (a 注 inside a clause's span counts)."""
+        return next((c for c in self.clauses if c.start <= offset < c.end), None)
+
+    def clause(self, cid: str) -> Clause | None:
+        """A clause by its id, e.g. "05.03"."""
+        return next((c for c in self.clauses if c.id == cid), None)
+
+    def page_at(self, offset: int) -> str:
+        """The page (e.g. "011-4a") on which the character at offset is printed."""
+        i = bisect.bisect_right(self._page_starts, offset) - 1
+        return self.pages[max(i, 0)][1]
+
+    def text(self, kinds: str | tuple[str, ...], section: Section | None = None) -> str:
+        """The characters of the runs of these kinds, in reading order (one section or all)."""
+        want = (kinds,) if isinstance(kinds, str) else kinds
+        return "".join(self.plain[r.start:r.end] for r in self.runs
+                       if r.kind in want and (section is None or r.section == section.index))
+
+
+def corpus_from_dict(data: dict) -> Corpus:
+    """A Corpus from the JSON written by tools/segment_text.py."""
+    pages = tuple((int(o), str(p)) for o, p in data["pages"])
+    return Corpus(
+        plain=data["plain"],
+        sections=tuple(Section(*s) for s in data["sections"]),
+        runs=tuple(Run(*r) for r in data["runs"]),
+        clauses=tuple(_clause(c, data["plain"]) for c in data["clauses"]),
+        pages=pages,
+        _page_starts=tuple(o for o, _ in pages),
+    )
+
+
+def _clause(c: list, plain: str) -> Clause:
+    spans = tuple((int(a), int(b)) for a, b in c[7])
+    return Clause(c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+                  tuple(plain[a:b] for a, b in spans), c[8], spans)
+
+
+@lru_cache(maxsize=4)
+def load_corpus(path: str | Path | None = None) -> Corpus:
+    """The bundled corpus (assets/text/corpus.json) or the one at path; cached."""
+    file = Path(path) if path is not None else CORPUS_FILE
+    if file.is_dir():
+        file = file / "corpus.json"
+    return corpus_from_dict(json.loads(file.read_text(encoding="utf-8")))
