@@ -177,6 +177,14 @@ class Timeline:
         at = np.stack([ch.values["x"][i], ch.values["y"][i]], axis=1).astype(float)
         held = holder >= 0
         at[held] = actor_xy[holder[held]]
+        # an arrow in flight (holder -2) moves in a straight line to its next keyframe
+        j = np.minimum(i + 1, len(ch.t) - 1)
+        fly = ok & (holder == -2) & (j > i) & (ch.owner[j] == ch.owner[i])
+        if fly.any():
+            span = np.where(fly, ch.t[j] - ch.t[i], 1.0)
+            a = np.clip((t - ch.t[i]) / np.where(span > 0, span, 1.0), 0, 1)[:, None]
+            dest = np.stack([ch.values["x"][j], ch.values["y"][j]], axis=1)
+            at[fly] = (at + a * (dest - at))[fly]
         return holder, at, visible
 
 

@@ -1,0 +1,113 @@
+"""Questions about the rite at a moment: when is `--after TEXT`, and who is where (the `state` JSON)."""
+from __future__ import annotations
+
+from typing import Any
+
+from viz.script import DIRS
+from viz.timeline import POSTURES, Timeline
+
+DIR_NAMES = sorted(DIRS, key=DIRS.get)  # 北 東北 東 … in clockwise order
+
+
+class QueryError(Exception):
+    """A question the rite cannot answer (no such stage, text never cited); exit status 2."""
+
+
+def dir_name(deg: float) -> str:
+    return DIR_NAMES[int(((deg % 360) + 22.5) // 45) % 8]
+
+
+def time_after(timeline: Timeline, corpus, text: str) -> float:
+    """The end of the step citing the last character of TEXT's first occurrence in the text."""
+    hits = corpus.find(text)
+    if not hits:
+        raise QueryError(f"{text!r} does not occur in the text (variants count as equal)")
+    last = hits[0] + len(text) - 1
+    ends = [s.t1 for s in timeline.steps if s.span[0] <= last < s.span[1]]
+    if not ends:
+        sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
+        raise QueryError(f"no step of the script cites {text!r} (it is in section {sec}, "
+                         f"page {corpus.page_at(last)})")
+    return max(ends)
+
+
+def stage_index(timeline: Timeline, name: str) -> int:
+    """A stage by name (variants equal) or by 1-based number."""
+    from viz.text import normalize
+
+    if name.isdigit() and 1 <= int(name) <= len(timeline.stages):
+        return int(name) - 1
+    for s in timeline.stages:
+        if normalize(s.name) == normalize(name) or normalize(s.section) == normalize(name):
+            return s.index
+    names = "、".join(s.name for s in timeline.stages)
+    raise QueryError(f"no stage named {name!r}; the script has: {names}")
+
+
+def resolve_time(timeline: Timeline, corpus, at: float | None = None, after: str | None = None,
+                 stage: str | None = None) -> float:
+    """The moment a command asks about: --at seconds, --after TEXT, or the end of --stage."""
+    if after is not None:
+        return time_after(timeline, corpus, after)
+    if stage is not None:
+        return timeline.stages[stage_index(timeline, stage)].t1
+    if at is not None:
+        if not 0 <= at <= timeline.duration:
+            raise QueryError(f"--at {at:g} is outside the rite (0 to {timeline.duration:.1f} s)")
+        return at
+    return timeline.duration
+
+
+def state(timeline: Timeline, layout, corpus, t: float) -> dict[str, Any]:
+    """Everyone present at t, in the documented JSON shape (README: "The state JSON")."""
+    f = timeline.sample(t)
+    step = timeline.steps[f.step] if timeline.steps else None
+    stage = timeline.stages[f.stage] if timeline.stages else None
+    actors = []
+    for i, a in enumerate(timeline.actors):
+        if not f.present[i]:
+            continue
+        x, y = (float(v) for v in f.xy[i])
+        actors.append({
+            "id": a.id, "name": a.name, "label": a.label, "party": a.party,
+            "x": round(x, 2), "y": round(y, 2),
+            "place": layout.nearest_place(x, y),
+            "region": layout.region_at(x, y),
+            "facing": {"dir": dir_name(float(f.facing[i])), "deg": round(float(f.facing[i]), 1)},
+            "posture": POSTURES[int(f.posture[i])],
+            "moving": bool(f.moving[i]),
+            "holding": [{"id": p, "name": timeline.props[timeline.prop_index[p]].name}
+                        for p in f.holding[i]],
+        })
+    clause = corpus.clause_at(step.span[0]) if step and corpus is not None else None
+    return {
+        "t": round(f.t, 3),
+        "duration": round(timeline.duration, 3),
+        "stage": {"index": stage.index + 1, "name": stage.name, "section": stage.section,
+                  "t0": round(stage.t0, 3), "t1": round(stage.t1, 3)} if stage else None,
+        "step": {"index": step.index, "cite": step.cite, "t0": round(step.t0, 3),
+                 "t1": round(step.t1, 3), "script": step.loc,
+                 "clause": ({"id": clause.id, "text": clause.text} if clause else None),
+                 "page": corpus.page_at(step.span[0]) if corpus is not None else None}
+        if step else None,
+        "actors": actors,
+    }
+
+
+def format_state(s: dict[str, Any]) -> str:
+    """The same answer as a table a person reads."""
+    lines = [f"t = {s['t']:.1f} s of {s['duration']:.1f} s"]
+    if s["stage"]:
+        lines.append(f"stage {s['stage']['index']} {s['stage']['name']}")
+    if s["step"]:
+        lines.append(f"clause 「{s['step']['cite']}」 (page {s['step']['page']})")
+    lines.append("")
+    w = max((len(a["name"]) for a in s["actors"]), default=2)
+    for a in s["actors"]:
+        held = "、".join(h["name"] for h in a["holding"]) or "—"
+        lines.append(f"{a['name']:\u3000<{w}} {a['id']:<10} x={a['x']:7.1f} y={a['y']:7.1f}  "
+                     f"{a['region']:\u3000<2} near {a['place']:\u3000<4} "
+                     f"{a['facing']['dir']}面 {a['facing']['deg']:5.1f}°  {a['posture']}  "
+                     f"holds {held}")
+    return "\n".join(lines)
+
