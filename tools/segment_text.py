@@ -93,52 +93,58 @@ def align_labels(seed_text: str, ref_text: str, ref_labels: str, min_block: int 
 SMALL = {"注", "記注"}
 
 
-def line_cells(labels: list[str | None], start: int, end: int, slashes: set[int]) -> float:
-    """Printed cells a column would take if small-print chars sit two to a cell."""
-    large = sum(1 for i in range(start, end) if labels[i] not in SMALL)
-    small = 0
-    frag_start = None
-    for i in range(start, end + 1):
-        in_small = i < end and labels[i] in SMALL
-        if in_small and frag_start is None:
-            frag_start = i
-        if not in_small and frag_start is not None:
-            cut = next((p for p in range(frag_start, i + 1) if p in slashes), i)
-            small += max(cut - frag_start, i - cut)
-            frag_start = None
-    return large + small
+def small_print(seed: Seed, labels: list[str | None], start: int, end: int,
+                full: bool) -> list[bool]:
+    """Which chars of one printed column are small print, from its '/' marks.
+
+    Each '/' splits a small-print stretch into a right half-column of r chars and a left one of
+    r or r-1 chars; a full column takes 21 cells. Among the layouts that fit, take the one that
+    agrees best with the ref, whose 注 marks are trusted where a 注 starts (not where it stops).
+    """
+    cuts = [p for p in seed.slashes if start <= p <= end]
+    ref_small = [labels[i] in SMALL for i in range(start, end)]
+    starts = {i for i in range(start, end)
+              if ref_small[i - start] and (i == start or not ref_small[i - start - 1])}
+    best: tuple[tuple, list[tuple[int, int]]] | None = None
+    for layout in _layouts(cuts, start, end):
+        cells = (end - start) - sum(b - a for a, b, _ in layout) + sum(c for _, _, c in layout)
+        if full and cells != 21:
+            continue
+        mask = [False] * (end - start)
+        for a, b, _ in layout:
+            mask[a - start:b - start] = [True] * (b - a)
+        agree = sum(m == r for m, r in zip(mask, ref_small))
+        on_marks = sum(a in starts or a == start for a, _, _ in layout)
+        score = (on_marks, agree)
+        if best is None or score > best[0]:
+            best = (score, mask)
+    return best[1] if best else ref_small
 
 
-def fix_note_ends(seed: Seed, labels: list[str | None]) -> list[str]:
-    """Stop 注 where the '/' geometry says small print ends (the ref has no end mark)."""
-    slashes = set(seed.slashes)
-    report = []
+def _layouts(cuts: list[int], start: int, end: int, floor: int | None = None):
+    """Every way to put a small-print stretch (right r, left r or r-1) around each '/'."""
+    if not cuts:
+        yield []
+        return
+    p, rest = cuts[0], cuts[1:]
+    floor = start if floor is None else floor
+    limit = rest[0] if rest else end
+    for r in range(1, p - floor + 1):
+        for left in (r, r - 1):
+            if p + left <= limit:
+                for tail in _layouts(rest, start, end, p + left):
+                    yield [(p - r, p + left, r)] + tail
+
+
+def geometry_fix(seed: Seed, labels: list[str | None], lo: int, hi: int) -> None:
+    """Within [lo, hi) make small print 注 and large print 經, column by column."""
     for start, end in seed.lines:
-        for p in [q for q in seed.slashes if start <= q <= end]:
-            kb = 0
-            while p - kb - 1 >= start and labels[p - kb - 1] == "注":
-                kb += 1
-            ka = 0
-            while p + ka < end and labels[p + ka] == "注":
-                ka += 1
-            if kb == 0 or ka <= kb or p + ka >= end:
-                if 0 < kb and ka < kb - 1 and p + ka < end:
-                    report.append(f"short left column at {p}: {seed.plain[start:end]}")
-                continue
-            best = None
-            for left in (kb, kb - 1):
-                trial = labels[:]
-                for i in range(p + left, p + ka):
-                    trial[i] = "經"
-                if abs(line_cells(trial, start, end, slashes) - 21) < 0.5:
-                    best = left
-                    break
-            left = kb if best is None else best
-            for i in range(p + left, p + ka):
-                labels[i] = "經"
-            report.append(f"note cut at {p + left} ({'cells' if best is not None else 'guess'}):"
-                          f" {seed.plain[start:p]}/{seed.plain[p:p + left]}|{seed.plain[p + left:end]}")
-    return report
+        if start < lo or end > hi or start == end:
+            continue
+        full = end < hi and end - start > 12
+        mask = small_print(seed, labels, start, end, full)
+        for i, small in enumerate(mask):
+            labels[start + i] = "注" if small else "經"
 
 
 NAMES = ("戒賔 設席陳器 張侯 速賔 迎賔 獻賔 賔酢主人 酬賔 獻衆賔 一人舉觶 獻大夫 大夫酢 樂賔 立司正 "
@@ -170,11 +176,12 @@ def propose(seed: Seed, ref_path: Path = REF) -> list[dict]:
     ref, ref_labels = parse_ref(ref_path)
     split = ref.index("記大夫與則公士爲賓")
     labels = align_labels(seed.plain, ref[:split], ref_labels[:split])
-    for line in fix_note_ends(seed, labels):
-        print(line, file=sys.stderr)
     heads = heading_lines(seed)
     starts = [first_jing(labels, seed.plain.index("主人戒賔"))]
     starts += [first_jing(labels, h + 1) for h in heads[:-1]]
+    starts[3] = seed.plain.index("羮定", heads[2])   # 羮定 is 經 but only two chars long
+    for n, head in enumerate(heads):
+        geometry_fix(seed, labels, starts[n], head)
     ji = {"經": "記", "注": "記注"}
     for n, head in enumerate(heads):
         stop = starts[n + 1] if n + 1 < len(starts) else len(seed.plain)
