@@ -173,6 +173,7 @@ class _Reader:
         self.doc, self.name, self.layout, self.corpus, self.out = doc, name, layout, corpus, out
         self.actor_ids: set[str] = {a["id"] for a in doc.get("cast", [])}
         self.prop_ids: set[str] = {p["id"] for p in doc.get("props", []) or []}
+        self.bad_patterns: set[str] = set()
         self.patterns: YMap = doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
             self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = doc.loc, {}, {}
@@ -255,6 +256,7 @@ class _Reader:
             declared = set((pat.get("params") or {}).keys())
             for used, loc in _param_uses(pat.get("steps"), self.patterns.loc_of(name)):
                 if used not in declared:
+                    self.bad_patterns.add(name)
                     self.out.error(loc, f"pattern {name!r} uses ${used}, which is not among its "
                                         f"params ({', '.join(sorted(declared)) or 'none'})")
 
@@ -268,6 +270,8 @@ class _Reader:
             self.out.error(loc, f"pattern {name!r} uses patterns more than {MAX_PATTERN_DEPTH} "
                                 "deep (does it use itself?)")
             return None
+        if name in self.bad_patterns:
+            return None  # already reported where the pattern is defined
         pat = self.patterns[name]
         params = pat.get("params") or {}
         given = step.get("with") or YMap()

@@ -75,9 +75,10 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 
 def load_text(text: str, name: str = "<string>") -> Any:
     """Parse YAML text; syntax errors become an InputError at the offending line and column."""
-    loader = _Loader(text)
-    loader.src_name = name
+    loader = None
     try:
+        loader = _Loader(text)
+        loader.src_name = name
         return loader.get_single_data()
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -87,7 +88,8 @@ def load_text(text: str, name: str = "<string>") -> Any:
     except yaml.YAMLError as e:
         raise InputError(Problem(Loc(name, 1, 1), f"YAML: {e}")) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_file(path: str | Path) -> Any:
