@@ -1,0 +1,477 @@
+"""The hall, court and range as data: places, regions, obstacles and features to draw, in 尺."""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+
+from viz.errors import Collector, InputError, Loc, Problem
+from viz.paths import Planner, count_crossings
+from viz.yamlsrc import YList, YMap, load_file, load_text, locate
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_LAYOUT = ROOT / "layouts" / "xu.yaml"
+SCHEMA_PATH = ROOT / "layouts" / "layout.schema.json"
+
+REGIONS = ("堂", "階", "庭", "侯道", "elsewhere")
+
+# domain.md, "Places": names every layout must define, so queries and diagrams agree.
+REQUIRED_PLACES = (
+    "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上", "賔席", "主人席", "衆賔席",
+    "大夫席", "尊", "上篚", "工席", "樂正位", "右物", "左物", "豐", "東榮", "西榮", "棟", "楣", "阼階", "西階", "阼階下",
+    "西階下", "阼階前", "西階前", "庭", "中庭", "洗", "下篚", "水", "縣", "笙位", "楅", "中", "司射位", "司馬位", "射位", "堂西",
+    "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁", "侯", "侯中", "左个", "右个", "乏", "賔門外",
+)
+
+# Kinds of Feature a renderer should know; lines (not closed) are drawn as strokes, and
+# ridge/beam/lane as dashed strokes.
+FEATURE_KINDS = (
+    "court", "hall", "wall", "pillar", "stair", "step", "gate", "basin", "mat", "vessel", "mark",
+    "target", "target_face", "post", "blind", "rack", "counter", "chime", "implement", "ridge",
+    "beam", "lane",
+)
+
+# Thickness of the barrier drawn along the 堂's edge and a stair's sides: thin, but solid.
+_EDGE = 0.1
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Another commentator's reading of a place: where he puts it and why."""
+
+    reading: str
+    x: float | None = None
+    y: float | None = None
+    source: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    x: float
+    y: float
+    source: str
+    note: str | None
+    region: str
+    variants: tuple[Variant, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Feature:
+    kind: str
+    name: str
+    points: np.ndarray  # (k,2) in 尺
+    closed: bool
+    label: str | None
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    """Something nobody walks through: an axis-aligned rectangle [x0, y0, x1, y1] in 尺."""
+
+    name: str
+    kind: str
+    rect: tuple[float, float, float, float]
+
+    @property
+    def polygon(self) -> np.ndarray:
+        return _rect_points(self.rect)
+
+
+@dataclass(frozen=True)
+class Stair:
+    name: str
+    rect: tuple[float, float, float, float]
+    steps: int
+
+    @property
+    def risers(self) -> tuple[float, ...]:
+        """y of each step's front edge, south to north; the top riser meets the 堂廉 at y1."""
+        _, y0, _, y1 = self.rect
+        run = (y1 - y0) / self.steps
+        return tuple(y0 + k * run for k in range(self.steps))
+
+
+@dataclass(frozen=True)
+class TopicVariant:
+    topic: str
+    reading: str
+    note: str
+    source: str | None
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    name: str
+    file: str
+    chi_m: float
+    reading: str
+    places: dict[str, Place]
+    features: tuple[Feature, ...]
+    obstacles: tuple[Obstacle, ...]
+    stairs: tuple[Stair, ...]
+    hall: tuple[float, float, float, float]
+    hall_height: float
+    court: tuple[float, float, float, float]  # outer rectangle, walls included
+    range_rect: tuple[float, float, float, float] | None
+    clearance: float
+    ways: dict[str, tuple[str, ...]]
+    variants: tuple[TopicVariant, ...] = ()
+    warnings: tuple[Problem, ...] = field(default=())
+
+    # -- places ------------------------------------------------------------------------
+    def place_xy(self, name: str) -> np.ndarray:
+        """(2,) coordinates of a named place; KeyError names the unknown place."""
+        try:
+            p = self.places[name]
+        except KeyError:
+            raise KeyError(f"unknown place {name!r}") from None
+        return np.array([p.x, p.y])
+
+    def nearest_place(self, x: float, y: float) -> str:
+        names = list(self.places)
+        d = np.hypot(self._place_array[:, 0] - x, self._place_array[:, 1] - y)
+        return names[int(np.argmin(d))]
+
+    @cached_property
+    def _place_array(self) -> np.ndarray:
+        return np.array([[p.x, p.y] for p in self.places.values()])
+
+    # -- regions -----------------------------------------------------------------------
+    def region_at(self, x: float, y: float) -> str:
+        """堂 | 階 | 庭 | 侯道 | elsewhere. Inside the court walls the arrows' lane counts as 庭;
+        侯道 is the range ground beyond them (see in_lane for the lane itself)."""
+        if _in_rect(self.hall, x, y):
+            return "堂"
+        if any(_in_rect(s.rect, x, y) for s in self.stairs):
+            return "階"
+        if _in_rect(self.court, x, y):
+            return "庭"
+        if self.range_rect is not None and _in_rect(self.range_rect, x, y):
+            return "侯道"
+        return "elsewhere"
+
+    def in_lane(self, x: float, y: float) -> bool:
+        """Is (x, y) south of the 堂 in the lane the arrows fly, from the 物 to the 侯's width?"""
+        lane = self._lane
+        if lane is None:
+            return False
+        y_mark, half_mark, y_target, half_target, cx = lane
+        if not (y_target <= y < min(0.0, y_mark)):
+            return False
+        f = (y_mark - y) / (y_mark - y_target)
+        return abs(x - cx) <= half_mark + f * (half_target - half_mark)
+
+    @cached_property
+    def _lane(self) -> tuple[float, float, float, float, float] | None:
+        target = next((o for o in self.obstacles if o.kind == "target"), None)
+        if target is None or "右物" not in self.places or "左物" not in self.places:
+            return None
+        r, left = self.places["右物"], self.places["左物"]
+        half_mark = abs(left.x - r.x) / 2 + self.clearance
+        x0, y0, x1, y1 = target.rect
+        return ((r.y + left.y) / 2, half_mark, (y0 + y1) / 2, (x1 - x0) / 2, (r.x + left.x) / 2)
+
+    def height_at(self, x: float, y: float) -> float:
+        """Floor height in 尺: the 堂's height on it, the step's on a stair, 0 elsewhere."""
+        if _in_rect(self.hall, x, y):
+            return self.hall_height
+        for s in self.stairs:
+            if _in_rect(s.rect, x, y):
+                climbed = sum(1 for r in s.risers if y >= r)
+                return self.hall_height * climbed / s.steps
+        return 0.0
+
+    # -- walking -----------------------------------------------------------------------
+    @cached_property
+    def planner(self) -> Planner:
+        return Planner([o.rect for o in self.obstacles], self.clearance)
+
+    def route(self, a: Sequence[float], b: Sequence[float], via: Sequence[str] = ()) -> np.ndarray:
+        """(k,2) walkable polyline a → via… → b; never through a wall, a 楹, the 乏 or the 堂's
+        edge (only the stairs join 堂 and 庭). `via` holds place names or the names of ways
+        (鉤楹內 …). An end inside an obstacle (a 楹, the 乏) stops at its side facing the walk."""
+        pts = [np.asarray(a, float)]
+        for v in via:
+            if v in self.ways:
+                pts.extend(self.place_xy(n) for n in self.ways[v])
+            else:
+                pts.append(self.place_xy(v))
+        pts.append(np.asarray(b, float))
+        return self.planner.route(pts)
+
+    def route_places(self, a: str, b: str, via: Sequence[str] = ()) -> np.ndarray:
+        """route() between two named places."""
+        return self.route(self.place_xy(a), self.place_xy(b), via)
+
+    def segment_blocked(self, a: Sequence[float], b: Sequence[float]) -> bool:
+        """Does the straight segment a→b pass through an obstacle?"""
+        return self.planner.blocked(a, b)
+
+    def stair_steps(self, polyline: np.ndarray) -> int:
+        """How many 等 the polyline climbs or descends: each stair riser crossed is one."""
+        return count_crossings(np.asarray(polyline, float), self._risers)
+
+    @cached_property
+    def _risers(self) -> np.ndarray:
+        rows = [(y, s.rect[0], s.rect[2]) for s in self.stairs for y in s.risers]
+        return np.array(rows, float).reshape(-1, 3)
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def load_layout(path: str | Path = DEFAULT_LAYOUT) -> Layout:
+    """Load and check a layout file; every problem is raised as one located InputError."""
+    return _build(load_file(path), str(path))
+
+
+def load_layout_text(text: str, name: str = "<string>") -> Layout:
+    """load_layout from YAML text (for tests and the editor)."""
+    return _build(load_text(text, name), name)
+
+
+def _schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _build(root: Any, file: str) -> Layout:
+    col = Collector()
+    top = Loc(file, 1, 1)
+    if not isinstance(root, YMap):
+        raise InputError(Problem(getattr(root, "loc", top), "a layout must be a mapping of keys"))
+    _check_schema(root, col, top)
+    col.raise_if_errors()
+
+    hall = _rect(root["hall"], "rect", col)
+    court_in = _rect(root["court"], "rect", col)
+    wall = float(root["court"]["wall"])
+    stairs = tuple(Stair(s["name"], _rect(s, "rect", col), int(s["steps"])) for s in root["stairs"])
+    obstacles: list[Obstacle] = []
+    for o in root.get("obstacles", ()):
+        obstacles.append(Obstacle(o["name"], o["kind"], _rect(o, "rect", col)))
+    gate = root["court"]["gate"]
+    gx0, gx1 = (float(v) for v in gate["x"])
+    gate_name = gate.get("name", "門")
+    if not court_in[0] < gx0 < gx1 < court_in[2]:
+        col.error(root["court"]["gate"].loc_of("x"),
+                  f"gate x [{gx0:g}, {gx1:g}] must lie within the court's south wall "
+                  f"[{court_in[0]:g}, {court_in[2]:g}] with west < east")
+    for i, s in enumerate(stairs):
+        if not (s.rect[3] == hall[1] and hall[0] <= s.rect[0] and s.rect[2] <= hall[2]):
+            col.error(root["stairs"][i].loc_of("rect"),
+                      f"stair {s.name} must meet the 堂's south edge: its north side at "
+                      f"y = {hall[1]:g} and its width within x [{hall[0]:g}, {hall[2]:g}]")
+    _check_names(root, col)
+    col.raise_if_errors()
+
+    obstacles = _hall_edges(hall, stairs) + _stair_sides(stairs) + _court_walls(
+        court_in, wall, gx0, gx1) + obstacles
+    elsewhere = root.get("elsewhere")
+    if elsewhere is not None:
+        obstacles += [Obstacle(elsewhere["name"], "wall", _rect_of(r)) for r in elsewhere["walls"]]
+    court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
+    range_rect = _rect(root["range"], "rect", col) if "range" in root else None
+    col.raise_if_errors()
+
+    layout = Layout(
+        name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
+        reading=str(root["reading"]), places={}, features=(), obstacles=tuple(obstacles),
+        stairs=stairs, hall=hall, hall_height=float(root["hall"]["height"]), court=court_out,
+        range_rect=range_rect, clearance=float(root.get("clearance", 1.0)),
+        ways={k: tuple(v["via"]) for k, v in root.get("ways", {}).items()},
+        variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
+                       for v in root.get("variants", ())),
+    )
+    places = {}
+    for name, p in root["places"].items():
+        places[name] = Place(
+            name=name, x=float(p["x"]), y=float(p["y"]), source=p["source"], note=p.get("note"),
+            region=layout.region_at(float(p["x"]), float(p["y"])),
+            variants=tuple(Variant(v["reading"], v.get("x"), v.get("y"), v.get("source"),
+                                   v.get("note")) for v in p.get("variants", ())))
+    for name, p in places.items():
+        for o in obstacles:
+            if o.name != name and _strictly_in(o.rect, p.x, p.y):
+                col.warn(root["places"].key_loc(name),
+                         f"place {name} ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}; "
+                         "routes to it stop at the obstacle's side")
+    features = _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_name,
+                                   elsewhere, range_rect) + _declared_features(root, col)
+    col.raise_if_errors()
+    object.__setattr__(layout, "places", places)
+    object.__setattr__(layout, "features", tuple(features))
+    object.__setattr__(layout, "warnings", tuple(col.warnings))
+    return layout
+
+
+def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
+    validator = jsonschema.Draft202012Validator(_schema())
+    errors = sorted(validator.iter_errors(_plain(root)), key=lambda e: list(map(str, e.path)))
+    for e in errors:
+        path = list(e.absolute_path)
+        where = ".".join(str(p) for p in path) or "top level"
+        node = _node_at(root, path)
+        loc = locate(root, path, top)
+        msg = e.message
+        if e.validator == "additionalProperties" and isinstance(node, YMap):
+            allowed = set(e.schema.get("properties", {}))
+            extra = [k for k in node if k not in allowed]
+            if extra:
+                loc = node.key_loc(extra[0])
+                msg = (f"unknown key {extra[0]!r}; expected one of "
+                       f"{', '.join(sorted(allowed))}")
+        elif e.validator == "required" and isinstance(node, YMap):
+            loc = node.loc
+        col.error(loc, f"{where}: {msg}")
+
+
+def _plain(node: Any) -> Any:
+    """YMap/YList → dict/list, so jsonschema sees plain JSON types."""
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _node_at(root: Any, path: list) -> Any:
+    node = root
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _check_names(root: YMap, col: Collector) -> None:
+    places = root["places"]
+    for name in REQUIRED_PLACES:
+        if name not in places:
+            col.error(root.key_loc("places"),
+                      f"missing place {name} (domain.md's list of places requires it)")
+    seen: dict[str, Loc] = {}
+    for key in ("stairs", "obstacles"):
+        items = root.get(key, YList())
+        for i, item in enumerate(items):
+            name = item["name"]
+            if name in seen:
+                col.error(item.loc_of("name"),
+                          f"duplicate name {name!r} (first defined at {seen[name]})")
+            else:
+                seen[name] = item.loc_of("name")
+    for way, spec in root.get("ways", {}).items():
+        for i, v in enumerate(spec["via"]):
+            if v not in places:
+                col.error(spec["via"].loc_of(i), f"way {way}: unknown place {v!r} in via")
+    for i, f in enumerate(root.get("features", ())):
+        shapes = [k for k in ("rect", "circle", "points") if k in f]
+        if len(shapes) != 1:
+            col.error(f.loc, f"feature {f['name']}: give exactly one of rect, circle, points "
+                             f"(found {', '.join(shapes) or 'none'})")
+
+
+def _rect(node: YMap, key: str, col: Collector) -> tuple[float, float, float, float]:
+    r = _rect_of(node[key])
+    if not (r[0] < r[2] and r[1] < r[3]):
+        col.error(node.loc_of(key), f"{key} {list(node[key])} must be [x_west, y_south, x_east, "
+                                    "y_north] with west < east and south < north")
+    return r
+
+
+def _rect_of(v: Sequence[float]) -> tuple[float, float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]), float(v[3]))
+
+
+def _in_rect(r: Sequence[float], x: float, y: float) -> bool:
+    return r[0] <= x <= r[2] and r[1] <= y <= r[3]
+
+
+def _strictly_in(r: Sequence[float], x: float, y: float) -> bool:
+    return r[0] < x < r[2] and r[1] < y < r[3]
+
+
+def _rect_points(r: Sequence[float]) -> np.ndarray:
+    x0, y0, x1, y1 = r
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+def _hall_edges(hall: tuple, stairs: Sequence[Stair]) -> list[Obstacle]:
+    """The 堂's edge all round, open only where a stair meets its south side."""
+    x0, y0, x1, y1 = hall
+    e = _EDGE
+    gaps = sorted((s.rect[0], s.rect[2]) for s in stairs)
+    out, x = [], x0 - e
+    for g0, g1 in gaps:
+        out.append(Obstacle("堂廉", "edge", (x, y0 - e, g0 + e, y0 + e)))
+        x = g1 - e
+    out.append(Obstacle("堂廉", "edge", (x, y0 - e, x1 + e, y0 + e)))
+    out += [Obstacle("堂", "edge", (x1 - e, y0 - e, x1 + e, y1 + e)),
+            Obstacle("堂", "edge", (x0 - e, y1 - e, x1 + e, y1 + e)),
+            Obstacle("堂", "edge", (x0 - e, y0 - e, x0 + e, y1 + e))]
+    return out
+
+
+def _stair_sides(stairs: Sequence[Stair]) -> list[Obstacle]:
+    e = _EDGE
+    return [Obstacle(s.name, "stair side", (x - e, s.rect[1], x + e, s.rect[3] + e))
+            for s in stairs for x in (s.rect[0], s.rect[2])]
+
+
+def _court_walls(r: tuple, w: float, gx0: float, gx1: float) -> list[Obstacle]:
+    x0, y0, x1, y1 = r
+    return [Obstacle("西壁", "wall", (x0 - w, y0 - w, x0, y1 + w)),
+            Obstacle("東壁", "wall", (x1, y0 - w, x1 + w, y1 + w)),
+            Obstacle("北壁", "wall", (x0 - w, y1, x1 + w, y1 + w)),
+            Obstacle("南壁", "wall", (x0 - w, y0 - w, gx0, y0)),
+            Obstacle("南壁", "wall", (gx1, y0 - w, x1 + w, y0))]
+
+
+def _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_name, elsewhere,
+                        range_rect) -> list[Feature]:
+    out = [Feature("court", "庭", _rect_points(court_in), True, None),
+           Feature("hall", "堂", _rect_points(hall), True, "堂")]
+    for o in obstacles:
+        if o.kind in ("wall", "pillar", "blind"):
+            out.append(Feature(o.kind, o.name, o.polygon, True, o.name))
+        elif o.kind == "target":
+            continue  # drawn from the declared target features
+    out.append(Feature("gate", gate_name, _rect_points((gx0, court_in[1] - wall, gx1,
+                                                        court_in[1])), True, gate_name))
+    for s in stairs:
+        out.append(Feature("stair", s.name, _rect_points(s.rect), True, s.name))
+        for y in s.risers:
+            out.append(Feature("step", s.name, np.array([[s.rect[0], y], [s.rect[2], y]]), False,
+                               None))
+    if elsewhere is not None and "gate" in elsewhere:
+        out.append(Feature("gate", elsewhere["name"], _rect_points(_rect_of(elsewhere["gate"])),
+                           True, elsewhere["name"]))
+    if range_rect is not None:
+        out.append(Feature("court", "侯道", _rect_points(range_rect), True, None))
+    return out
+
+
+def _declared_features(root: YMap, col: Collector) -> list[Feature]:
+    out = []
+    for f in root.get("features", ()):
+        label = f.get("label", f["name"])
+        if "rect" in f:
+            pts, closed = _rect_points(_rect(f, "rect", col)), True
+        elif "circle" in f:
+            cx, cy, r = (float(v) for v in f["circle"])
+            t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+            pts, closed = np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], 1), True
+        elif "points" in f:
+            pts, closed = np.array(f["points"], float), bool(f.get("closed", False))
+        else:
+            continue
+        out.append(Feature(f["kind"], f["name"], pts, closed, label))
+    return out

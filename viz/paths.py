@@ -1,0 +1,191 @@
+"""Walking paths: a visibility graph over inflated obstacle corners, shortest routes through it."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+
+# Graph nodes sit this far outside the inflated corners, so that edges running along an
+# inflated side are not counted as touching it.
+_EPS = 0.05
+# Overlaps shorter than this (in the segment's parameter) are grazes, not crossings.
+_TOL = 1e-9
+
+
+def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """(m,) bool: does segment i pass through the open interior of any rectangle?
+
+    p0, p1 are (m,2); rects is (n,4) [x0,y0,x1,y1], or (m,n,4) for a rectangle set per segment.
+    Liang–Barsky clipping against each axis-aligned rectangle, vectorised.
+    """
+    p0 = np.asarray(p0, float).reshape(-1, 2)
+    p1 = np.asarray(p1, float).reshape(-1, 2)
+    if len(rects) == 0 or len(p0) == 0:
+        return np.zeros(len(p0), bool)
+    r = rects if rects.ndim == 3 else rects[None, :, :]
+    px, py = p0[:, 0:1], p0[:, 1:2]
+    dx, dy = (p1[:, 0] - p0[:, 0])[:, None], (p1[:, 1] - p0[:, 1])[:, None]
+    t_in = np.zeros((len(p0), r.shape[1]))
+    t_out = np.ones_like(t_in)
+    for d, p, lo, hi in ((dx, px, r[..., 0], r[..., 2]), (dy, py, r[..., 1], r[..., 3])):
+        moving = np.abs(d) > 1e-12
+        safe = np.where(moving, d, 1.0)
+        ta, tb = (lo - p) / safe, (hi - p) / safe
+        t_lo = np.where(moving, np.minimum(ta, tb), -np.inf)
+        t_hi = np.where(moving, np.maximum(ta, tb), np.inf)
+        # A segment parallel to this axis crosses only if it lies strictly between the sides.
+        inside = (p > lo + 1e-12) & (p < hi - 1e-12)
+        t_lo = np.where(moving | inside, t_lo, np.inf)
+        t_in = np.maximum(t_in, t_lo)
+        t_out = np.minimum(t_out, t_hi)
+    return np.any(t_out - t_in > _TOL, axis=1)
+
+
+def _inside(pts: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """(m,n) bool: point i strictly inside rectangle j."""
+    x, y = pts[:, 0:1], pts[:, 1:2]
+    return (x > rects[:, 0]) & (x < rects[:, 2]) & (y > rects[:, 1]) & (y < rects[:, 3])
+
+
+class Planner:
+    """Shortest walks among axis-aligned rectangular obstacles, kept clear by `clearance`.
+
+    The graph (inflated corners, their mutual visibility and all-pairs shortest paths) is built
+    once; a query only tests its two endpoints against the nodes, so it costs well under 1 ms.
+    """
+
+    def __init__(self, rects: Sequence[Sequence[float]], clearance: float = 1.0):
+        self.real = np.asarray(rects, float).reshape(-1, 4)
+        c = float(clearance)
+        self.clearance = c
+        self.infl = self.real + np.array([-c, -c, c, c])
+        e = _EPS
+        x0, y0, x1, y1 = (self.infl[:, i] for i in range(4))
+        corners = np.concatenate([
+            np.stack([x0 - e, y0 - e], 1), np.stack([x1 + e, y0 - e], 1),
+            np.stack([x1 + e, y1 + e], 1), np.stack([x0 - e, y1 + e], 1)])
+        keep = ~_inside(corners, self.infl).any(axis=1) if len(corners) else np.zeros(0, bool)
+        self.nodes = corners[keep]
+        n = len(self.nodes)
+        iu, ju = np.triu_indices(n, 1)
+        seen = ~segments_hit_rects(self.nodes[iu], self.nodes[ju], self.infl)
+        w = np.full((n, n), np.inf)
+        np.fill_diagonal(w, 0.0)
+        lengths = np.linalg.norm(self.nodes[iu] - self.nodes[ju], axis=1)
+        w[iu[seen], ju[seen]] = lengths[seen]
+        w[ju[seen], iu[seen]] = lengths[seen]
+        self.dist, self.next = _floyd_warshall(w)
+
+    def blocked(self, a: Sequence[float], b: Sequence[float]) -> bool:
+        """Does the straight segment a→b pass through any obstacle (not inflated)?"""
+        return bool(segments_hit_rects(np.asarray([a]), np.asarray([b]), self.real)[0])
+
+    def free(self, p: Sequence[float]) -> bool:
+        """Is p outside every obstacle (not inflated)?"""
+        return not _inside(np.asarray([p], float), self.real).any()
+
+    def _near(self, p: np.ndarray) -> np.ndarray:
+        """(n,) bool: p stands within the clearance of rectangle j."""
+        return _inside(p[None, :], self.infl)[0]
+
+    def _rects_for(self, *ends: np.ndarray) -> np.ndarray:
+        """Inflated rectangles, except the real one where an end stands within the clearance.
+
+        Lets a person start or stop right against a wall or a 楹 without the planner refusing.
+        """
+        near = np.any([self._near(p) for p in ends], axis=0)
+        return np.where(near[:, None], self.real, self.infl)
+
+    def snap(self, p: np.ndarray, toward: np.ndarray) -> np.ndarray:
+        """A point inside an obstacle moves to its (inflated) edge, on the side facing `toward`."""
+        hits = _inside(p[None, :], self.real)[0]
+        if not hits.any():
+            return p
+        r = self.infl[int(np.argmax(hits))]
+        facing = np.array([min(max(toward[0], r[0]), r[2]), min(max(toward[1], r[1]), r[3])])
+        sides = sorted((np.array(c) for c in ((r[0], p[1]), (r[2], p[1]), (p[0], r[1]),
+                                               (p[0], r[3]))),
+                       key=lambda c: float(np.hypot(*(c - p))))
+        centre = (r[:2] + r[2:]) / 2
+        for c in [facing, *sides]:
+            out = c + _EPS * np.sign(np.round(c - centre, 9))
+            if self.free(out) and not _inside(out[None, :], r[None, :])[0, 0]:
+                return out
+        return p
+
+    def leg(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Shortest polyline a→b; raises ValueError if the obstacles leave no way through."""
+        if not segments_hit_rects(a[None], b[None], self._rects_for(a, b))[0]:
+            return np.array([a, b])
+        n = len(self.nodes)
+        va = ~segments_hit_rects(np.repeat(a[None], n, 0), self.nodes, self._rects_for(a))
+        vb = ~segments_hit_rects(self.nodes, np.repeat(b[None], n, 0), self._rects_for(b))
+        da = np.where(va, np.linalg.norm(self.nodes - a, axis=1), np.inf)
+        db = np.where(vb, np.linalg.norm(self.nodes - b, axis=1), np.inf)
+        total = da[:, None] + self.dist + db[None, :]
+        if n == 0 or not np.isfinite(total.min()):
+            raise ValueError(f"no walkable path from {tuple(a)} to {tuple(b)}")
+        i, j = divmod(int(np.argmin(total)), n)
+        pts = [a, self.nodes[i]]
+        while i != j:
+            i = int(self.next[i, j])
+            pts.append(self.nodes[i])
+        pts.append(b)
+        return np.array(pts)
+
+    def route(self, points: Sequence[Sequence[float]]) -> np.ndarray:
+        """Polyline through all the points in order, each leg the shortest clear walk."""
+        pts = [np.asarray(p, float) for p in points]
+        snapped = [self.snap(p, pts[i + 1] if i + 1 < len(pts) else pts[i - 1])
+                   for i, p in enumerate(pts)]
+        out: list[np.ndarray] = [snapped[0]]
+        for a, b in pairwise(snapped):
+            out.extend(self.leg(a, b)[1:])
+        return _dedupe(np.array(out))
+
+
+def _dedupe(poly: np.ndarray) -> np.ndarray:
+    """Drop repeated points and points in the middle of a straight run (the compiler times
+    each leg, and a zero-length or collinear leg would only add a needless pause or turn)."""
+    keep = np.ones(len(poly), bool)
+    keep[1:] = np.linalg.norm(np.diff(poly, axis=0), axis=1) > 1e-9
+    poly = poly[keep] if keep.sum() >= 2 else poly[[0, -1]]
+    if len(poly) < 3:
+        return poly
+    u, v = poly[1:-1] - poly[:-2], poly[2:] - poly[1:-1]
+    cross = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    straight = (np.abs(cross) < 1e-9) & ((u * v).sum(axis=1) > 0)
+    return poly[np.concatenate([[True], ~straight, [True]])]
+
+
+def _floyd_warshall(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n = len(w)
+    dist = w.copy()
+    nxt = np.tile(np.arange(n), (n, 1))
+    for k in range(n):
+        via = dist[:, k:k + 1] + dist[k:k + 1, :]
+        better = via < dist
+        dist = np.where(better, via, dist)
+        nxt = np.where(better, nxt[:, k:k + 1], nxt)
+    return dist, nxt
+
+
+def count_crossings(poly: np.ndarray, lines: np.ndarray) -> int:
+    """How many times the polyline crosses the horizontal segments lines (k,3) [y, x0, x1].
+
+    Half-open in y, so a polyline that stops exactly on a line and turns back counts once
+    each way, consistently.
+    """
+    poly = np.asarray(poly, float)
+    if len(poly) < 2 or len(lines) == 0:
+        return 0
+    a, b = poly[:-1], poly[1:]
+    y = lines[:, 0][None, :]
+    below_a, below_b = a[:, 1:2] < y, b[:, 1:2] < y
+    cross = below_a != below_b
+    dy = (b[:, 1] - a[:, 1])[:, None]
+    t = np.where(cross, (y - a[:, 1:2]) / np.where(dy == 0, 1, dy), 0)
+    x = a[:, 0:1] + t * (b[:, 0] - a[:, 0])[:, None]
+    within = (x >= lines[:, 1][None, :]) & (x <= lines[:, 2][None, :])
+    return int(np.count_nonzero(cross & within))
