@@ -35,3 +35,14 @@ def test_pyproject_declares_the_runtime_dependencies():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for dep in ("pygame-ce", "numpy", "pyyaml", "jsonschema"):
         assert f'"{dep}' in text
+
+
+def test_the_model_does_not_import_pygame():
+    code = ("import sys\n"
+            "import viz.text, viz.layout, viz.paths, viz.script, viz.compile, viz.timeline, "
+            "viz.query, viz.draw.display, viz.draw.scene, viz.draw.camera\n"
+            "print('pygame' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
