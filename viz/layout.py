@@ -29,12 +29,13 @@ REQUIRED_PLACES = (
     "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁", "侯", "侯中", "左个", "右个", "乏", "賔門外",
 )
 
-# Kinds of Feature a renderer should know; lines (not closed) are drawn as strokes, and
-# ridge/beam/lane as dashed strokes.
+# Kinds of Feature a renderer should know. Open ones (closed=False) are strokes; beam (棟, 楣)
+# and eave (the 榮 outline) are meant dashed. The 侯's face (target, target_center) is laid flat
+# north of its target_line, as the 禮圖 draw it.
 FEATURE_KINDS = (
-    "court", "hall", "wall", "pillar", "stair", "step", "gate", "basin", "mat", "vessel", "mark",
-    "target", "target_face", "post", "blind", "rack", "counter", "chime", "implement", "ridge",
-    "beam", "lane",
+    "court", "range", "hall", "wall", "pillar", "stair", "step", "gate", "eave", "beam", "mat",
+    "basin", "water", "vessel", "basket", "chime", "rack", "counter", "implement", "mark",
+    "target_line", "target", "target_center", "post", "blind",
 )
 
 # Thickness of the barrier drawn along the 堂's edge and a stair's sides: thin, but solid.
@@ -426,9 +427,12 @@ def _stair_sides(stairs: Sequence[Stair]) -> list[Obstacle]:
             for s in stairs for x in (s.rect[0], s.rect[2])]
 
 
+_COURT_WALLS = ("西壁", "東壁", "北壁", "南壁")
+
+
 def _court_walls(r: tuple, w: float, gx0: float, gx1: float) -> list[Obstacle]:
     x0, y0, x1, y1 = r
-    return [Obstacle("西壁", "wall", (x0 - w, y0 - w, x0, y1 + w)),
+    return [Obstacle(_COURT_WALLS[0], "wall", (x0 - w, y0 - w, x0, y1 + w)),
             Obstacle("東壁", "wall", (x1, y0 - w, x1 + w, y1 + w)),
             Obstacle("北壁", "wall", (x0 - w, y1, x1 + w, y1 + w)),
             Obstacle("南壁", "wall", (x0 - w, y0 - w, gx0, y0)),
@@ -441,9 +445,10 @@ def _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_
            Feature("hall", "堂", _rect_points(hall), True, "堂")]
     for o in obstacles:
         if o.kind in ("wall", "pillar", "blind"):
-            out.append(Feature(o.kind, o.name, o.polygon, True, o.name))
-        elif o.kind == "target":
-            continue  # drawn from the declared target features
+            # The court's and the 賔門's walls are unnamed lines in a plan; the 序, 楹, 乏 are named.
+            generated = o.name in _COURT_WALLS or (elsewhere is not None
+                                                   and o.name == elsewhere["name"])
+            out.append(Feature(o.kind, o.name, o.polygon, True, None if generated else o.name))
     out.append(Feature("gate", gate_name, _rect_points((gx0, court_in[1] - wall, gx1,
                                                         court_in[1])), True, gate_name))
     for s in stairs:
@@ -455,7 +460,7 @@ def _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_
         out.append(Feature("gate", elsewhere["name"], _rect_points(_rect_of(elsewhere["gate"])),
                            True, elsewhere["name"]))
     if range_rect is not None:
-        out.append(Feature("court", "侯道", _rect_points(range_rect), True, None))
+        out.append(Feature("range", "侯道", _rect_points(range_rect), True, None))
     return out
 
 
