@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
+
 from pathlib import Path
 
 from hypothesis import given
@@ -71,3 +71,102 @@ def test_normalize_is_length_preserving(s):
     folded = normalize(s)
     assert len(folded) == len(s)
     assert all((a == b) or normalize(a) == b for a, b in zip(s, folded))
+
+
+def test_heading_inside_jing_is_not_a_heading():
+    c = load_corpus()
+    off = c.find("右勝則曰右賢於左")[0]
+    assert c.run_at(off).kind == "經"
+    assert c.section_at(off).index == 23
+    assert "右勝則曰右賢於左" in c.text("經", c.sections[22])
+
+
+def test_known_notes_are_not_jing_and_known_jing_is():
+    c = load_corpus()
+    jing = c.text("經")
+    for note in ("州長也", "戒猶警也", "此縣謂磬也", "榮屋翼也", "尊東明與賔夾尊也", "又異之也"):
+        assert note not in jing, note
+        assert all(c.run_at(o).kind in ("注", "記注", "引") for o in c.find(note)), note
+    for text in ("主人戒賔", "賔禮辭許", "尊於賔席之東兩壺斯禁", "羮定", "有餘純則横於下",
+                 "司射猶挾乘矢以命三耦", "將乘矢", "無介"):
+        assert text in jing, text
+
+
+def test_small_print_is_never_jing():
+    # a '/' sits inside small print; the chars either side of it are never 經 or 記
+    from tools.segment_text import parse_seed
+
+    c = load_corpus()
+    seed = parse_seed()
+    for p in seed.slashes:
+        # the right half-column before a '/' is never empty; the left one may be
+        if c.plain[p - 1] != " " and c.run_at(p - 1).section:
+            assert c.run_at(p - 1).kind not in ("經", "記"), c.plain[p - 6:p + 5]
+
+
+def test_jing_has_no_spaces_and_37_sections_have_jing():
+    c = load_corpus()
+    for sec in c.sections:
+        text = c.text("經", sec)
+        assert text and " " not in text, sec
+
+
+def test_clauses_cover_the_jing_and_carry_their_notes():
+    c = load_corpus()
+    for sec in c.sections:
+        clauses = [k for k in c.clauses if k.section == sec.index and k.kind == "經"]
+        assert "".join(k.text for k in clauses) == c.text("經", sec)
+        assert all(k.id.startswith(f"{sec.index:02d}.") for k in clauses)
+    first = c.clause_at(c.find("主人戒賓")[0])
+    assert first.id == "01.01" and first.page == "011-2a"
+    assert any("州長也" in n for n in first.notes)
+    assert len({k.id for k in c.clauses}) == len(c.clauses)
+
+
+def test_punctuation_only_adds_marks():
+    c = load_corpus()
+    for k in c.clauses:
+        assert "".join(ch for ch in k.punct if ch not in "，。、：；「」？！") == k.text
+
+
+def _run_cli(argv: list[str], capsys) -> tuple[int, str]:
+    from viz.cli_text import add_commands
+
+    p = argparse.ArgumentParser()
+    add_commands(p.add_subparsers(dest="command"))
+    args = p.parse_args(argv)
+    code = args.func(args)
+    return code, capsys.readouterr().out
+
+
+def test_text_command_prints_37_lines_of_jing(capsys):
+    code, out = _run_cli(["text", "--part", "經"], capsys)
+    lines = out.splitlines()
+    c = load_corpus()
+    assert code == 0 and len(lines) == 37
+    assert lines == [c.text("經", s) for s in c.sections]
+    assert not any(note in out for note in ("州長也", "記大夫與", "射義", "一條入三射記篇"))
+
+
+def test_text_command_stage_and_punct(capsys):
+    code, out = _run_cli(["text", "--part", "經", "--stage", "迎賓", "--punct"], capsys)
+    assert code == 0 and len(out.splitlines()) == 1 and "及門" in out and "。" in out
+    code, _ = _run_cli(["text", "--stage", "無此"], capsys)
+    assert code == 2
+
+
+def test_find_command_lists_places(capsys):
+    code, out = _run_cli(["find", "主人戒賓"], capsys)
+    assert code == 0
+    assert out.split("\t")[:4] == ["1 戒賔", "01.01", "011-2a", "經"]
+    code, _ = _run_cli(["find", "不存在之文"], capsys)
+    assert code == 1
+
+
+def test_load_is_fast():
+    import time
+
+    load_corpus.cache_clear()
+    t = time.perf_counter()
+    load_corpus()
+    assert time.perf_counter() - t < 0.05

@@ -66,16 +66,22 @@ def parse_ref(path: Path = REF) -> tuple[str, str]:
     body = [ln for ln in text.splitlines() if not ln.startswith("#") and not ln.startswith("<pb")]
     stream = "".join(body).replace("¶", "").replace("\u3000", "")
     stream = re.sub(r"(音義|疏)?\([^)]*\)", "○", stream)
-    chars, labels = [], []
-    mode = "經"
+    chars, labels, note_starts = [], [], []
+    mode, run_start = "經", 0
     for ch in stream:
         if ch == "○":
             mode = "經"
         elif ch == "注":
-            mode = "注"
+            if mode == "注":
+                # two 注 marks with no end mark between: some 經 hides in the first run
+                labels[run_start:] = ["?"] * (len(labels) - run_start)
+            mode, run_start = "注", len(labels)
+            note_starts.append(len(labels))
         elif ch.strip():
             chars.append(ch)
             labels.append(mode)
+    for i in note_starts:
+        labels[i] = "^"   # a 注 certainly starts here, whatever follows
     return "".join(chars), "".join(labels)
 
 
@@ -90,11 +96,11 @@ def align_labels(seed_text: str, ref_text: str, ref_labels: str, min_block: int 
     return out
 
 
-SMALL = {"注", "記注"}
+SMALL = {"注", "記注", "?", "^"}   # "?": ref 注 that may run on into unmarked 經; "^": 注 starts
 
 
 def small_print(seed: Seed, labels: list[str | None], start: int, end: int,
-                full: bool) -> list[bool]:
+                full: bool, cont: bool) -> list[bool]:
     """Which chars of one printed column are small print, from its '/' marks.
 
     Each '/' splits a small-print stretch into a right half-column of r chars and a left one of
@@ -103,19 +109,20 @@ def small_print(seed: Seed, labels: list[str | None], start: int, end: int,
     """
     cuts = [p for p in seed.slashes if start <= p <= end]
     ref_small = [labels[i] in SMALL for i in range(start, end)]
-    starts = {i for i in range(start, end)
-              if ref_small[i - start] and (i == start or not ref_small[i - start - 1])}
+    starts = {i for i in range(start + 1, end) if labels[i] == "^"
+              or ref_small[i - start] and not ref_small[i - start - 1]}
+    if cont or labels[start] == "^":
+        starts.add(start)
     best: tuple[tuple, list[tuple[int, int]]] | None = None
     for layout in _layouts(cuts, start, end):
         cells = (end - start) - sum(b - a for a, b, _ in layout) + sum(c for _, _, c in layout)
-        if full and cells != 21:
-            continue
         mask = [False] * (end - start)
         for a, b, _ in layout:
             mask[a - start:b - start] = [True] * (b - a)
-        agree = sum(m == r for m, r in zip(mask, ref_small))
-        on_marks = sum(a in starts or a == start for a, _, _ in layout)
-        score = (on_marks, agree)
+        agree = sum(m == r for m, r, lab in zip(mask, ref_small, labels[start:end])
+                    if lab not in ("?", None))
+        on_marks = sum(a in starts for a, _, _ in layout)
+        score = (-abs(cells - 21) if full else 0, on_marks, agree)
         if best is None or score > best[0]:
             best = (score, mask)
     return best[1] if best else ref_small
@@ -138,11 +145,13 @@ def _layouts(cuts: list[int], start: int, end: int, floor: int | None = None):
 
 def geometry_fix(seed: Seed, labels: list[str | None], lo: int, hi: int) -> None:
     """Within [lo, hi) make small print 注 and large print 經, column by column."""
+    cont = False
     for start, end in seed.lines:
         if start < lo or end > hi or start == end:
             continue
         full = end < hi and end - start > 12
-        mask = small_print(seed, labels, start, end, full)
+        mask = small_print(seed, labels, start, end, full, cont)
+        cont = mask[-1]
         for i, small in enumerate(mask):
             labels[start + i] = "注" if small else "經"
 
@@ -182,7 +191,7 @@ def propose(seed: Seed, ref_path: Path = REF) -> list[dict]:
     starts[3] = seed.plain.index("羮定", heads[2])   # 羮定 is 經 but only two chars long
     for n, head in enumerate(heads):
         geometry_fix(seed, labels, starts[n], head)
-    ji = {"經": "記", "注": "記注"}
+    ji = {"經": "記", "注": "記注", "?": "記注", "^": "記注"}
     for n, head in enumerate(heads):
         stop = starts[n + 1] if n + 1 < len(starts) else len(seed.plain)
         region = seed.plain[head:stop]
@@ -263,7 +272,7 @@ def build(seed: Seed, sections: list[dict]) -> dict:
     """Offsets for sections, runs and clauses, ready to be written as corpus.json."""
     check_judgements(seed, sections)
     out: dict = {"plain": seed.plain, "pages": [list(p) for p in seed.pages],
-                 "sections": [], "runs": [], "clauses": []}
+                 "sections": [], "runs": [], "clauses": [], "marks": []}
     pos = 0
     for sec in sections:
         start = pos
@@ -271,11 +280,23 @@ def build(seed: Seed, sections: list[dict]) -> dict:
         for kind, text in sec["runs"]:
             n = len(strip_punct(text) if kind in JING_KINDS else text)
             runs.append((kind, pos, pos + n, text))
+            out["marks"] += _marks(text, pos) if kind in JING_KINDS else []
             out["runs"].append([kind, pos, pos + n, page_of(seed, pos), sec["section"]])
             pos += n
         if sec["section"]:
             out["sections"].append([sec["section"], sec["name"], start, pos])
             out["clauses"] += _clauses(seed, sec["section"], runs)
+    return out
+
+
+def _marks(text: str, pos: int) -> list[list]:
+    """Punctuation of a judgement line as [offset, mark]: the mark goes before plain[offset]."""
+    out = []
+    for ch in text:
+        if ch in PUNCT:
+            out.append([pos, ch])
+        else:
+            pos += 1
     return out
 
 

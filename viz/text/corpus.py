@@ -64,6 +64,7 @@ class Corpus:
     runs: tuple[Run, ...]
     clauses: tuple[Clause, ...]
     pages: tuple[tuple[int, str], ...]
+    marks: tuple[tuple[int, str], ...] = ()   # display punctuation: mark goes before plain[offset]
     _page_starts: tuple[int, ...] = field(repr=False, default=())
 
     @cached_property
@@ -118,6 +119,21 @@ class Corpus:
         i = bisect.bisect_right(self._page_starts, offset) - 1
         return self.pages[max(i, 0)][1]
 
+    def punctuated(self, start: int, end: int) -> str:
+        """plain[start:end] with the display punctuation of the 經 and 記 put in."""
+        out, pos = [], start
+        lo = bisect.bisect_left(self.marks, (start, ""))
+        for off, mark in self.marks[lo:]:
+            if off > end:
+                break
+            opening = mark == "「"
+            if (opening and off == end) or (not opening and off == start):
+                continue
+            out.append(self.plain[pos:off] + mark)
+            pos = off
+        out.append(self.plain[pos:end])
+        return "".join(out)
+
     def text(self, kinds: str | tuple[str, ...], section: Section | None = None) -> str:
         """The characters of the runs of these kinds, in reading order (one section or all)."""
         want = (kinds,) if isinstance(kinds, str) else kinds
@@ -134,6 +150,7 @@ def corpus_from_dict(data: dict) -> Corpus:
         runs=tuple(Run(*r) for r in data["runs"]),
         clauses=tuple(_clause(c, data["plain"]) for c in data["clauses"]),
         pages=pages,
+        marks=tuple((int(o), str(m)) for o, m in data.get("marks", ())),
         _page_starts=tuple(o for o, _ in pages),
     )
 
