@@ -1,0 +1,361 @@
+"""The window: plays, steps and scrubs a Timeline over the plan, with the text being enacted beside it.
+
+`App` holds the state (the clock t, the camera, the panel toggles) and has `handle(event)`,
+`update(dt)` and `draw(surface)`, so it is driven the same by a real window, by `shot.render_png`
+and by tests posting events headless. Each frame is `timeline.sample(t)`: only t accumulates.
+"""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+import pygame
+
+from viz import fonts
+from viz.draw import hud, pgdraw
+from viz.draw.camera import Camera
+from viz.draw.hud import HudState, Hits, areas, build_hud
+from viz.draw.scene import (SceneOptions, actors, captions, features, overlay, place_labels,
+                            range_breaks, range_marks, set_down_props)
+from viz.fileio import atomic_write_bytes, next_free_name
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+TOAST_SECONDS = 2.5
+
+
+def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+class App:
+    def __init__(self, layout, timeline, corpus=None, size: tuple[int, int] = (1280, 800),
+                 shots_dir: str | Path = "screenshots", title: str = "鄉射禮"):
+        self.layout, self.timeline, self.corpus = layout, timeline, corpus
+        self.size = (int(size[0]), int(size[1]))
+        self.shots_dir = Path(shots_dir)
+        self.title = title
+        self.t = 0.0
+        self.running = True
+        self.now = 0.0  # wall seconds since start, for the toast only
+        self.toast_until = 0.0
+        self.state = HudState()
+        self.hits = Hits()
+        self.camera = Camera(areas(self.size)["map"], breaks=range_breaks(layout))
+        self.mouse = (self.camera.viewport[0] + self.camera.viewport[2] / 2,
+                      self.camera.viewport[1] + self.camera.viewport[3] / 2)
+        self._drag: str | None = None  # "map" | "bar"
+        self._matches: list[int] = []
+        self._match_i = 0
+        self._static: tuple | None = None  # (scale, prims): the plan changes only with the zoom
+        self.fit()
+
+    # ---------------------------------------------------------------- view
+
+    def world_bounds(self) -> tuple[float, float, float, float]:
+        pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features]
+        pts += [np.array([[p.x, p.y]]) for p in self.layout.places.values()]
+        a = np.vstack(pts) if pts else np.zeros((1, 2))
+        # room east of the range for the 侯道 dimension and its words
+        return (float(a[:, 0].min()) - 4, float(a[:, 1].min()) - 4,
+                float(a[:, 0].max()) + 28, float(a[:, 1].max()) + 6)
+
+    def fit(self) -> None:
+        self.camera.viewport = tuple(float(v) for v in areas(self.size)["map"])
+        self.camera.fit(self.world_bounds(), margin=20)
+        self._static = None
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = (max(int(size[0]), 480), max(int(size[1]), 360))
+        self.fit()
+
+    # ---------------------------------------------------------------- time
+
+    @property
+    def speed(self) -> float:
+        return self.state.speed
+
+    def seek(self, t: float) -> None:
+        self.t = float(np.clip(t, 0.0, self.timeline.duration))
+
+    def update(self, dt: float) -> None:
+        """Advance the clock; everything else is sampled from it."""
+        self.now += dt
+        if self.state.toast and self.now >= self.toast_until:
+            self.state.toast = ""
+        if self.state.playing:
+            self.seek(self.t + dt * self.state.speed)
+            if self.t >= self.timeline.duration:
+                self.state.playing = False
+
+    def step_to(self, delta: int) -> None:
+        steps = self.timeline.steps
+        if not steps:
+            return
+        i = self.timeline.step_at(self.t)
+        if delta < 0 and self.t > steps[i].t0 + 0.05:
+            delta += 1  # ← first returns to the start of the step under way
+        self.seek(steps[int(np.clip(i + delta, 0, len(steps) - 1))].t0)
+
+    def stage_to(self, delta: int) -> None:
+        stages = self.timeline.stages
+        if not stages:
+            return
+        i = self.timeline.stage_at(self.t)
+        if delta < 0 and self.t > stages[i].t0 + 0.05:
+            delta += 1
+        self.seek(stages[int(np.clip(i + delta, 0, len(stages) - 1))].t0)
+
+    def change_speed(self, delta: int) -> None:
+        i = min(range(len(SPEEDS)), key=lambda k: abs(SPEEDS[k] - self.state.speed))
+        self.state.speed = SPEEDS[int(np.clip(i + delta, 0, len(SPEEDS) - 1))]
+        self.toast(f"速度 ×{self.state.speed:g}")
+
+    def toast(self, text: str) -> None:
+        self.state.toast = text
+        self.toast_until = self.now + TOAST_SECONDS
+
+    def first_step_citing(self, span: tuple[int, int]) -> int | None:
+        for s in self.timeline.steps:
+            if _spans_overlap(s.span, span):
+                return s.index
+        return None
+
+    def jump_to_text(self, start: int, end: int) -> bool:
+        """Play from the first step whose cite overlaps [start, end), or its clause, or section."""
+        i = self.first_step_citing((start, end))
+        c = self.corpus
+        if i is None and c is not None:
+            cl = c.clause_at(start)
+            if cl is not None:
+                i = self.first_step_citing((cl.start, cl.end))
+            sec = c.section_at(start) if i is None else None
+            if sec is not None:
+                i = self.first_step_citing((sec.start, sec.end))
+        if i is None:
+            self.toast("此處未演 (no step cites this)")
+            return False
+        self.seek(self.timeline.steps[i].t0)
+        return True
+
+    # ---------------------------------------------------------------- events
+
+    def handle(self, event: pygame.event.Event) -> None:
+        et = event.type
+        if et == pygame.QUIT:
+            self.running = False
+        elif et in (pygame.VIDEORESIZE,):
+            self.resize(event.size)
+        elif et == pygame.KEYDOWN:
+            if self.state.search is not None:
+                self._search_key(event)
+            else:
+                self._key(event)
+        elif et == pygame.TEXTINPUT and self.state.search is not None:
+            if event.text != "/" or self.state.search:
+                self.state.search += event.text
+        elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._press(event.pos)
+        elif et == pygame.MOUSEMOTION:
+            self._motion(event.pos, event.rel)
+        elif et == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._drag = None
+        elif et == pygame.MOUSEWHEEL:
+            y = getattr(event, "precise_y", event.y)
+            if self._in(areas(self.size)["map"], self.mouse):
+                self.camera.zoom_at(1.15 ** y, self.mouse)
+                self._static = None
+
+    def _key(self, e) -> None:
+        k = e.key
+        if k in (pygame.K_ESCAPE, pygame.K_q):
+            if self.state.help and k == pygame.K_ESCAPE:
+                self.state.help = False
+            else:
+                self.running = False
+        elif k == pygame.K_SPACE:
+            if not self.state.playing and self.t >= self.timeline.duration:
+                self.seek(0.0)
+            self.state.playing = not self.state.playing
+        elif k == pygame.K_RIGHT:
+            self.step_to(+1)
+        elif k == pygame.K_LEFT:
+            self.step_to(-1)
+        elif k in (pygame.K_PAGEDOWN, pygame.K_RIGHTBRACKET):
+            self.stage_to(+1)
+        elif k in (pygame.K_PAGEUP, pygame.K_LEFTBRACKET):
+            self.stage_to(-1)
+        elif k == pygame.K_HOME:
+            self.seek(0.0)
+        elif k == pygame.K_END:
+            self.seek(self.timeline.duration)
+        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.change_speed(+1)
+        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_UNDERSCORE):
+            self.change_speed(-1)
+        elif k == pygame.K_f:
+            self.fit()
+        elif k == pygame.K_n:
+            self.state.show_notes = not self.state.show_notes
+        elif k == pygame.K_h:
+            self.state.help = not self.state.help
+        elif k == pygame.K_s:
+            self.screenshot()
+        elif k == pygame.K_SLASH:
+            self.state.search = ""
+            self.state.search_note = ""
+
+    def _search_key(self, e) -> None:
+        k = e.key
+        if k == pygame.K_ESCAPE:
+            self.state.search = None
+        elif k == pygame.K_BACKSPACE:
+            self.state.search = self.state.search[:-1]
+            self._matches = []
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.search(self.state.search)
+
+    def search(self, query: str) -> bool:
+        """Like the `find` command: variant-folded; Enter again goes to the next place."""
+        if not query or self.corpus is None:
+            return False
+        if self._matches and self.state.search_note.startswith(query + " "):
+            self._match_i = (self._match_i + 1) % len(self._matches)
+        else:
+            self._matches, self._match_i = self.corpus.find(query), 0
+        if not self._matches:
+            self.state.search_note = f"{query} · 無"
+            return False
+        off = self._matches[self._match_i]
+        ok = self.jump_to_text(off, off + len(query))
+        self.state.search_note = (f"{query} · {self._match_i + 1}/{len(self._matches)} 處 · "
+                                  f"頁 {self.corpus.page_at(off)}")
+        return ok
+
+    @staticmethod
+    def _in(box, pos) -> bool:
+        x, y, w, h = box
+        return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+    def _scrub(self, pos) -> None:
+        x, _, w, _ = hud.bar_track(self.size)
+        if w > 0:
+            self.seek((pos[0] - x) / w * self.timeline.duration)
+
+    def _press(self, pos) -> None:
+        self.mouse = pos
+        if self.state.help:
+            self.state.help = False
+            return
+        a = areas(self.size)
+        if self._in(a["bar"], pos):
+            self._drag = "bar"
+            self._scrub(pos)
+        elif self._in(a["panel"], pos):
+            for box, _ci, start in self.hits.clauses:
+                if self._in(box, pos):
+                    cl = self.corpus.clauses[_ci]
+                    self.jump_to_text(cl.start, cl.end)
+                    return
+        elif self._in(a["map"], pos):
+            self._drag = "map"
+
+    def _motion(self, pos, rel) -> None:
+        self.mouse = pos
+        if self._drag == "map":
+            self.camera.pan(*rel)
+        elif self._drag == "bar":
+            self._scrub(pos)
+
+    # ---------------------------------------------------------------- drawing
+
+    def scene_options(self) -> SceneOptions:
+        return SceneOptions(breaks=self.camera.breaks, px_per_chi=self.camera.scale)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if surface.get_size() != self.size:
+            self.resize(surface.get_size())
+        surface.fill(hud.PAPER)
+        frame = self.timeline.sample(self.t)
+        o = self.scene_options()
+        if self._static is None or self._static[0] != self.camera.scale:
+            self._static = (self.camera.scale, features(self.layout)
+                            + range_marks(self.layout, o.breaks)
+                            + place_labels(self.layout, self.camera.scale))
+        mx, my, mw, mh = areas(self.size)["map"]
+        surface.set_clip(pygame.Rect(mx, my, mw, mh))
+        pgdraw.draw(surface, self._static[1], self.camera)
+        pgdraw.draw(surface, set_down_props(self.timeline, frame, o), self.camera)
+        pgdraw.draw(surface, actors(self.timeline, frame, o), self.camera)
+        pgdraw.draw(surface, captions(self.timeline, frame, o), self.camera)
+        pgdraw.draw(surface, overlay(self.camera, getattr(self.layout, "chi_m", 0.231),
+                                     (mx + 16, my + mh - 14)), self.camera)
+        surface.set_clip(None)
+        prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state)
+        pgdraw.draw(surface, prims, self.camera)
+
+    def screenshot(self, surface: pygame.Surface | None = None) -> Path:
+        """Save the current view as a new PNG under shots_dir; never replaces a file."""
+        if surface is None:
+            surface = pygame.Surface(self.size)
+            toast, self.state.toast = self.state.toast, ""
+            self.draw(surface)
+            self.state.toast = toast
+        buf = io.BytesIO()
+        pygame.image.save(surface, buf, "shot.png")
+        while True:
+            path = next_free_name(self.shots_dir, "xiangshe", ".png")
+            try:
+                atomic_write_bytes(path, buf.getvalue())
+                break
+            except FileExistsError:  # someone took the name between the look and the write
+                continue
+        self.toast(f"saved {path.parent.name}/{path.name}")
+        return path
+
+    # ---------------------------------------------------------------- fonts
+
+    def chars_drawn(self) -> str:
+        """Every character the window may draw, for the start-up font check."""
+        tl, lay, parts = self.timeline, self.layout, []
+        parts += list(lay.places)
+        parts += [f"{f.name}{f.label if isinstance(f.label, str) else ''}" for f in lay.features]
+        parts += [a.name + a.label for a in tl.actors] + [p.name for p in tl.props]
+        parts += [s.name + s.section for s in tl.stages]
+        parts += [s.cite + "".join(s.captions) + s.note for s in tl.steps]
+        parts += list(tl.captions.get("text", [])) if isinstance(tl.captions, dict) else []
+        if self.corpus is not None:
+            parts += [self.corpus.plain]
+        parts += [Path(hud.__file__).read_text(encoding="utf-8")]
+        parts += [Path(sys.modules["viz.draw.scene"].__file__).read_text(encoding="utf-8")]
+        return "".join(parts)
+
+    def check_font(self, out=None) -> list[str]:
+        missing = fonts.report_missing(self.chars_drawn(), out)
+        self.state.substitutions = tuple(fonts.substitutions_used(self.chars_drawn()))
+        return missing
+
+
+def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
+        layout_path: str | Path | None = None, size: tuple[int, int] = (1280, 800)) -> int:
+    """Open the window and play; returns the exit status."""
+    pygame.init()
+    title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
+    if layout_path:
+        title += f" · {Path(layout_path).name}"
+    window = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.display.set_caption(title)
+    app = App(layout, timeline, corpus, size=window.get_size(), title=title)
+    app.check_font()
+    pygame.key.start_text_input()
+    clock = pygame.time.Clock()
+    while app.running:
+        dt = clock.tick(60) / 1000.0
+        for event in pygame.event.get():
+            app.handle(event)
+        app.update(dt)
+        app.draw(window)
+        pygame.display.flip()
+    pygame.quit()
+    return 0

@@ -1,0 +1,128 @@
+"""尺 ↔ pixels: north up, fit to a box, zoom about a point, pan, with breaks in the long range.
+
+A `Break` shows the world interval [south, north] of y (尺) as only `gap` 尺 of the drawing: the
+long empty middle of the 侯道 is compressed so the hall and the target fit one screen. The mapping
+world y → drawn y is piecewise linear and monotone, applied to every point (walls, actors, arrows)
+alike, so anything crossing a break moves through it consistently; x is never distorted, so
+circles stay round and widths stay true. Without breaks the camera is a plain similarity.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+@dataclass(frozen=True)
+class Break:
+    north: float  # world y where the compressed interval starts (the larger y)
+    south: float  # world y where it ends
+    gap: float  # how many 尺 of drawing the interval takes
+
+    @property
+    def length(self) -> float:
+        return self.north - self.south
+
+
+class YMap:
+    """The monotone piecewise-linear map world y → drawn y defined by some breaks."""
+
+    def __init__(self, breaks: tuple[Break, ...] = ()):
+        bs = sorted(breaks, key=lambda b: -b.north)
+        for b in bs:
+            if not (b.north > b.south and 0 < b.gap <= b.length):
+                raise ValueError(f"bad break {b}: need north > south and 0 < gap <= north - south")
+        for a, b in zip(bs, bs[1:]):
+            if b.north > a.south:
+                raise ValueError(f"breaks overlap: {a} and {b}")
+        self.breaks = tuple(bs)
+        wx, dy, shift = [], [], 0.0
+        for b in bs:
+            wx += [b.north, b.south]
+            dy += [b.north + shift, b.north + shift - b.gap]
+            shift += b.length - b.gap
+        self._w = np.array(wx[::-1])  # ascending
+        self._d = np.array(dy[::-1])
+
+    @staticmethod
+    def _pl(v, xs: np.ndarray, ys: np.ndarray):
+        """Piecewise linear through the knots, slope 1 beyond them (true scale outside breaks)."""
+        v = np.asarray(v, dtype=float)
+        if not len(xs):
+            return v.copy() if v.ndim else float(v)
+        out = np.interp(v, xs, ys)
+        out = np.where(v < xs[0], v + (ys[0] - xs[0]), out)
+        out = np.where(v > xs[-1], v + (ys[-1] - xs[-1]), out)
+        return out if v.ndim else float(out)
+
+    def fwd(self, y):
+        return self._pl(y, self._w, self._d)
+
+    def inv(self, d):
+        return self._pl(d, self._d, self._w)
+
+    def slope(self, y: float) -> float:
+        """Drawn 尺 per world 尺 at y (1 outside breaks)."""
+        for b in self.breaks:
+            if b.south < y < b.north:
+                return b.gap / b.length
+        return 1.0
+
+
+class Camera:
+    """Screen = viewport centre + (drawn − centre) × scale, with y flipped so north is up."""
+
+    def __init__(self, viewport: tuple[float, float, float, float] = (0, 0, 800, 600),
+                 scale: float = 4.0, center: tuple[float, float] = (0.0, 0.0),
+                 breaks: tuple[Break, ...] = ()):
+        self.viewport = tuple(float(v) for v in viewport)
+        self.scale = float(scale)  # px per drawn 尺
+        self.center = (float(center[0]), float(center[1]))  # in drawn coordinates
+        self.ymap = YMap(breaks)
+
+    @property
+    def breaks(self) -> tuple[Break, ...]:
+        return self.ymap.breaks
+
+    def to_screen(self, pts) -> np.ndarray:
+        """(k,2) or (2,) world 尺 → pixels."""
+        p = np.asarray(pts, dtype=float)
+        vx, vy, vw, vh = self.viewport
+        sx = vx + vw / 2 + (p[..., 0] - self.center[0]) * self.scale
+        sy = vy + vh / 2 - (self.ymap.fwd(p[..., 1]) - self.center[1]) * self.scale
+        return np.stack([sx, sy], axis=-1)
+
+    def to_world(self, pts) -> np.ndarray:
+        p = np.asarray(pts, dtype=float)
+        vx, vy, vw, vh = self.viewport
+        x = (p[..., 0] - vx - vw / 2) / self.scale + self.center[0]
+        d = -(p[..., 1] - vy - vh / 2) / self.scale + self.center[1]
+        return np.stack([x, self.ymap.inv(d)], axis=-1)
+
+    def fit(self, bounds: tuple[float, float, float, float], margin: float = 16.0) -> None:
+        """Show the world box (xmin, ymin, xmax, ymax) whole, centred, in the viewport."""
+        xmin, ymin, xmax, ymax = bounds
+        d0, d1 = float(self.ymap.fwd(ymin)), float(self.ymap.fwd(ymax))
+        _, _, vw, vh = self.viewport
+        w, h = max(xmax - xmin, 1e-6), max(d1 - d0, 1e-6)
+        self.scale = max(min((vw - 2 * margin) / w, (vh - 2 * margin) / h), 1e-3)
+        self.center = ((xmin + xmax) / 2, (d0 + d1) / 2)
+
+    def zoom_at(self, factor: float, screen_pt: tuple[float, float],
+                limits: tuple[float, float] = (0.2, 200.0)) -> None:
+        """Scale by factor keeping the point under screen_pt fixed (the cursor, for the wheel)."""
+        new = float(np.clip(self.scale * factor, *limits))
+        vx, vy, vw, vh = self.viewport
+        ox, oy = screen_pt[0] - vx - vw / 2, screen_pt[1] - vy - vh / 2
+        # drawn point under the cursor before = after
+        dx = ox / self.scale + self.center[0]
+        dy = -oy / self.scale + self.center[1]
+        self.center = (dx - ox / new, dy + oy / new)
+        self.scale = new
+
+    def pan(self, dx_px: float, dy_px: float) -> None:
+        """Move the drawing with the mouse: content follows the drag."""
+        self.center = (self.center[0] - dx_px / self.scale, self.center[1] + dy_px / self.scale)
+
+    def px(self, chi: float) -> float:
+        """Screen length of `chi` 尺 measured along x (never distorted by a break)."""
+        return chi * self.scale

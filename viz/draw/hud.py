@@ -1,0 +1,317 @@
+"""Screen-space parts of a frame: the text panel, the timeline bar, legend, help, toast, search box.
+
+Built as display-list primitives (Rect, Text, Line with screen=True) so the window and the PNG
+draw the same thing; returns also the clickable areas (clauses, the bar) for the window.
+Text is wrapped with a width estimate, not a font: in the bundled Noto face every hanzi and
+CJK punctuation mark is one em wide, which is what the estimate assumes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
+from viz.draw.scene import OTHER_PARTY, PARTY_COLORS
+
+PAPER: Color = (250, 247, 240)
+PANEL_BG: Color = (244, 239, 228)
+INK: Color = (40, 34, 28)
+GREY: Color = (120, 110, 98)
+RED: Color = (150, 36, 30)
+HILITE: Color = (252, 226, 150)
+BAR_H = 66
+NO_BREAK_START = set("，。、：；！？」』）》〉…")
+
+KEYS = [
+    ("Space", "播放／暫停 play / pause"),
+    ("← →", "上一步／下一步 step"),
+    ("PgUp PgDn  [ ]", "上一節／下一節 stage"),
+    ("Home End", "開頭／結尾 start / end"),
+    ("+ −", "速度 speed"),
+    ("滾輪 wheel", "縮放 zoom at cursor"),
+    ("拖曳 drag", "平移 pan (on the map)"),
+    ("F", "全圖 fit"),
+    ("N", "鄭注 show / hide notes"),
+    ("/", "搜尋經文 find in the text"),
+    ("點句 click", "跳至此句 jump to a clause"),
+    ("點時間軸 click bar", "跳轉 scrub"),
+    ("S", "存圖 screenshot"),
+    ("H", "說明 this help"),
+    ("Esc Q", "離開 quit"),
+]
+
+
+@dataclass
+class HudState:
+    playing: bool = False
+    speed: float = 1.0
+    show_notes: bool = False
+    search: str | None = None  # text being typed after "/", None when closed
+    search_note: str = ""
+    toast: str = ""
+    help: bool = False
+    substitutions: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Hits:
+    """Clickable areas of the HUD, in pixels."""
+
+    clauses: list[tuple[tuple[float, float, float, float], int, int]] = field(default_factory=list)
+    bar: tuple[float, float, float, float] = (0, 0, 0, 0)  # the track: x, y, w, h
+
+
+def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
+    """Where the map, the panel and the bar go in a window of this size."""
+    w, h = size
+    pw = int(min(max(w * 0.3, 280), 440))
+    return {"map": (0, 0, w - pw, h - BAR_H), "panel": (w - pw, 0, pw, h - BAR_H),
+            "bar": (0, h - BAR_H, w, BAR_H)}
+
+
+def bar_track(size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The clickable track of the timeline bar: x, y, w, h in pixels."""
+    x, y, w, h = areas(size)["bar"]
+    return (x + 14, y + 4, w - 28, h - 8)
+
+
+def text_width(s: str, px: float) -> float:
+    return sum(px if ord(c) > 0x2E7F else px * 0.55 for c in s)
+
+
+def wrap(s: str, px: float, width: float) -> list[str]:
+    """Break anywhere between hanzi, keeping closing punctuation off the start of a line."""
+    lines, cur, w = [], "", 0.0
+    for c in s:
+        cw = text_width(c, px)
+        if c == "\n":
+            lines.append(cur)
+            cur, w = "", 0.0
+            continue
+        if cur and w + cw > width and c not in NO_BREAK_START:
+            lines.append(cur)
+            cur, w = "", 0.0
+        cur += c
+        w += cw
+    if cur or not lines:
+        lines.append(cur)
+    return lines
+
+
+def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState
+              ) -> tuple[list[Primitive], Hits]:
+    hits = Hits()
+    out: list[Primitive] = []
+    a = areas(size)
+    out += panel(timeline, frame, corpus, a["panel"], st, hits)
+    out += bar(timeline, frame, a["bar"], hits)
+    out += legend(a["map"], st)
+    if st.search is not None:
+        out += search_box(a["map"], st)
+    if st.toast:
+        mx, my, mw, mh = a["map"]
+        tw = text_width(st.toast, 13) + 24
+        out.append(Rect((mx + (mw - tw) / 2, my + mh - 44, tw, 28), (40, 34, 28, 220), None,
+                        radius=6))
+        out.append(Text((mx + mw / 2, my + mh - 30), st.toast, 13, (255, 250, 236), "c",
+                        screen=True))
+    if st.help:
+        out += help_overlay(size)
+    return out, hits
+
+
+def _cur_step(timeline, frame):
+    if not timeline.steps:
+        return None
+    return timeline.steps[min(max(frame.step, 0), len(timeline.steps) - 1)]
+
+
+def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primitive]:
+    x, y, w, h = box
+    out: list[Primitive] = [Rect(box, PANEL_BG), Line(((x, y), (x, y + h)), (200, 190, 170), 1.0,
+                                                     screen=True)]
+    pad, inner = 14, w - 28
+    cy = y + 12
+    stage = timeline.stages[frame.stage] if timeline.stages else None
+    step = _cur_step(timeline, frame)
+    if stage is not None:
+        title = stage.name if stage.section in ("", stage.name) else f"{stage.name}（{stage.section}）"
+        out.append(Text((x + pad, cy), f"{stage.index + 1}　{title}", 22, RED, "nw", screen=True))
+        cy += 32
+    state = "▶" if st.playing else "‖"
+    speed = f"×{st.speed:g}"
+    out.append(Text((x + pad, cy), f"{state}  {speed}   t = {frame.t:6.1f} s / "
+                    f"{timeline.duration:.0f} s   步 {frame.step + 1}/{len(timeline.steps)}", 12,
+                    GREY, "nw", screen=True))
+    cy += 22
+    if step is not None:
+        for line in wrap(f"「{step.cite}」", 16, inner):
+            out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))
+            cy += 22
+        meta = step.loc + (f"  · {step.pattern}" if step.pattern else "")
+        if corpus is not None and step.span[1] > step.span[0]:
+            meta = f"頁 {corpus.page_at(step.span[0])}   " + meta
+        out.append(Text((x + pad, cy), meta, 10, GREY, "nw", screen=True))
+        cy += 16
+        if step.note:
+            for line in wrap(step.note, 11, inner):
+                out.append(Text((x + pad, cy), line, 11, GREY, "nw", screen=True))
+                cy += 15
+    cy += 6
+    out.append(Line(((x + pad, cy), (x + w - pad, cy)), (200, 190, 170), 1.0, screen=True))
+    cy += 8
+    out += section_text(timeline, frame, corpus, step, stage, (x + pad, cy, inner, y + h - cy - 8),
+                        st, hits)
+    return out
+
+
+def _section_for(corpus, step, stage):
+    if step is not None and step.span[1] > step.span[0]:
+        s = corpus.section_at(step.span[0]) if hasattr(corpus, "section_at") else None
+        if s is not None:
+            return s
+    return corpus.section_named(stage.section or stage.name) if stage is not None else None
+
+
+def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: Hits
+                 ) -> list[Primitive]:
+    """The 經 of the current section, the clause being enacted highlighted, scrolled into view."""
+    x, y, w, h = box
+    if corpus is None:
+        return [Text((x, y), "（無經文：未載入文本）", 12, GREY, "nw", screen=True)]
+    sec = _section_for(corpus, step, stage)
+    if sec is None:
+        return [Text((x, y), "（此節不在文本中）", 12, GREY, "nw", screen=True)]
+    span = step.span if step is not None else (0, 0)
+    clauses = [c for c in corpus.clauses if c.section == sec.index]
+    # rows: (text, px, colour, highlighted, clause index or -1, tag)
+    rows: list[tuple[str, int, Color, bool, int, str]] = []
+    rows.append((f"經文 · 第{sec.index}節 {sec.name}   頁 {corpus.page_at(sec.start)}", 11, GREY,
+                 False, -1, ""))
+    if not clauses:  # degrade: the plain text of the section, the cited words highlighted
+        text = corpus.plain[sec.start:sec.end]
+        for line in wrap(text, 15, w):
+            rows.append((line, 15, INK, False, -1, ""))
+    for c in clauses:
+        cur = c.start < span[1] and span[0] < c.end
+        tag = "記" if c.kind == "記" else ""
+        body = c.punct or c.text
+        lines = wrap(body, 15, w - (22 if tag else 0))
+        for k, line in enumerate(lines):
+            rows.append((line, 15, INK, cur, corpus.clauses.index(c), tag if k == 0 else ""))
+        if cur and st.show_notes:
+            for note in c.notes:
+                for line in wrap("注　" + note, 11, w - 10):
+                    rows.append((line, 11, (96, 86, 74), False, -2, ""))
+    heights = [int(px * 1.5) for _, px, *_ in rows]
+    first_hl = next((i for i, r in enumerate(rows) if r[3]), None)
+    offset = 0
+    total = sum(heights)
+    if total > h and first_hl is not None:
+        # keep the enacted clause a third of the way down the box
+        above = sum(heights[:first_hl])
+        offset = min(max(above - h / 3, 0), total - h)
+    out: list[Primitive] = []
+    cy = y - offset
+    for (line, px, col, hl, ci, tag), rh in zip(rows, heights, strict=True):
+        if cy + rh > y - 1 and cy < y + h - rh + 1:
+            indent = 22 if (ci >= 0 and corpus.clauses[ci].kind == "記") else 0
+            if ci == -2:
+                indent = 10
+            if hl:
+                out.append(Rect((x + indent - 2, cy - 1, text_width(line, px) + 4, rh), HILITE))
+            if tag:
+                out.append(Text((x, cy + 1), tag, 11, (255, 255, 255), "nw", bg=(110, 90, 60),
+                                screen=True))
+            out.append(Text((x + indent, cy), line, px, col, "nw", screen=True))
+            if ci >= 0:
+                hits.clauses.append(((x, cy, w, rh), ci, corpus.clauses[ci].start))
+        cy += rh
+    if offset > 0:
+        out.append(Text((x + w, y), "▲", 10, GREY, "ne", screen=True))
+    if cy > y + h:
+        out.append(Text((x + w, y + h), "▼", 10, GREY, "se", screen=True))
+    return out
+
+
+def bar(timeline, frame, box, hits: Hits) -> list[Primitive]:
+    """Stages as alternating bands with names, step ticks, and the playhead."""
+    x, y, w, h = box
+    out: list[Primitive] = [Rect(box, (236, 229, 214)),
+                            Line(((x, y), (x + w, y)), (200, 190, 170), 1.0, screen=True)]
+    tx, tw, ty = x + 14, w - 28, y + 40
+    hits.bar = (tx, y + 4, tw, h - 8)  # = bar_track(size)
+    dur = max(timeline.duration, 1e-9)
+
+    def px(t: float) -> float:
+        return tx + tw * t / dur
+
+    rows_end = [-1e9, -1e9]
+    for s in timeline.stages:
+        x0, x1 = px(s.t0), px(s.t1)
+        band = (214, 200, 172) if s.index % 2 == 0 else (226, 214, 190)
+        if s.index == frame.stage:
+            band = (238, 196, 120)
+        out.append(Rect((x0, ty - 6, max(x1 - x0, 1), 12), band))
+        out.append(Line(((x0, ty - 10), (x0, ty + 6)), (110, 90, 60), 1.0, screen=True))
+        name = f"{s.index + 1}{s.name}"
+        nw = text_width(name, 11)
+        row = s.index % 2
+        if x0 + 2 > rows_end[row] + 4 or s.index == frame.stage:
+            out.append(Text((x0 + 2, y + 6 + row * 13), name, 11,
+                            RED if s.index == frame.stage else INK, "nw", screen=True))
+            rows_end[row] = x0 + 2 + nw
+    for st in timeline.steps:
+        xs = px(st.t0)
+        out.append(Line(((xs, ty + 7), (xs, ty + 11)), (140, 120, 96), 1.0, screen=True))
+    hx = px(frame.t)
+    out.append(Line(((hx, ty - 14), (hx, ty + 14)), RED, 2.0, screen=True))
+    out.append(Polygon(((hx - 5, ty - 19), (hx + 5, ty - 19), (hx, ty - 13)), RED, RED, 1.0,
+                       screen=True))
+    return out
+
+
+def legend(map_box, st: HudState) -> list[Primitive]:
+    """Party colours, posture marks, and any glyph substitution (honestly said)."""
+    x, y = map_box[0] + 10, map_box[1] + 10
+    items = [("主黨", PARTY_COLORS["主"]), ("賓黨", PARTY_COLORS["賓"]), ("他", OTHER_PARTY)]
+    lines = 1 + (1 if st.substitutions else 0)
+    out: list[Primitive] = [Rect((x, y, 236 if not st.substitutions else 300, 8 + 20 * lines),
+                                 (250, 247, 240, 225), (200, 190, 170), radius=4)]
+    cx = x + 14
+    for name, col in items:
+        out.append(Polygon(((cx - 6, y + 9), (cx + 6, y + 9), (cx + 6, y + 21), (cx - 6, y + 21)),
+                           col, None, 1.0, screen=True))
+        out.append(Text((cx + 10, y + 15), name, 12, INK, "w", screen=True))
+        cx += 58
+    out.append(Text((cx - 4, y + 15), "▶面向  □坐  拜", 12, INK, "w", screen=True))
+    if st.substitutions:
+        subs = "、".join(f"U+{ord(a):04X} 以「{b}」示" for a, b in st.substitutions)
+        out.append(Text((x + 8, y + 35), f"字：{subs}（缺末筆字，字體無）", 11, GREY, "w",
+                        screen=True))
+    return out
+
+
+def search_box(map_box, st: HudState) -> list[Primitive]:
+    x, y, w, _ = map_box
+    bw = min(w - 40, 480)
+    bx = x + (w - bw) / 2
+    out: list[Primitive] = [Rect((bx, y + 12, bw, 34), (255, 253, 246), RED, 1.5, radius=5),
+                            Text((bx + 10, y + 29), f"尋 / {st.search}▏", 15, INK, "w",
+                                 screen=True)]
+    if st.search_note:
+        out.append(Text((bx + bw - 10, y + 29), st.search_note, 11, GREY, "e", screen=True))
+    return out
+
+
+def help_overlay(size: tuple[int, int]) -> list[Primitive]:
+    w, h = size
+    bw, bh = 460, 40 + 24 * len(KEYS)
+    bx, by = (w - bw) / 2, (h - bh) / 2
+    out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 110)),
+                            Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
+                            Text((bx + bw / 2, by + 18), "按鍵 Keys", 16, RED, "c", screen=True)]
+    for i, (k, what) in enumerate(KEYS):
+        yy = by + 44 + 24 * i
+        out.append(Text((bx + 150, yy), k, 13, INK, "e", screen=True))
+        out.append(Text((bx + 168, yy), what, 13, INK, "w", screen=True))
+    return out

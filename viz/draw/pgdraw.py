@@ -1,0 +1,179 @@
+"""The pygame back end: draws a display list onto a Surface through a Camera (window and PNG alike)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import pygame
+import pygame.gfxdraw
+
+from viz.draw.camera import Camera
+from viz.draw.display import Arrow, Circle, Line, Polygon, Primitive, Rect, Text
+from viz.fonts import TextCache
+
+_cache = TextCache()
+
+
+def text_cache() -> TextCache:
+    return _cache
+
+
+def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) -> None:
+    """Draw each primitive in order (back to front)."""
+    for p in prims:
+        if isinstance(p, Circle):
+            _circle(surface, p, camera)
+        elif isinstance(p, Polygon):
+            _polygon(surface, p, camera)
+        elif isinstance(p, Line):
+            _line(surface, p, camera)
+        elif isinstance(p, Text):
+            _text(surface, p, camera)
+        elif isinstance(p, Arrow):
+            _arrow(surface, p, camera)
+        elif isinstance(p, Rect):
+            _rect(surface, p)
+        else:
+            raise TypeError(f"not a display primitive: {p!r}")
+
+
+def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
+    a = np.asarray(points, dtype=float).reshape(-1, 2)
+    return a if screen else camera.to_screen(a)
+
+
+def _ipts(a: np.ndarray) -> list[tuple[int, int]]:
+    return [(int(round(x)), int(round(y))) for x, y in np.clip(a, -30000, 30000)]
+
+
+def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
+    (x, y), = _ipts(_xy([c.center], c.screen, cam))
+    r = c.r if c.screen else max(c.r * cam.scale, c.min_px)
+    ri = max(int(round(r)), 1)
+    if c.fill is not None:
+        pygame.gfxdraw.filled_circle(surf, x, y, ri, c.fill)
+        pygame.gfxdraw.aacircle(surf, x, y, ri, c.fill)
+    if c.stroke is not None:
+        if c.width <= 1.2:
+            pygame.gfxdraw.aacircle(surf, x, y, ri, c.stroke)
+        else:
+            pygame.draw.circle(surf, c.stroke, (x, y), ri, max(int(round(c.width)), 1))
+
+
+def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> None:
+    pts = _ipts(_xy(p.points, p.screen, cam))
+    if len(pts) < 3:
+        return
+    if p.fill is not None:
+        pygame.gfxdraw.filled_polygon(surf, pts, p.fill)
+        pygame.gfxdraw.aapolygon(surf, pts, p.fill)
+    if p.stroke is not None:
+        if p.width <= 1.2:
+            pygame.gfxdraw.aapolygon(surf, pts, p.stroke)
+        else:
+            pygame.draw.lines(surf, p.stroke, True, pts, max(int(round(p.width)), 1))
+
+
+def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
+    """Split a screen polyline into dash segments of `on` px separated by `off` px."""
+    out, period = [], on + off
+    pos = 0.0  # distance along the line, carried across vertices so the pattern is continuous
+    for p, q in zip(a[:-1], a[1:], strict=True):
+        seg = float(np.hypot(*(q - p)))
+        if seg == 0:
+            continue
+        d = (q - p) / seg
+        s = 0.0
+        while s < seg:
+            phase = (pos + s) % period
+            if phase < on:
+                e = min(seg, s + on - phase)
+                out.append(np.array([p + d * s, p + d * e]))
+                s = e
+            else:
+                s = min(seg, s + period - phase)
+        pos += seg
+    return out
+
+
+def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> None:
+    a = _xy(ln.points, ln.screen, cam)
+    if ln.closed and len(a) > 2:
+        a = np.vstack([a, a[:1]])
+    if len(a) < 2:
+        return
+    parts = _dashes(a, *ln.dash) if ln.dash else [a]
+    w = max(int(round(ln.width)), 1)
+    for part in parts:
+        pts = _ipts(part)
+        if w == 1:
+            pygame.draw.aalines(surf, ln.color, False, pts)
+        else:
+            pygame.draw.lines(surf, ln.color, False, pts, w)
+            if w >= 3:  # round the joints so thick walls do not show notches
+                for q in pts:
+                    pygame.draw.circle(surf, ln.color, q, w // 2)
+
+
+def _arrow(surf: pygame.Surface, ar: Arrow, cam: Camera) -> None:
+    (x0, y0), (x1, y1) = _xy([ar.start, ar.end], ar.screen, cam)
+    ang = math.atan2(y1 - y0, x1 - x0)
+    h = ar.head
+    w = max(int(round(ar.width)), 1)
+    bx, by = x1 - h * math.cos(ang), y1 - h * math.sin(ang)
+    if w == 1:
+        pygame.draw.aaline(surf, ar.color, (x0, y0), (bx, by))
+    else:
+        pygame.draw.line(surf, ar.color, (x0, y0), (bx, by), w)
+    left = (x1 - h * math.cos(ang - 0.4), y1 - h * math.sin(ang - 0.4))
+    right = (x1 - h * math.cos(ang + 0.4), y1 - h * math.sin(ang + 0.4))
+    tri = _ipts(np.array([(x1, y1), left, right]))
+    pygame.gfxdraw.filled_polygon(surf, tri, ar.color)
+    pygame.gfxdraw.aapolygon(surf, tri, ar.color)
+
+
+def text_px(t: Text, cam: Camera) -> int:
+    """The pixel size a Text is drawn at, under this camera."""
+    if t.unit == "chi" and not t.screen:
+        return int(round(min(max(t.size * cam.scale, t.min_px), t.max_px)))
+    return int(round(t.size))
+
+
+_ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
+           "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
+
+
+def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
+    if not t.text:
+        return
+    (x, y), = _xy([t.pos], t.screen, cam)
+    px = text_px(t, cam)
+    img = _cache.render(t.text, px, t.color)
+    w, h = img.get_size()
+    pad = 2 if t.bg is not None or t.border is not None else 0
+    ax, ay = _ANCHOR.get(t.anchor, (0.5, 0.5))
+    left = x - ax * (w + 2 * pad) + pad
+    top = y - ay * (h + 2 * pad) + pad
+    if left > surf.get_width() or top > surf.get_height() or left + w < 0 or top + h < 0:
+        return
+    if pad:
+        box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
+        if t.bg is not None:
+            pygame.draw.rect(surf, t.bg, box, border_radius=3)
+        if t.border is not None:
+            pygame.draw.rect(surf, t.border, box, 1, border_radius=3)
+    surf.blit(img, (int(left), int(top)))
+
+
+def _rect(surf: pygame.Surface, r: Rect) -> None:
+    box = pygame.Rect(*(int(round(v)) for v in r.box))
+    if r.fill is not None:
+        if len(r.fill) == 4 and r.fill[3] < 255:
+            layer = pygame.Surface(box.size, pygame.SRCALPHA)
+            pygame.draw.rect(layer, r.fill, layer.get_rect(), border_radius=r.radius)
+            surf.blit(layer, box.topleft)
+        else:
+            pygame.draw.rect(surf, r.fill, box, border_radius=r.radius)
+    if r.stroke is not None:
+        pygame.draw.rect(surf, r.stroke, box, max(int(round(r.width)), 1), border_radius=r.radius)

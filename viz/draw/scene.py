@@ -1,0 +1,358 @@
+"""(layout, timeline, frame) → display list: the hall, court and range to scale, people and things.
+
+Everything here is in 尺 in the layout frame; what must stay on screen whatever the zoom (scale
+bar, north arrow) is built by `overlay()` from a camera. The layout is read through its documented
+surface only (places, features, chi_m), so a fake with the same attributes draws the same way.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from viz.draw.camera import Break, Camera
+from viz.draw.display import Arrow, Circle, Color, Line, Polygon, Primitive, Text
+
+INK = (40, 34, 28)
+GREY = (120, 112, 100)
+LABEL = (105, 96, 84)
+PARTY_COLORS: dict[str, Color] = {
+    "主": (150, 36, 30),  # 主黨: dark red
+    "賓": (32, 54, 112),  # 賓黨: ink blue
+    "賔": (32, 54, 112),
+}
+OTHER_PARTY: Color = (64, 96, 72)  # musicians, officers of neither side: dark green
+WHITE = (255, 255, 255)
+
+# kind → (fill, stroke, width px, dash); unknown kinds fall back to a grey outline
+FEATURE_STYLE: dict[str, tuple[Color | None, Color | None, float, tuple[float, float] | None]] = {
+    "court": ((241, 236, 222), (150, 140, 120), 1.0, None),
+    "yard": ((241, 236, 222), (150, 140, 120), 1.0, None),
+    "hall": ((226, 212, 184), (92, 72, 50), 2.0, None),
+    "room": ((214, 200, 172), (92, 72, 50), 1.5, None),
+    "wall": (None, (70, 58, 46), 3.0, None),
+    "pillar": ((80, 58, 40), (50, 36, 24), 1.0, None),
+    "stair": ((205, 192, 166), (92, 72, 50), 1.5, None),
+    "step": (None, (120, 100, 76), 1.0, None),
+    "gate": ((205, 192, 166), (70, 58, 46), 2.0, None),
+    "basin": ((168, 190, 200), (60, 80, 96), 1.5, None),
+    "water": ((190, 212, 224), (60, 80, 96), 1.0, None),
+    "mat": ((224, 204, 142), (150, 124, 64), 1.0, None),
+    "vessel": ((150, 120, 90), (70, 50, 30), 1.0, None),
+    "basket": ((196, 170, 120), (110, 86, 50), 1.0, None),
+    "chime": ((120, 120, 130), (60, 60, 70), 1.5, None),
+    "mark": (None, (168, 40, 32), 2.5, None),
+    "target": ((236, 226, 196), (110, 60, 40), 1.5, None),
+    "target_center": ((200, 60, 44), (110, 40, 30), 1.0, None),
+    "blind": ((196, 176, 132), (100, 80, 50), 1.5, None),
+    "rack": ((176, 140, 96), (90, 64, 36), 1.5, None),
+    "counter": ((176, 140, 96), (90, 64, 36), 1.5, None),
+    "beam": (None, (130, 110, 90), 1.0, (6.0, 4.0)),
+    "line": (None, (130, 110, 90), 1.0, (6.0, 4.0)),
+    "eave": (None, (150, 130, 110), 1.0, (2.0, 4.0)),
+    "path": (None, (190, 180, 160), 1.0, (2.0, 3.0)),
+}
+DEFAULT_STYLE = (None, (130, 120, 110), 1.0, None)
+# drawn first to last: ground, then buildings, then furniture, then lines on top
+KIND_ORDER = ["court", "yard", "path", "hall", "room", "stair", "step", "gate", "wall", "eave",
+              "mat", "basin", "water", "vessel", "basket", "chime", "rack", "counter", "blind",
+              "target", "target_center", "beam", "line", "mark", "pillar"]
+PILLAR_R = 0.6  # 尺: a 楹 about a 尺 thick
+
+# The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
+# each 躬 and 个 one 幅 (2 尺) high. Drawn in elevation, laid flat northward from its line, as the
+# 禮圖 draw it, when the layout gives only a line or a point for the 侯.
+HOU_BANDS = [("上个", 40.0, 2.0), ("上躬", 20.0, 2.0), ("中", 10.0, 10.0), ("下躬", 20.0, 2.0),
+             ("下个", 30.0, 2.0)]
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    place_labels: bool = True
+    captions: bool = True
+    token_r: float = 1.5  # 尺: a robed person seen from above
+    token_min_px: float = 8.0
+    breaks: tuple[Break, ...] = ()  # drawn as zig-zags with the true distance written
+    px_per_chi: float = 4.0  # current zoom, so labels that would collide can be left out
+    highlight: tuple[int, ...] = ()  # actor indices to ring (e.g. those named by the current step)
+
+
+def party_color(party: str) -> Color:
+    return PARTY_COLORS.get(party, OTHER_PARTY)
+
+
+def facing_vector(deg: float) -> tuple[float, float]:
+    """0 = north, clockwise, as unit (dx, dy) in the layout frame (y north)."""
+    r = math.radians(deg)
+    return math.sin(r), math.cos(r)
+
+
+def build_scene(layout, timeline, frame, options: SceneOptions | None = None) -> list[Primitive]:
+    """Everything drawn in the plan for one frame, back to front."""
+    o = options or SceneOptions()
+    out: list[Primitive] = []
+    out += features(layout)
+    out += range_marks(layout, o.breaks)
+    if o.place_labels:
+        out += place_labels(layout, o.px_per_chi)
+    if timeline is not None and frame is not None:
+        out += set_down_props(timeline, frame, o)
+        out += actors(timeline, frame, o)
+        if o.captions:
+            out += captions(timeline, frame, o)
+    return out
+
+
+def _pts(points) -> tuple[tuple[float, float], ...]:
+    a = np.asarray(points, dtype=float).reshape(-1, 2)
+    return tuple((float(x), float(y)) for x, y in a)
+
+
+def _label_of(f) -> str:
+    lab = getattr(f, "label", "")
+    if lab is True:
+        return f.name
+    return lab if isinstance(lab, str) else ""
+
+
+def features(layout) -> list[Primitive]:
+    """The buildings and furniture, in an order that keeps small things on top of large ones."""
+    rank = {k: i for i, k in enumerate(KIND_ORDER)}
+    feats = sorted(layout.features, key=lambda f: rank.get(f.kind, len(rank) // 2))
+    out: list[Primitive] = []
+    labels: list[Primitive] = []
+    for f in feats:
+        pts = _pts(f.points)
+        if not pts:
+            continue
+        fill, stroke, width, dash = FEATURE_STYLE.get(f.kind, DEFAULT_STYLE)
+        if f.kind == "target" and len(pts) <= 2:
+            out += hou_elevation(pts)
+        elif len(pts) == 1:
+            r = PILLAR_R if f.kind == "pillar" else 1.0
+            out.append(Circle(pts[0], r, fill or stroke, stroke, 1.0, min_px=2.5))
+        elif f.closed and fill is not None and dash is None:
+            out.append(Polygon(pts, fill, stroke, width))
+        else:
+            out.append(Line(pts, stroke or GREY, width, dash, closed=bool(f.closed)))
+        text = _label_of(f)
+        if text:
+            c = np.asarray(pts).mean(axis=0)
+            labels.append(Text((float(c[0]), float(c[1])), text, 11, LABEL, "c"))
+    return out + labels
+
+
+def hou_elevation(pts: tuple[tuple[float, float], ...]) -> list[Primitive]:
+    """The 侯 face, laid flat north of its line, bands centred on the line's middle."""
+    cx = sum(p[0] for p in pts) / len(pts)
+    y0 = sum(p[1] for p in pts) / len(pts)
+    out: list[Primitive] = [Line(((cx - 20, y0), (cx + 20, y0)), (110, 60, 40), 3.0)]
+    y = y0 + sum(h for _, _, h in HOU_BANDS)  # 上个 at the far (north) edge of the drawing
+    for name, w, h in HOU_BANDS:
+        fill = (200, 60, 44) if name == "中" else (236, 226, 196)
+        out.append(Polygon(((cx - w / 2, y), (cx + w / 2, y), (cx + w / 2, y - h),
+                            (cx - w / 2, y - h)), fill, (110, 60, 40), 1.0))
+        y -= h
+    out.append(Text((cx, y0 + 9), "中", 11, WHITE, "c"))
+    out.append(Text((cx + 21, y0 + 17), "上个", 10, LABEL, "w"))
+    out.append(Text((cx + 11, y0 + 13), "躬", 10, LABEL, "w"))
+    out.append(Text((cx + 16, y0 + 1), "下个", 10, LABEL, "w"))
+    out.append(Text((cx - 21, y0 + 9), "侯（立面，倒置北）", 10, LABEL, "e"))
+    return out
+
+
+def _place(layout, name: str):
+    p = layout.places.get(name)
+    return None if p is None else (float(p.x), float(p.y))
+
+
+def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
+    """Where to compress the 侯道: the empty stretches south of the court and between 乏 and 侯.
+
+    Each break keeps `margin` 尺 of true scale around what stands on either side, so the gate,
+    the 乏 and the 侯 (with its laid-flat face, 18 尺 deep) are all drawn to scale.
+    """
+    hou, fa = _place(layout, "侯"), _place(layout, "乏")
+    if hou is None:
+        return ()
+    court_s = _court_south(layout)
+    # (y, room kept north of it, room kept south of it), north to south
+    stops: list[tuple[float, float, float]] = []
+    if court_s is not None and court_s > hou[1]:
+        stops.append((court_s, 0.0, 8.0))
+    if fa is not None and (not stops or fa[1] < stops[-1][0] - 20):
+        stops.append((fa[1], 12.0, 12.0))
+    stops.append((hou[1], 26.0, 0.0))
+    out: list[Break] = []
+    for (ya, _, below), (yb, above, _) in zip(stops, stops[1:]):
+        north, south = ya - below, yb + above
+        if north - south > 3 * gap:
+            out.append(Break(north, south, gap))
+    return tuple(out)
+
+
+def _court_south(layout) -> float | None:
+    ys = [float(np.asarray(f.points, float).reshape(-1, 2)[:, 1].min()) for f in layout.features
+          if f.kind in ("court", "yard", "wall", "gate", "hall")]
+    return min(ys) if ys else None
+
+
+def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
+    """Zig-zag break symbols across the range, and the true distances written beside them."""
+    hou, fa, wu = _place(layout, "侯"), _place(layout, "乏"), _place(layout, "右物")
+    out: list[Primitive] = []
+    if not breaks or hou is None:
+        return out
+    x0, x1 = hou[0] - 42, hou[0] + 42
+    for b in breaks:
+        mid, amp = (b.north + b.south) / 2, b.length / b.gap * 1.2  # ≈ 1.2 drawn 尺 each way
+        for off in (-b.length / b.gap * 2.0, b.length / b.gap * 2.0):
+            pts, n = [], 14
+            for i in range(n + 1):
+                x = x0 + (x1 - x0) * i / n
+                pts.append((x, mid + off + (amp if i % 2 else -amp)))
+            out.append(Line(tuple(pts), (120, 100, 80), 1.5))
+        out.append(Text((x1 + 2, mid), f"中斷 {b.length:.0f} 尺", 10, LABEL, "w"))
+    # the 侯道 measured from the 物 (鄭: 射自楹間, 侯道五十弓)
+    ytop = wu[1] if wu else 0.0
+    xd = x1 + 16
+    out.append(Arrow((xd, ytop), (xd, hou[1]), (150, 60, 40), 1.0, 7))
+    out.append(Arrow((xd, hou[1]), (xd, ytop), (150, 60, 40), 1.0, 7))
+    chi_m = getattr(layout, "chi_m", 0.231)
+    dist = ytop - hou[1]
+    mid_y = (breaks[0].north + breaks[0].south) / 2
+    out.append(Text((xd + 3, mid_y), f"侯道 五十弓 = {dist:.0f} 尺 ≈ {dist * chi_m:.0f} m", 11,
+                    (150, 60, 40), "w", bg=(250, 246, 236)))
+    if fa is not None:
+        out.append(Text((fa[0] - 6, fa[1]), f"乏：侯北 {fa[1] - hou[1]:.0f} 尺，西 "
+                        f"{hou[0] - fa[0]:.0f} 尺", 10, LABEL, "e"))
+    return out
+
+
+def place_labels(layout, px_per_chi: float) -> list[Primitive]:
+    """Small grey names at the places, leaving out those that would collide at this zoom."""
+    taken: list[tuple[float, float, float, float]] = []
+    feature_names = {f.name for f in layout.features if _label_of(f)}
+    out: list[Primitive] = []
+    size = 10.0
+    # regions and broad areas are not points worth a label
+    skip = {"堂", "庭", "侯道"}
+    for name, p in layout.places.items():
+        if name in feature_names or name in skip:
+            continue
+        w = (len(name) * size + 2) / px_per_chi
+        h = (size + 2) / px_per_chi
+        box = (p.x - w / 2, p.y - h - 0.4 * h, p.x + w / 2, p.y - 0.4 * h)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+            continue
+        taken.append(box)
+        out.append(Circle((float(p.x), float(p.y)), 0.25, (150, 140, 126), None, min_px=1.5))
+        out.append(Text((float(p.x), float(p.y) - 0.4 * h), name, size, (140, 130, 116), "n"))
+    return out
+
+
+def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
+    """A token per present person: party colour, short label, facing nose, posture, props held."""
+    out: list[Primitive] = []
+    hl = set(o.highlight)
+    for i, a in enumerate(timeline.actors):
+        if not bool(frame.present[i]):
+            continue
+        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+        code = int(frame.posture[i])
+        phase = float(frame.phase[i])
+        col = party_color(a.party)
+        r = o.token_r
+        if code == 1:  # 坐: lower and smaller, on a square base (the mat-kneel)
+            r *= 0.8
+            s = o.token_r * 1.05
+            out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
+                               (236, 228, 210), col, 1.5))
+        elif code == 2:  # 拜: the token dips (shrinks) once per half of the gesture
+            r *= 1.0 - 0.28 * abs(math.sin(math.pi * 2 * phase))
+        if i in hl:
+            out.append(Circle((x, y), r + 0.7, None, (230, 170, 40), 2.5, min_px=o.token_min_px + 3))
+        fx, fy = facing_vector(float(frame.facing[i]))
+        out.append(facing_mark(x, y, fx, fy, r, col))
+        out.append(Circle((x, y), r, col, (20, 16, 12), 1.0, min_px=o.token_min_px))
+        out.append(Text((x, y), a.label or a.name[:1], r * 1.1, WHITE, "c", unit="chi",
+                        min_px=10, max_px=18))
+        if code == 2:
+            out.append(Text((x - r, y + r), "拜", 10, (150, 36, 30), "se", bg=(255, 248, 230)))
+        elif code == 3:
+            out.append(Text((x - r, y + r), "揖", 10, (32, 54, 112), "se", bg=(240, 244, 255)))
+        for k, pid in enumerate(frame.holding[i]):
+            j = timeline.prop_index.get(pid) if hasattr(timeline, "prop_index") else None
+            name = timeline.props[j].name if j is not None else pid
+            out.append(prop_tag(x + r + 0.3, y - k * 1.6, name, anchor="w"))
+    return out
+
+
+def facing_mark(x: float, y: float, fx: float, fy: float, r: float, col: Color) -> Polygon:
+    """A nose: a triangle whose tip stands 0.9 r beyond the token edge in the facing direction."""
+    px, py = -fy, fx  # perpendicular
+    tip = (x + fx * r * 1.9, y + fy * r * 1.9)
+    b = 0.55 * r
+    base = (x + fx * r * 0.6, y + fy * r * 0.6)
+    return Polygon((tip, (base[0] + px * b, base[1] + py * b), (base[0] - px * b, base[1] - py * b)),
+                   col, (20, 16, 12), 1.0)
+
+
+def prop_tag(x: float, y: float, name: str, anchor: str = "c") -> Text:
+    """A prop as its name in a small box: 爵, 觶, 弓, 矢, 扑 …"""
+    return Text((x, y), name, 0.9, (60, 40, 20), anchor, unit="chi", min_px=10, max_px=14,
+                bg=(252, 240, 200), border=(150, 120, 60))
+
+
+def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
+    out: list[Primitive] = []
+    for j, p in enumerate(timeline.props):
+        if int(frame.prop_holder[j]) < 0 and bool(frame.prop_visible[j]):
+            out.append(prop_tag(float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1]), p.name))
+    return out
+
+
+def captions(timeline, frame, o: SceneOptions) -> list[Primitive]:
+    """Speech bubbles: the words said, above the speaker."""
+    out: list[Primitive] = []
+    for i, text in frame.captions:
+        if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
+            continue
+        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+        out.append(Line(((x, y + o.token_r), (x + 1.0, y + o.token_r + 2.4)), INK, 1.0))
+        out.append(Text((x + 1.0, y + o.token_r + 2.4), f"「{text}」", 13, INK, "s",
+                        bg=(255, 255, 250), border=INK))
+    return out
+
+
+def nice_length(max_chi: float) -> float:
+    """The largest 1-2-5 × 10^k not over max_chi."""
+    if max_chi <= 0:
+        return 1.0
+    e = 10 ** math.floor(math.log10(max_chi))
+    for m in (5, 2, 1):
+        if m * e <= max_chi:
+            return m * e
+    return e
+
+
+def overlay(camera: Camera, chi_m: float, corner: tuple[float, float]) -> list[Primitive]:
+    """Screen-anchored scale bar (尺 and m, measured along x, which breaks never touch) and a
+    north arrow, with their bottom-left at `corner` (px)."""
+    x0, y0 = corner
+    chi = nice_length(140 / camera.scale)
+    w = chi * camera.scale
+    out: list[Primitive] = []
+    for k in range(2):
+        seg = ((x0 + k * w / 2, y0 - 6), (x0 + (k + 1) * w / 2, y0 - 6),
+               (x0 + (k + 1) * w / 2, y0), (x0 + k * w / 2, y0))
+        out.append(Polygon(seg, INK if k == 0 else WHITE, INK, 1.0, screen=True))
+    out.append(Text((x0, y0 - 8), "0", 10, INK, "s", screen=True))
+    out.append(Text((x0 + w, y0 - 8), f"{chi:g} 尺 ≈ {chi * chi_m:.1f} m", 10, INK, "sw",
+                    screen=True))
+    nx, ny = x0 + 12, y0 - 30
+    out.append(Polygon(((nx, ny - 22), (nx + 7, ny), (nx, ny - 5), (nx - 7, ny)), INK, INK, 1.0,
+                       screen=True))
+    out.append(Text((nx, ny - 24), "北", 12, INK, "s", screen=True))
+    return out

@@ -1,0 +1,104 @@
+"""The bundled CJK font: loading, checking coverage, substitutes for glyphs no font has, a text cache."""
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+import pygame
+import pygame.freetype
+
+FONT_PATH = Path(__file__).resolve().parents[1] / "assets" / "fonts" / "NotoSerifTC-Xiangshe.otf"
+
+# Characters no font on hand draws, shown as their standard form. 𤣥 is the Qing taboo form of 玄
+# (缺末筆, avoiding 康熙's name 玄燁); showing 玄 keeps the reading and the legend says so.
+SUBSTITUTES: dict[str, str] = {"\U000248e5": "玄"}
+
+
+@lru_cache(maxsize=4)
+def get_font(path: str | None = None) -> pygame.freetype.Font:
+    """The bundled font (or another file), ready to render at any size."""
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    f = pygame.freetype.Font(str(path or FONT_PATH), 14)
+    f.antialiased = True
+    f.pad = False
+    return f
+
+
+def has_glyphs(text: str, path: str | None = None) -> list[bool]:
+    """For each character: does the font draw it?"""
+    if not text:
+        return []
+    metrics = get_font(path).get_metrics(text, 14)
+    return [m is not None for m in metrics]
+
+
+def check_font(chars: Iterable[str], path: str | None = None) -> list[str]:
+    """The characters among `chars` the font lacks and no substitute covers, sorted, each once."""
+    wanted = sorted({c for c in "".join(chars) if not c.isspace() and c.isprintable()})
+    if not wanted:
+        return []
+    ok = has_glyphs("".join(wanted), path)
+    return [c for c, good in zip(wanted, ok, strict=True)
+            if not good and not (c in SUBSTITUTES and all(has_glyphs(SUBSTITUTES[c], path)))]
+
+
+def substitutions_used(chars: Iterable[str], path: str | None = None) -> list[tuple[str, str]]:
+    """(original, shown) for every substituted character that occurs in `chars`."""
+    present = set("".join(chars))
+    return [(a, b) for a, b in SUBSTITUTES.items()
+            if a in present and not all(has_glyphs(a, path))]
+
+
+@lru_cache(maxsize=4096)
+def shown(text: str) -> str:
+    """The text as drawn: characters the font lacks replaced by their substitutes."""
+    if not any(c in SUBSTITUTES for c in text):
+        return text
+    return "".join(SUBSTITUTES.get(c, c) if not all(has_glyphs(c)) else c for c in text)
+
+
+def report_missing(chars: Iterable[str], out=None) -> list[str]:
+    """Print a clear line for missing characters (and substitutions); return the missing ones."""
+    out = out or sys.stderr
+    chars = list(chars)
+    missing = check_font(chars)
+    if missing:
+        listed = " ".join(f"{c} (U+{ord(c):04X})" for c in missing)
+        print(f"font: {len(missing)} character(s) not in {FONT_PATH.name}, drawn as boxes: "
+              f"{listed}\n  regenerate with: python tools/make_font_subset.py", file=out)
+    for a, b in substitutions_used(chars):
+        print(f"font: {a} (U+{ord(a):04X}) has no glyph; shown as {b}", file=out)
+    return missing
+
+
+class TextCache:
+    """Rendered text surfaces keyed by (text, px, colour): drawing a frame re-renders nothing."""
+
+    def __init__(self, capacity: int = 3000):
+        self.capacity = capacity
+        self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+
+    def render(self, text: str, px: int, color: tuple[int, ...]) -> pygame.Surface:
+        key = (text, px, color)
+        surf = self._cache.get(key)
+        if surf is not None:
+            self._cache.move_to_end(key)
+            return surf
+        font = get_font()
+        surf, _ = font.render(shown(text), color, size=px)
+        # a box one line tall whatever the glyphs, so rows of text align
+        line = pygame.Surface((surf.get_width(), font.get_sized_height(px)), pygame.SRCALPHA)
+        asc = font.get_sized_ascender(px)
+        rect = font.get_rect(shown(text), size=px)
+        line.blit(surf, (0, asc - rect.y))
+        self._cache[key] = line
+        if len(self._cache) > self.capacity:
+            self._cache.popitem(last=False)
+        return line
+
+    def size(self, text: str, px: int) -> tuple[int, int]:
+        return self.render(text, px, (0, 0, 0)).get_size()
