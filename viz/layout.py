@@ -193,7 +193,8 @@ class Layout:
     # -- walking -----------------------------------------------------------------------
     @cached_property
     def planner(self) -> Planner:
-        return Planner([o.rect for o in self.obstacles], self.clearance)
+        return Planner([o.rect for o in self.obstacles], self.clearance,
+                       [s.rect for s in self.stairs], self._risers)
 
     def route(self, a: Sequence[float], b: Sequence[float], via: Sequence[str] = ()) -> np.ndarray:
         """(k,2) walkable polyline a → via… → b; never through a wall, a 楹, the 乏 or the 堂's
@@ -298,9 +299,16 @@ def _build(root: Any, file: str) -> Layout:
             region=layout.region_at(float(p["x"]), float(p["y"])),
             variants=tuple(Variant(v["reading"], v.get("x"), v.get("y"), v.get("source"),
                                    v.get("note")) for v in p.get("variants", ())))
+    obstacle_names = {o.name for o in obstacles}
+    for name, spec in root["places"].items():
+        if "marks" in spec and spec["marks"] not in obstacle_names:
+            col.error(spec.loc_of("marks"),
+                      f"place {name}: marks {spec['marks']!r}, which names no obstacle")
     for name, p in places.items():
+        # A place may stand for the obstacle itself (東楹, 乏) or mark a line on it (東榮).
+        marks = {name, root["places"][name].get("marks")}
         for o in obstacles:
-            if o.name != name and _strictly_in(o.rect, p.x, p.y):
+            if o.name not in marks and _strictly_in(o.rect, p.x, p.y):
                 col.warn(root["places"].key_loc(name),
                          f"place {name} ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}; "
                          "routes to it stop at the obstacle's side")

@@ -13,17 +13,17 @@ _EPS = 0.05
 _TOL = 1e-9
 
 
-def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
-    """(m,) bool: does segment i pass through the open interior of any rectangle?
+def hit_matrix(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """(m,n) bool: does segment i pass through the open interior of rectangle j?
 
     p0, p1 are (m,2); rects is (n,4) [x0,y0,x1,y1], or (m,n,4) for a rectangle set per segment.
     Liang–Barsky clipping against each axis-aligned rectangle, vectorised.
     """
     p0 = np.asarray(p0, float).reshape(-1, 2)
     p1 = np.asarray(p1, float).reshape(-1, 2)
-    if len(rects) == 0 or len(p0) == 0:
-        return np.zeros(len(p0), bool)
     r = rects if rects.ndim == 3 else rects[None, :, :]
+    if r.shape[1] == 0 or len(p0) == 0:
+        return np.zeros((len(p0), r.shape[1]), bool)
     px, py = p0[:, 0:1], p0[:, 1:2]
     dx, dy = (p1[:, 0] - p0[:, 0])[:, None], (p1[:, 1] - p0[:, 1])[:, None]
     t_in = np.zeros((len(p0), r.shape[1]))
@@ -39,7 +39,12 @@ def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.
         t_lo = np.where(moving | inside, t_lo, np.inf)
         t_in = np.maximum(t_in, t_lo)
         t_out = np.minimum(t_out, t_hi)
-    return np.any(t_out - t_in > _TOL, axis=1)
+    return t_out - t_in > _TOL
+
+
+def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """(m,) bool: does segment i pass through the open interior of any rectangle?"""
+    return hit_matrix(p0, p1, rects).any(axis=1)
 
 
 def _inside(pts: np.ndarray, rects: np.ndarray) -> np.ndarray:
@@ -51,58 +56,94 @@ def _inside(pts: np.ndarray, rects: np.ndarray) -> np.ndarray:
 class Planner:
     """Shortest walks among axis-aligned rectangular obstacles, kept clear by `clearance`.
 
-    The graph (inflated corners, their mutual visibility and all-pairs shortest paths) is built
-    once; a query only tests its two endpoints against the nodes, so it costs well under 1 ms.
+    Stairs are rectangles crossed only straight up or down their middle line: one climbs a
+    stair facing it, step by step, never slantwise. Each stair has a foot and a head node on
+    that line. The graph (inflated corners, stair nodes, their mutual visibility and
+    all-pairs shortest paths) is built once; a query only tests its ends against the nodes.
     """
 
-    def __init__(self, rects: Sequence[Sequence[float]], clearance: float = 1.0):
-        self.real = np.asarray(rects, float).reshape(-1, 4)
+    def __init__(self, rects: Sequence[Sequence[float]], clearance: float = 1.0,
+                 stairs: Sequence[Sequence[float]] = (), risers: np.ndarray | None = None,
+                 riser_cost: float = 5.0):
+        hard = np.asarray(rects, float).reshape(-1, 4)
+        self.stairs = np.asarray(stairs, float).reshape(-1, 4)
+        self.real = np.concatenate([hard, self.stairs])
+        # Stairs are "soft": a segment straight up or down a stair's middle line passes.
+        self.soft = np.arange(len(self.real)) >= len(hard)
+        self.mid_x = (self.real[:, 0] + self.real[:, 2]) / 2
+        # Each stair riser crossed costs extra, as if the walk were that much longer: climbing
+        # is slow and ceremonial, so nobody crosses the 堂 as a short cut between two court places.
+        self.risers = np.zeros((0, 3)) if risers is None else np.asarray(risers, float)
+        self.riser_cost = float(riser_cost)
         c = float(clearance)
         self.clearance = c
         self.infl = self.real + np.array([-c, -c, c, c])
         e = _EPS
         x0, y0, x1, y1 = (self.infl[:, i] for i in range(4))
+        cx = (self.stairs[:, 0] + self.stairs[:, 2]) / 2
         corners = np.concatenate([
             np.stack([x0 - e, y0 - e], 1), np.stack([x1 + e, y0 - e], 1),
-            np.stack([x1 + e, y1 + e], 1), np.stack([x0 - e, y1 + e], 1)])
-        keep = ~_inside(corners, self.infl).any(axis=1) if len(corners) else np.zeros(0, bool)
+            np.stack([x1 + e, y1 + e], 1), np.stack([x0 - e, y1 + e], 1),
+            np.stack([cx, self.stairs[:, 1] - c - e], 1),
+            np.stack([cx, self.stairs[:, 3] + c + e], 1)])
+        keep = ~_inside(corners, self.infl).any(axis=1)
         self.nodes = corners[keep]
         n = len(self.nodes)
         iu, ju = np.triu_indices(n, 1)
-        seen = ~segments_hit_rects(self.nodes[iu], self.nodes[ju], self.infl)
+        seen = ~self._hits(self.nodes[iu], self.nodes[ju], self.infl)
         w = np.full((n, n), np.inf)
         np.fill_diagonal(w, 0.0)
-        lengths = np.linalg.norm(self.nodes[iu] - self.nodes[ju], axis=1)
+        lengths = self._cost(self.nodes[iu], self.nodes[ju])
         w[iu[seen], ju[seen]] = lengths[seen]
         w[ju[seen], iu[seen]] = lengths[seen]
         self.dist, self.next = _floyd_warshall(w)
 
+    def _hits(self, p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
+        """(m,) bool: segment i is blocked (a stair lets only vertical segments through)."""
+        hits = hit_matrix(p0, p1, rects)
+        p0, p1 = np.asarray(p0), np.asarray(p1)
+        vertical = np.abs(p1[:, 0] - p0[:, 0]) < 1e-9
+        on_line = np.abs(p0[:, 0:1] - self.mid_x[None, :]) < 1e-6
+        return (hits & ~(self.soft[None, :] & vertical[:, None] & on_line)).any(axis=1)
+
+    def _cost(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Length of each segment plus the cost of the stair risers it crosses."""
+        steps = crossings(a, b, self.risers)
+        return np.linalg.norm(b - a, axis=1) + self.riser_cost * steps
+
     def blocked(self, a: Sequence[float], b: Sequence[float]) -> bool:
-        """Does the straight segment a→b pass through any obstacle (not inflated)?"""
-        return bool(segments_hit_rects(np.asarray([a]), np.asarray([b]), self.real)[0])
+        """Does the straight segment a→b pass through a wall, 楹, screen or edge (not inflated)?"""
+        hits = hit_matrix(np.asarray([a]), np.asarray([b]), self.real)[0]
+        return bool((hits & ~self.soft).any())
 
     def free(self, p: Sequence[float]) -> bool:
-        """Is p outside every obstacle (not inflated)?"""
-        return not _inside(np.asarray([p], float), self.real).any()
-
-    def _near(self, p: np.ndarray) -> np.ndarray:
-        """(n,) bool: p stands within the clearance of rectangle j."""
-        return _inside(p[None, :], self.infl)[0]
+        """Is p outside every hard obstacle (not inflated)?"""
+        return not (_inside(np.asarray([p], float), self.real)[0] & ~self.soft).any()
 
     def _rects_for(self, *ends: np.ndarray) -> np.ndarray:
         """Inflated rectangles, except the real one where an end stands within the clearance.
 
         Lets a person start or stop right against a wall or a 楹 without the planner refusing.
         """
-        near = np.any([self._near(p) for p in ends], axis=0)
+        near = np.any([_inside(p[None, :], self.infl)[0] for p in ends], axis=0)
         return np.where(near[:, None], self.real, self.infl)
 
     def snap(self, p: np.ndarray, toward: np.ndarray) -> np.ndarray:
-        """A point inside an obstacle moves to its (inflated) edge, on the side facing `toward`."""
-        hits = _inside(p[None, :], self.real)[0]
-        if not hits.any():
+        """Where a walk to or from p really ends.
+
+        On a stair, that is its middle line (one stands on a stair facing up or down it). Inside
+        an obstacle (a 楹, the 乏), it is the obstacle's inflated edge on the side facing
+        `toward`, or failing that its nearest free side.
+        """
+        inside = _inside(p[None, :], self.real)[0]
+        if (inside & self.soft).any():
+            st = self.real[int(np.argmax(inside & self.soft))]
+            p = np.array([(st[0] + st[2]) / 2, p[1]])
+            inside = _inside(p[None, :], self.real)[0]
+        hard = inside & ~self.soft
+        if not hard.any():
             return p
-        r = self.infl[int(np.argmax(hits))]
+        r = self.infl[int(np.argmax(hard))]
         facing = np.array([min(max(toward[0], r[0]), r[2]), min(max(toward[1], r[1]), r[3])])
         sides = sorted((np.array(c) for c in ((r[0], p[1]), (r[2], p[1]), (p[0], r[1]),
                                                (p[0], r[3]))),
@@ -110,21 +151,26 @@ class Planner:
         centre = (r[:2] + r[2:]) / 2
         for c in [facing, *sides]:
             out = c + _EPS * np.sign(np.round(c - centre, 9))
-            if self.free(out) and not _inside(out[None, :], r[None, :])[0, 0]:
+            if self.free(out) and not _inside(out[None, :], self.stairs).any():
                 return out
         return p
 
     def leg(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Shortest polyline a→b; raises ValueError if the obstacles leave no way through."""
-        if not segments_hit_rects(a[None], b[None], self._rects_for(a, b))[0]:
+        direct = not self._hits(a[None], b[None], self._rects_for(a, b))[0]
+        direct_cost = self._cost(a[None], b[None])[0]
+        if direct and direct_cost <= float(np.linalg.norm(b - a)):
             return np.array([a, b])
         n = len(self.nodes)
-        va = ~segments_hit_rects(np.repeat(a[None], n, 0), self.nodes, self._rects_for(a))
-        vb = ~segments_hit_rects(self.nodes, np.repeat(b[None], n, 0), self._rects_for(b))
-        da = np.where(va, np.linalg.norm(self.nodes - a, axis=1), np.inf)
-        db = np.where(vb, np.linalg.norm(self.nodes - b, axis=1), np.inf)
+        va = ~self._hits(np.repeat(a[None], n, 0), self.nodes, self._rects_for(a))
+        vb = ~self._hits(self.nodes, np.repeat(b[None], n, 0), self._rects_for(b))
+        da = np.where(va, self._cost(np.repeat(a[None], n, 0), self.nodes), np.inf)
+        db = np.where(vb, self._cost(self.nodes, np.repeat(b[None], n, 0)), np.inf)
         total = da[:, None] + self.dist + db[None, :]
-        if n == 0 or not np.isfinite(total.min()):
+        best = float(total.min()) if n else np.inf
+        if direct and direct_cost <= best:
+            return np.array([a, b])
+        if not np.isfinite(best):
             raise ValueError(f"no walkable path from {tuple(a)} to {tuple(b)}")
         i, j = divmod(int(np.argmin(total)), n)
         pts = [a, self.nodes[i]]
@@ -171,21 +217,25 @@ def _floyd_warshall(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return dist, nxt
 
 
-def count_crossings(poly: np.ndarray, lines: np.ndarray) -> int:
-    """How many times the polyline crosses the horizontal segments lines (k,3) [y, x0, x1].
-
-    Half-open in y, so a polyline that stops exactly on a line and turns back counts once
-    each way, consistently.
-    """
-    poly = np.asarray(poly, float)
-    if len(poly) < 2 or len(lines) == 0:
-        return 0
-    a, b = poly[:-1], poly[1:]
+def crossings(a: np.ndarray, b: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """(m,) int: how many of the horizontal segments lines (k,3) [y, x0, x1] segment a_i→b_i
+    crosses. Half-open in y, so a walk that stops exactly on a line and turns back counts once
+    each way, consistently."""
+    a, b = np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2)
+    if len(lines) == 0 or len(a) == 0:
+        return np.zeros(len(a), int)
     y = lines[:, 0][None, :]
-    below_a, below_b = a[:, 1:2] < y, b[:, 1:2] < y
-    cross = below_a != below_b
+    cross = (a[:, 1:2] < y) != (b[:, 1:2] < y)
     dy = (b[:, 1] - a[:, 1])[:, None]
     t = np.where(cross, (y - a[:, 1:2]) / np.where(dy == 0, 1, dy), 0)
     x = a[:, 0:1] + t * (b[:, 0] - a[:, 0])[:, None]
     within = (x >= lines[:, 1][None, :]) & (x <= lines[:, 2][None, :])
-    return int(np.count_nonzero(cross & within))
+    return np.count_nonzero(cross & within, axis=1)
+
+
+def count_crossings(poly: np.ndarray, lines: np.ndarray) -> int:
+    """How many of the horizontal segments lines (k,3) [y, x0, x1] the polyline crosses."""
+    poly = np.asarray(poly, float).reshape(-1, 2)
+    if len(poly) < 2:
+        return 0
+    return int(crossings(poly[:-1], poly[1:], lines).sum())
