@@ -272,7 +272,6 @@ def _build(root: Any, file: str) -> Layout:
                       f"stair {s.name} must meet the 堂's south edge: its north side at "
                       f"y = {hall[1]:g} and its width within x [{hall[0]:g}, {hall[2]:g}]")
     _check_names(root, col)
-    col.raise_if_errors()
 
     obstacles = _hall_edges(hall, stairs) + _stair_sides(stairs) + _court_walls(
         court_in, wall, gx0, gx1) + obstacles
@@ -281,7 +280,6 @@ def _build(root: Any, file: str) -> Layout:
         obstacles += [Obstacle(elsewhere["name"], "wall", _rect_of(r)) for r in elsewhere["walls"]]
     court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
     range_rect = _rect(root["range"], "rect", col) if "range" in root else None
-    col.raise_if_errors()
 
     layout = Layout(
         name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),

@@ -1,0 +1,309 @@
+"""The default layout (州序 as 鄭 reads it): places, hand-worked positions, regions, located errors."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from viz.errors import InputError
+from viz.layout import DEFAULT_LAYOUT, load_layout, load_layout_text
+from viz.text.variants import normalize
+
+ROOT = Path(__file__).resolve().parent.parent
+XU_TEXT = DEFAULT_LAYOUT.read_text(encoding="utf-8")
+
+# domain.md, "Places", copied here on purpose: the test fails if the loader's own list shrinks.
+DOMAIN_PLACES = """
+堂 堂廉 東序 西序 東序端 西序端 東楹 西楹 楹間 阼階上 西階上 賔席 主人席 衆賔席 大夫席 尊 上篚 工席 樂正位
+右物 左物 豐 東榮 西榮 棟 楣
+阼階 西階 阼階下 西階下 阼階前 西階前
+庭 中庭 洗 下篚 水 縣 笙位 楅 中 司射位 司馬位 射位 堂西 堂東 西階西 東序東 門 門內 門外 東壁
+侯 侯中 左个 右个 乏
+賔門外
+""".split()
+
+
+@pytest.fixture(scope="module")
+def xu():
+    return load_layout(DEFAULT_LAYOUT)
+
+
+def xy(layout, name):
+    return tuple(layout.place_xy(name))
+
+
+def test_loads_clean_with_the_documented_settings(xu):
+    assert xu.reading == "鄭"
+    assert xu.chi_m == pytest.approx(0.231)
+    assert xu.warnings == ()
+    assert xu.file == str(DEFAULT_LAYOUT)
+
+
+@pytest.mark.parametrize("name", DOMAIN_PLACES)
+def test_every_domain_place_is_there_with_a_source(xu, name):
+    p = xu.places[name]
+    assert p.name == name
+    assert p.source.strip()
+    assert p.region in ("堂", "階", "庭", "侯道", "elsewhere")
+
+
+def _clean(s: str) -> str:
+    return re.sub(r"[^\u3400-\u9fff\U00020000-\U0002ffff]", "", normalize(s))
+
+
+def test_quoted_words_of_the_text_are_in_the_seed(xu):
+    """A source `經: …`, `注: …` or `記: …` quotes the seed word for word (variants folded)."""
+    seed = _clean((ROOT / "assets" / "text" / "seed.txt").read_text(encoding="utf-8"))
+    missing = []
+    for p in xu.places.values():
+        for part in p.source.split(";"):
+            m = re.match(r"\s*(經|注|記)\s*:\s*(.*)$", part)
+            if not m:
+                continue
+            for run in re.split(r"[…,，]", re.sub(r"\(.*?\)", "", m.group(2))):
+                if _clean(run) and _clean(run) not in seed:
+                    missing.append((p.name, run))
+    assert missing == []
+
+
+def test_places_regions(xu):
+    on = {n: p.region for n, p in xu.places.items()}
+    for n in ("堂廉", "東楹", "右物", "左物", "賔席", "阼階上", "西階上", "豐", "東榮", "西榮"):
+        assert on[n] == "堂", n
+    assert on["阼階"] == on["西階"] == "階"
+    for n in ("洗", "楅", "中", "司射位", "射位", "堂西", "中庭", "門內", "阼階下"):
+        assert on[n] == "庭", n
+    for n in ("侯", "侯中", "左个", "右个", "乏"):
+        assert on[n] == "侯道", n
+    assert on["賔門外"] == on["門外"] == "elsewhere"
+
+
+# -- hand-worked positions ---------------------------------------------------------------
+# 堂深 D = 30 (賈's example); 楣 at D/3, 棟 at 2D/3; the 洗 as far south as the 堂 is deep.
+
+
+def test_hall_depth_beam_and_ridge(xu):
+    d = xu.hall[3] - xu.hall[1]
+    assert d == 30
+    assert xy(xu, "楣")[1] == pytest.approx(d / 3)
+    assert xy(xu, "棟")[1] == pytest.approx(2 * d / 3)
+    assert xy(xu, "東楹")[1] == xy(xu, "西楹")[1] == xy(xu, "楣")[1]
+    assert xy(xu, "東楹")[0] == -xy(xu, "西楹")[0] > 0
+
+
+def test_xi_basin_at_the_east_eave_and_one_hall_depth_south(xu):
+    x, y = xy(xu, "洗")
+    assert x == xy(xu, "東榮")[0]
+    assert y == -(xu.hall[3] - xu.hall[1])
+    assert x > xy(xu, "阼階")[0]  # 阼階東南
+    assert xy(xu, "水") == (x + 4, y)  # 水在洗東
+    assert xy(xu, "下篚") == (x - 4, y)  # 篚在洗西
+    sx, sy = xy(xu, "縣")
+    assert sx > x and sy > y  # 縣於洗東北
+
+
+def test_marks_under_the_ridge_six_apart_between_the_pillars(xu):
+    rx, ry = xy(xu, "右物")
+    lx, ly = xy(xu, "左物")
+    assert ry == ly == xy(xu, "棟")[1]  # 序則物當棟
+    assert lx - rx == 6  # 間容弓: 上下射相去六尺
+    assert rx < 0 < lx  # 右物 west (上射), 左物 east (下射): 以南面爲正
+    assert xy(xu, "西楹")[0] < rx and lx < xy(xu, "東楹")[0]  # 射自楹間
+    strokes = {f.name: f.points for f in xu.features if f.kind == "mark"}
+    assert np.ptp(strokes["右物"][:, 1]) == 3 and np.ptp(strokes["右物"][:, 0]) == 0  # 長如笴
+    assert xu.places["右物"].variants[0].reading == "敖繼公"
+
+
+def test_target_three_hundred_south_of_the_marks_and_the_blind(xu):
+    hx, hy = xy(xu, "侯")
+    assert xy(xu, "右物")[1] - hy == 300  # 侯道五十弓
+    fx, fy = xy(xu, "乏")
+    assert (fy - hy, hx - fx) == (100, 30)  # 此乏去侯北十丈西三丈
+    assert xy(xu, "右个")[0] > hx > xy(xu, "左个")[0]  # 東方謂之右个
+    blind = next(o for o in xu.obstacles if o.name == "乏")
+    assert blind.kind == "blind"
+    assert (blind.rect[0] + blind.rect[2]) / 2 == fx
+
+
+def test_rack_and_counter(xu):
+    """楅 南當洗 and 中 南當楅 are both 南北節 (賈: 南當楅南北節, 西當西序東西節)."""
+    assert xy(xu, "楅") == (0, xy(xu, "洗")[1])
+    assert xy(xu, "中")[1] == xy(xu, "楅")[1]
+    assert xy(xu, "中")[0] == xy(xu, "西序")[0]
+
+
+def test_officers_and_archers_stand_as_the_text_says(xu):
+    zx, zy = xy(xu, "中")
+    sx, sy = xy(xu, "司射位")
+    assert sx < zx and sy < zy  # 中之西南
+    px, py = xy(xu, "射位")
+    assert px < sx and py < sy  # 司射之西南
+    mx, my = xy(xu, "司馬位")
+    assert mx == sx and my < sy  # 立於司射之南
+    gx, gy = xy(xu, "堂前三笴")
+    assert gy == -9 and gx > xy(xu, "阼階")[0]  # 阼階東南, 堂前三笴
+    assert xy(xu, "豐")[0] < xy(xu, "西楹")[0]  # 西楹之西
+    assert xy(xu, "堂西")[0] < xu.hall[0] < 0  # west of the 堂, on the ground
+
+
+def test_court_and_range_recorded_as_choices(xu):
+    assert xu.court[1] < -90 <= xy(xu, "門")[1] + 1
+    assert xy(xu, "侯")[1] < xu.court[1]  # the 侯 stands beyond the gate line
+    topics = {v.topic for v in xu.variants}
+    assert {"庭深", "序有無室", "縣"} <= topics
+    assert "李如圭" in XU_TEXT and "欽定" in XU_TEXT
+
+
+def test_region_at_sample_points(xu):
+    cases = {(0, 15): "堂", (39.9, 29.9): "堂", (20, -2): "階", (-20, -4): "階", (20, -5): "庭",
+             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "elsewhere",
+             (0, -200): "侯道", (-30, -182): "侯道", (60, -200): "elsewhere",
+             (-300, -4): "elsewhere"}
+    for (x, y), region in cases.items():
+        assert xu.region_at(x, y) == region, (x, y)
+
+
+def test_lane_is_the_strip_from_the_marks_to_the_target(xu):
+    assert xu.in_lane(0, -45) and xu.in_lane(0, -279)
+    assert xu.in_lane(18, -270) and not xu.in_lane(18, -20)
+    assert not xu.in_lane(0, 5)  # on the 堂, not the lane
+    assert not xu.in_lane(0, -290)  # behind the 侯
+
+
+def test_nearest_place_and_height(xu):
+    assert xu.nearest_place(39, -31) == "洗"
+    assert xu.height_at(0, 15) == 3
+    assert [xu.height_at(20, y) for y in (-4, -2.5, -1, -6)] == [1, 2, 3, 0]
+
+
+def test_features_complete_enough_to_draw(xu):
+    kinds = {f.kind for f in xu.features}
+    assert {"court", "hall", "wall", "pillar", "stair", "step", "gate", "basin", "mat", "vessel",
+            "mark", "target", "target_center", "blind", "rack", "counter", "beam"} <= kinds
+    for f in xu.features:
+        assert f.points.ndim == 2 and f.points.shape[1] == 2 and len(f.points) >= 2, f.name
+    assert sum(f.kind == "step" for f in xu.features) == 6  # 3 等 on each stair
+    assert {f.name for f in xu.features if f.kind == "pillar"} == {"東楹", "西楹"}
+    assert {f.name for f in xu.features if f.kind == "wall"} >= {"東序", "西序"}
+
+
+# -- located errors ----------------------------------------------------------------------
+
+
+def _pos(text: str, needle: str, offset: int = 0) -> tuple[int, int]:
+    """1-based line and column of needle (plus offset characters) in text."""
+    i = text.index(needle) + offset
+    line = text.count("\n", 0, i) + 1
+    col = i - (text.rfind("\n", 0, i) + 1) + 1
+    return line, col
+
+
+def _problems(text: str, tmp_path: Path) -> list[str]:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_layout(path)
+    return [str(p) for p in e.value.problems]
+
+
+def test_wrong_type_is_located_at_the_value(tmp_path):
+    needle = "洗: {x: 40,"
+    text = XU_TEXT.replace(needle, "洗: {x: east,")
+    line, col = _pos(text, "洗: {x: east", 7)
+    f = tmp_path / "bad.yaml"
+    assert _problems(text, tmp_path) == [
+        f"{f}:{line}:{col}: places.洗.x: 'east' is not of type 'number'"]
+
+
+def test_unknown_key_is_located_at_the_key(tmp_path):
+    text = XU_TEXT.replace("\nchi_m: 0.231\n", "\nchi_m: 0.231\ncolour: red\n")
+    line, col = _pos(text, "colour: red")
+    msgs = _problems(text, tmp_path)
+    assert len(msgs) == 1
+    assert msgs[0].startswith(f"{tmp_path / 'bad.yaml'}:{line}:{col}: top level: unknown key "
+                              "'colour'; expected one of ")
+
+
+def test_missing_domain_place_is_an_error_at_places(tmp_path):
+    text = re.sub(r"\n  楅: \{.*?\n  中:", "\n  中:", XU_TEXT, flags=re.S)
+    assert "\n  楅:" not in text
+    line, col = _pos(text, "\nplaces:", 1)
+    assert _problems(text, tmp_path) == [
+        f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (domain.md's list of places "
+        "requires it)"]
+
+
+def test_unknown_place_in_a_way_is_located_at_the_item(tmp_path):
+    text = XU_TEXT.replace("鉤楹內: {via: [西楹北]", "鉤楹內: {via: [西楹背]")
+    line, col = _pos(text, "西楹背")
+    assert _problems(text, tmp_path) == [
+        f"{tmp_path / 'bad.yaml'}:{line}:{col}: way 鉤楹內: unknown place '西楹背' in via"]
+
+
+def test_duplicate_place_is_located(tmp_path):
+    text = XU_TEXT.replace("\n  水: {", "\n  洗: {x: 1, y: 1, source: x}\n  水: {")
+    line, col = _pos(text, "洗: {x: 1, y: 1")
+    assert _problems(text, tmp_path) == [f"{tmp_path / 'bad.yaml'}:{line}:{col}: duplicate key '洗'"]
+
+
+def test_bad_marks_reference_and_bad_rect(tmp_path):
+    text = XU_TEXT.replace("marks: 堂, source: \"經: 東西當東榮", "marks: 殿, source: \"經: 東西當東榮")
+    text = text.replace("rect: [11.25, 9.25, 12.75, 10.75]", "rect: [12.75, 9.25, 11.25, 10.75]")
+    f = tmp_path / "bad.yaml"
+    l1, c1 = _pos(text, "[12.75, 9.25, 11.25, 10.75]")
+    l2, c2 = _pos(text, "殿")
+    assert _problems(text, tmp_path) == [
+        f"{f}:{l1}:{c1}: rect [12.75, 9.25, 11.25, 10.75] must be [x_west, y_south, x_east, "
+        "y_north] with west < east and south < north",
+        f"{f}:{l2}:{c2}: place 東榮: marks '殿', which names no obstacle"]
+
+
+def test_stair_must_meet_the_hall(tmp_path):
+    text = XU_TEXT.replace("rect: [17, -4.5, 23, 0]", "rect: [17, -5.5, 23, -1]")
+    line, col = _pos(text, "[17, -5.5, 23, -1]")
+    assert _problems(text, tmp_path) == [
+        f"{tmp_path / 'bad.yaml'}:{line}:{col}: stair 阼階 must meet the 堂's south edge: its north "
+        "side at y = 0 and its width within x [-40, 40]"]
+
+
+def test_place_inside_an_obstacle_is_a_located_warning():
+    text = XU_TEXT.replace("楹間: {x: 0, y: 10,", "楹間: {x: 12, y: 10,")
+    layout = load_layout_text(text, "w.yaml")
+    line, col = _pos(text, "楹間: {x: 12")
+    assert [str(w) for w in layout.warnings] == [
+        f"w.yaml:{line}:{col}: warning: place 楹間 (12, 10) is inside the obstacle 東楹; routes "
+        "to it stop at the obstacle's side"]
+
+
+def test_syntax_error_and_non_mapping_are_located(tmp_path):
+    msgs = _problems("name: [unclosed\n", tmp_path)
+    assert msgs[0].startswith(f"{tmp_path / 'bad.yaml'}:2:1: YAML syntax:")
+    assert _problems("- just\n- a list\n", tmp_path) == [
+        f"{tmp_path / 'bad.yaml'}:1:1: a layout must be a mapping of keys"]
+    with pytest.raises(InputError) as e:
+        load_layout(tmp_path / "absent.yaml")
+    assert str(e.value) == f"{tmp_path / 'absent.yaml'}:1:1: file not found"
+
+
+_LINES = XU_TEXT.split("\n")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(i=st.integers(0, len(_LINES) - 1),
+       junk=st.sampled_from(["", "x: [", "  - 3", "foo: bar", "  洗: 3", ": :", "{", "rect: [1]",
+                             "  x: -1e9", "places: 0", "\t", "'", "stairs: []", "- {kind: 1}"]))
+def test_a_damaged_layout_never_tracebacks(i, junk):
+    """Any one line replaced by junk: the file loads or fails with located problems, nothing else."""
+    text = "\n".join(_LINES[:i] + [junk] + _LINES[i + 1:])
+    try:
+        layout = load_layout_text(text, "d.yaml")
+    except InputError as e:
+        assert e.problems
+        for p in e.problems:
+            assert re.match(r"d\.yaml:\d+:\d+: ", str(p)), str(p)
+    else:
+        assert layout.places
