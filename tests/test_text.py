@@ -118,8 +118,12 @@ def test_clauses_cover_the_jing_and_carry_their_notes():
         assert "".join(k.text for k in clauses) == c.text("經", sec)
         assert all(k.id.startswith(f"{sec.index:02d}.") for k in clauses)
     first = c.clause_at(c.find("主人戒賓")[0])
-    assert first.id == "01.01" and first.page == "011-2a"
-    assert any("州長也" in n for n in first.notes)
+    assert first.id == "01.01" and first.page == "011-2a" and first.punct.startswith("主人戒賔，")
+    noted = c.clause_at(c.find("乃請")[0])
+    assert any(n.startswith("主人州長也") for n in noted.notes)
+    assert all(c.plain[a:b] == n for k in c.clauses for (a, b), n in zip(k.note_spans, k.notes))
+    ji = c.clause("01.記1")
+    assert ji.kind == "記" and ji.text == "大夫與則公士為賔" and ji.notes[0].startswith("不敢使")
     assert len({k.id for k in c.clauses}) == len(c.clauses)
 
 
