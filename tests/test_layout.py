@@ -17,14 +17,17 @@ ROOT = Path(__file__).resolve().parent.parent
 XU_TEXT = DEFAULT_LAYOUT.read_text(encoding="utf-8")
 
 # domain.md, "Places", copied here on purpose: the test fails if the loader's own list shrinks.
-DOMAIN_PLACES = """
-堂 堂廉 東序 西序 東序端 西序端 東楹 西楹 楹間 阼階上 西階上 賔席 主人席 衆賔席 大夫席 尊 上篚 工席 樂正位
-右物 左物 豐 東榮 西榮 棟 楣
-阼階 西階 阼階下 西階下 阼階前 西階前
-庭 中庭 洗 下篚 水 縣 笙位 楅 中 司射位 司馬位 射位 堂西 堂東 西階西 東序東 門 門內 門外 東壁
-侯 侯中 左个 右个 乏
-賔門外
-""".split()
+DOMAIN_PLACES = [
+    "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上", "賔席", "主人席", "衆賔席",
+    "大夫席", "尊", "上篚",
+    "工席", "樂正位", "右物", "左物", "豐", "東榮", "西榮", "棟", "楣",
+    "阼階", "西階", "阼階下", "西階下", "阼階前", "西階前",
+    "庭", "中庭", "洗", "下篚", "水", "縣", "笙位", "楅", "中", "司射位", "司馬位", "射位", "堂西", "堂東", "西階西",
+    "東序東",
+    "門", "門內", "門外", "東壁",
+    "侯", "侯中", "左个", "右个", "乏",
+    "賔門外",
+]
 
 
 @pytest.fixture(scope="module")
@@ -229,12 +232,12 @@ def test_unknown_key_is_located_at_the_key(tmp_path):
 
 
 def test_missing_domain_place_is_an_error_at_places(tmp_path):
-    text = re.sub(r"\n  楅: \{.*?\n  中:", "\n  中:", XU_TEXT, flags=re.S)
+    text = re.sub(r"\n  楅: \{.*?\n  中:", "\n  中:", XU_TEXT, flags=re.DOTALL)
     assert "\n  楅:" not in text
     line, col = _pos(text, "\nplaces:", 1)
     assert _problems(text, tmp_path) == [
-        f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (domain.md's list of places "
-        "requires it)"]
+        (f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (domain.md's list of places "
+        "requires it)")]
 
 
 def test_unknown_place_in_a_way_is_located_at_the_item(tmp_path):
@@ -257,8 +260,8 @@ def test_bad_marks_reference_and_bad_rect(tmp_path):
     l1, c1 = _pos(text, "[12.75, 9.25, 11.25, 10.75]")
     l2, c2 = _pos(text, "殿")
     assert _problems(text, tmp_path) == [
-        f"{f}:{l1}:{c1}: rect [12.75, 9.25, 11.25, 10.75] must be [x_west, y_south, x_east, "
-        "y_north] with west < east and south < north",
+        (f"{f}:{l1}:{c1}: rect [12.75, 9.25, 11.25, 10.75] must be [x_west, y_south, x_east, "
+        "y_north] with west < east and south < north"),
         f"{f}:{l2}:{c2}: place 東榮: marks '殿', which names no obstacle"]
 
 
@@ -266,8 +269,8 @@ def test_stair_must_meet_the_hall(tmp_path):
     text = XU_TEXT.replace("rect: [17, -4.5, 23, 0]", "rect: [17, -5.5, 23, -1]")
     line, col = _pos(text, "[17, -5.5, 23, -1]")
     assert _problems(text, tmp_path) == [
-        f"{tmp_path / 'bad.yaml'}:{line}:{col}: stair 阼階 must meet the 堂's south edge: its north "
-        "side at y = 0 and its width within x [-40, 40]"]
+        (f"{tmp_path / 'bad.yaml'}:{line}:{col}: stair 阼階 must meet the 堂's south edge: its north "
+        "side at y = 0 and its width within x [-40, 40]")]
 
 
 def test_place_inside_an_obstacle_is_a_located_warning():
@@ -275,8 +278,8 @@ def test_place_inside_an_obstacle_is_a_located_warning():
     layout = load_layout_text(text, "w.yaml")
     line, col = _pos(text, "楹間: {x: 12")
     assert [str(w) for w in layout.warnings] == [
-        f"w.yaml:{line}:{col}: warning: place 楹間 (12, 10) is inside the obstacle 東楹; routes "
-        "to it stop at the obstacle's side"]
+        (f"w.yaml:{line}:{col}: warning: place 楹間 (12, 10) is inside the obstacle 東楹; routes "
+        "to it stop at the obstacle's side")]
 
 
 def test_syntax_error_and_non_mapping_are_located(tmp_path):
