@@ -14,7 +14,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viz.text.variants import normalize  # noqa: E402
+from viz.text.variants import normalize
 
 TEXT_DIR = ROOT / "assets" / "text"
 SEED = TEXT_DIR / "seed.txt"
@@ -156,10 +156,11 @@ def geometry_fix(seed: Seed, labels: list[str | None], lo: int, hi: int) -> None
             labels[start + i] = "注" if small else "經"
 
 
-NAMES = ("戒賔 設席陳器 張侯 速賔 迎賔 獻賔 賔酢主人 酬賔 獻衆賔 一人舉觶 獻大夫 大夫酢 樂賔 立司正 "
-         "司正舉觶 請射 誘射 初射獲而未釋獲 取矢 再請射 再射釋獲 賔主大夫衆賔射 取矢視算 飲不勝者 "
-         "獻獲者及釋獲者 三請射 三射用樂 取矢視算 飲不勝者 三射畢 旅酬 二人舉觶 徹俎 燕 賓出 拜賜 息司正"
-         ).split()
+NAMES = ("戒賔", "設席陳器", "張侯", "速賔", "迎賔", "獻賔", "賔酢主人", "酬賔", "獻衆賔", "一人舉觶",
+         "獻大夫", "大夫酢", "樂賔", "立司正", "司正舉觶", "請射", "誘射", "初射獲而未釋獲", "取矢",
+         "再請射", "再射釋獲", "賔主大夫衆賔射", "取矢視算", "飲不勝者", "獻獲者及釋獲者", "三請射",
+         "三射用樂", "取矢視算", "飲不勝者", "三射畢", "旅酬", "二人舉觶", "徹俎", "燕", "賓出", "拜賜",
+         "息司正")
 
 
 def heading_lines(seed: Seed) -> list[int]:
