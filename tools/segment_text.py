@@ -332,10 +332,80 @@ def _clauses(seed: Seed, section: int, runs: list[tuple[str, int, int, str]]) ->
              c["notes"], page_of(seed, c["start"])] for c in clauses]
 
 
+def layout_problems(seed: Seed, data: dict) -> list[str]:
+    """Columns where the judged small print does not fit the '/' marks (a hint, not a rule)."""
+    kinds = [""] * len(seed.plain)
+    for kind, a, b, _, _ in data["runs"]:
+        kinds[a:b] = [kind] * (b - a)
+    slashes = set(seed.slashes)
+    out = []
+    for n, (start, end) in enumerate(seed.lines):
+        if start == end or not set(kinds[start:end]) <= {"經", "注", "記", "記注"}:
+            continue
+        labels: list[str | None] = list(kinds[start:end])
+        frags, i = [], 0
+        while i < len(labels):
+            j = i
+            while j < len(labels) and labels[j] in SMALL:
+                j += 1
+            if j > i:
+                frags.append((start + i, start + j))
+            i = j + 1
+        why = []
+        cells = sum(1 for k in labels if k not in SMALL)
+        for a, b in frags:
+            cut = [p for p in slashes if a <= p <= b]
+            r, left = (cut[0] - a, b - cut[0]) if len(cut) == 1 else (b - a, 0)
+            cells += max(r, left)
+            if len(cut) != 1 or not (r - 1 <= left <= r or a == start or b == end):
+                why.append(f"small print {seed.plain[a:b]!r} has {len(cut)} '/'")
+        if any(not any(a < p <= b for a, b in frags) for p in slashes if start < p <= end):
+            why.append("a '/' outside small print")
+        nxt = seed.lines[n + 1] if n + 1 < len(seed.lines) else (0, 0)
+        full = 19 if {"記", "記注"} & set(labels) else 21   # 記 is set two cells lower
+        if cells != full and nxt[1] > nxt[0] and not seed.plain.startswith("右", nxt[0]):
+            why.append(f"{cells} cells, not {full}")
+        if why:
+            out.append(f"column {n + 1} [{page_of(seed, start)}] {seed.plain[start:end]}: "
+                       + "; ".join(why))
+    return out
+
+
+def ref_differences(data: dict, ref_path: Path = REF) -> list[str]:
+    """Where the judged 經 differs from the 經 of 儀禮注疏 (variants folded).
+
+    Ref text inside a 注 that runs on without an end mark ("?") may be 經 or 注, so it is
+    matched when the seed has it as 經 and not missed when the seed does not.
+    """
+    ref, ref_labels = parse_ref(ref_path)
+    lo, hi = ref.index("主人戒賓"), ref.index("記大夫與則公士爲賓")
+    keep = [j for j in range(lo, hi) if ref_labels[j] in ("經", "?")]
+    ref_jing = "".join(ref[j] for j in keep)
+    sure = [ref_labels[j] == "經" for j in keep]
+    offsets = [i for kind, a, b, _, sec in data["runs"] if kind == "經" and sec
+               for i in range(a, b)]
+    jing = "".join(data["plain"][i] for i in offsets)
+    sm = difflib.SequenceMatcher(None, normalize(jing), normalize(ref_jing), autojunk=False)
+    out = []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        ref_part = "".join(ref_jing[j] for j in range(j1, j2) if sure[j])
+        if op == "equal" or (i1 == i2 and not ref_part):
+            continue
+        at = offsets[min(i1, len(offsets) - 1)]
+        sec = next(s[0] for s in data["sections"] if s[2] <= at < s[3])
+        out.append(f"section {sec}: seed {jing[i1:i2]!r} / ref {ref_jing[j1:j2]!r} "
+                   f"in …{jing[max(0, i1 - 6):i2 + 6]}…")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: build corpus.json (default) or write a draft of the judgements."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--propose", metavar="OUT", help="write draft judgements aligned with the ref")
+    ap.add_argument("--check", action="store_true",
+                    help="also list columns whose '/' marks disagree with the judgements, and "
+                         "where the 經 differs from the ref's (ref 注 that runs on unmarked shows "
+                         "up as seed-only 經)")
     ap.add_argument("--ref", type=Path, default=REF)
     ns = ap.parse_args(argv)
     seed = parse_seed()
@@ -349,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
     CORPUS.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     print(f"{CORPUS}: {len(data['sections'])} sections, {len(data['runs'])} runs, "
           f"{len(data['clauses'])} clauses")
+    if ns.check:
+        print("\n".join(layout_problems(seed, data)))
+        print("\n".join(ref_differences(data, ns.ref)))
     return 0
 
 
