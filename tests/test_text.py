@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 from pathlib import Path
 
@@ -24,6 +25,12 @@ def seed_chars() -> str:
     text = SEED.read_text(encoding="utf-8")
     text = re.sub(r"^\[\d{3}-\d+[ab]\]\s*$", "", text, flags=re.MULTILINE)
     return text.replace("\n", "").replace("/", "")
+
+
+def test_seed_is_the_shared_seed():
+    # the bundled copy must be byte-identical to shared/seeds/000_e8878201790117e0.txt
+    assert hashlib.sha256(SEED.read_bytes()).hexdigest() == (
+        "e4f498c45e5da0a017b097b34b6e76af" "25b279093362b461232f21f596209189")
 
 
 def test_lossless_join():
@@ -174,3 +181,34 @@ def test_load_is_fast():
     t = time.perf_counter()
     load_corpus()
     assert time.perf_counter() - t < 0.05
+
+
+def _judgements() -> list[dict]:
+    import yaml
+
+    from tools.segment_text import JUDGEMENTS
+
+    return yaml.safe_load(JUDGEMENTS.read_text(encoding="utf-8"))["sections"]
+
+
+def test_corpus_json_is_built_from_the_judgements():
+    import json
+
+    from tools.segment_text import CORPUS, build, parse_seed
+
+    assert build(parse_seed(), _judgements()) == json.loads(CORPUS.read_text(encoding="utf-8"))
+
+
+def test_a_wrong_judgement_is_refused_with_its_place():
+    import pytest
+
+    from tools.segment_text import check_judgements, parse_seed
+
+    sections = _judgements()
+    sections[1]["runs"][0][1] = sections[1]["runs"][0][1].replace("戒賔", "戒賓")
+    with pytest.raises(ValueError, match=r"section 1 run 1 \(經\): seed has"):
+        check_judgements(parse_seed(), sections)
+    sections = _judgements()
+    sections[1]["runs"][1][1] += "。"
+    with pytest.raises(ValueError, match="punctuation is only for 經 and 記"):
+        check_judgements(parse_seed(), sections)
