@@ -37,10 +37,19 @@ def load_all(script_path: str | Path, layout_path: str | Path) -> Loaded:
     return Loaded(layout, corpus, script, timeline, warnings)
 
 
+def _shown(path: Path) -> str:
+    """A bundled file's path as a user would type it: relative when under the current folder."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--script", default=str(DEFAULT_SCRIPT), metavar="FILE",
+    p.add_argument("--script", default=_shown(DEFAULT_SCRIPT), metavar="FILE",
                    help="rite script (default: the bundled 鄉射禮)")
-    p.add_argument("--layout", default=str(DEFAULT_LAYOUT), metavar="FILE",
+    p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
                    help="hall layout (default: layouts/xu.yaml, the 州序 as 鄭 reads it)")
 
 
@@ -143,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     from viz.fileio import RefuseOverwrite
     from viz.query import QueryError
 
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound yet; spares ALSA's complaints
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
