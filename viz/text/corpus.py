@@ -101,9 +101,13 @@ class Corpus:
             i = self.folded.find(key, i + 1, stop)
         return out
 
+    @cached_property
+    def _run_starts(self) -> tuple[int, ...]:
+        return tuple(r.start for r in self.runs)
+
     def run_at(self, offset: int) -> Run | None:
         """The run containing offset."""
-        i = bisect.bisect_right([r.start for r in self.runs], offset) - 1
+        i = bisect.bisect_right(self._run_starts, offset) - 1
         return self.runs[i] if i >= 0 and offset < self.runs[i].end else None
 
     def clause_at(self, offset: int) -> Clause | None:
