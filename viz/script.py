@@ -253,7 +253,12 @@ class _Reader:
     # ---- patterns ----
     def check_patterns(self) -> None:
         for name, pat in self.patterns.items():
-            declared = set((pat.get("params") or {}).keys())
+            params = pat.get("params") or YMap()
+            declared = set(params.keys())
+            for k, spec in params.items():
+                if isinstance(spec, YMap) and "default" in spec and not self.check_param(
+                        name, k, spec["type"], spec["default"], spec.loc_of("default")):
+                    self.bad_patterns.add(name)
             for used, loc in _param_uses(pat.get("steps"), self.patterns.loc_of(name)):
                 if used not in declared:
                     self.bad_patterns.add(name)

@@ -1,0 +1,104 @@
+"""The commands as a user runs them: exit codes, located errors, the state JSON, shots."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from viz.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_passes_on_the_bundled_files(capsys):
+    code, out, err = run(capsys, "check")
+    assert code == 0 and out.startswith("ok: ")
+    assert "warning" not in err
+
+
+def test_state_json_after_the_bows_on_the_hall(capsys):
+    # 主人阼階上當楣北面再拜，賔西階上當楣北面答再拜
+    code, out, _ = run(capsys, "state", "--stage", "迎賔", "--json")
+    assert code == 0
+    s = json.loads(out)
+    assert s["stage"]["name"] == "迎賔" and s["step"]["page"] == "011-4b"
+    who = {a["id"]: a for a in s["actors"]}
+    zhu, bin_ = who["zhuren"], who["bin"]
+    assert zhu["region"] == "堂" and bin_["region"] == "堂"
+    assert zhu["facing"] == {"dir": "北", "deg": 0.0} and bin_["facing"]["dir"] == "北"
+    assert zhu["x"] > 0 > bin_["x"]  # 阼階 east, 西階 west
+    assert set(zhu) >= {"id", "name", "label", "party", "x", "y", "place", "region", "facing",
+                        "posture", "moving", "holding"}
+
+
+def test_state_after_text_is_the_end_of_the_citing_step(capsys):
+    code, out, _ = run(capsys, "state", "--after", "主人以賔揖先入", "--json")
+    s = json.loads(out)
+    assert code == 0 and s["t"] > 0
+    code2, out2, _ = run(capsys, "state", "--after", "主人以賓揖先入", "--json")  # 賓 = 賔
+    assert json.loads(out2)["t"] == s["t"]
+
+
+def test_state_table(capsys):
+    code, out, _ = run(capsys, "state", "--at", "0")
+    assert code == 0 and "主人" in out and "t = 0.0 s" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (("state", "--after", "天子熊侯白質"), "no step of the script cites"),
+    (("state", "--after", "這不在文中"), "does not occur in the text"),
+    (("state", "--stage", "大射"), "no stage named '大射'"),
+    (("state", "--at", "-5"), "outside the rite"),
+])
+def test_unanswerable_questions_exit_2(capsys, args, message):
+    code, _, err = run(capsys, *args)
+    assert code == 2 and message in err
+
+
+def test_bad_script_gives_located_error_and_status_2(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    text = (ROOT / "assets/rites/xiangshe.yaml").read_text(encoding="utf-8")
+    assert "阼階上" in text
+    bad.write_text(text.replace("阼階上", "阼階頂", 1), encoding="utf-8")
+    line = text[:text.index("阼階上")].count("\n") + 1
+    out = subprocess.run([sys.executable, "main.py", "check", "--script", str(bad)], cwd=ROOT,
+                         capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert out.returncode == 2
+    assert f"{bad}:{line}:" in out.stderr and "unknown place '阼階頂'" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_missing_file_is_an_error_not_a_traceback(capsys, tmp_path):
+    code, _, err = run(capsys, "check", "--layout", str(tmp_path / "none.yaml"))
+    assert code == 2 and f"{tmp_path / 'none.yaml'}:1:1: file not found" in err
+
+
+def test_shot_writes_a_png_and_never_overwrites(capsys, tmp_path):
+    import pygame
+
+    png = tmp_path / "a.png"
+    code, out, _ = run(capsys, "shot", "--stage", "1", "-o", str(png), "--size", "480x300")
+    assert code == 0 and png.exists()
+    assert pygame.image.load(str(png)).get_size() == (480, 300)
+    before = png.read_bytes()
+    code, _, err = run(capsys, "shot", "--at", "3", "-o", str(png), "--size", "480x300")
+    assert code == 2 and "exists" in err and png.read_bytes() == before
+    code, _, _ = run(capsys, "shot", "--at", "3", "-o", str(png), "--size", "480x300", "--force")
+    assert code == 0 and png.read_bytes() != before
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_shot_rejects_a_bad_size(capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["shot", "-o", str(tmp_path / "x.png"), "--size", "big"])
+    assert e.value.code == 2
+    assert "expected WxH" in capsys.readouterr().err
