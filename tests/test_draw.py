@@ -6,19 +6,25 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from pathlib import Path  # noqa: E402
-from types import SimpleNamespace  # noqa: E402
+from pathlib import Path
+from types import SimpleNamespace
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from viz.draw.camera import Break, Camera, YMap  # noqa: E402
-from viz.draw.display import Circle, Polygon, Text  # noqa: E402
-from viz.draw.scene import (  # noqa: E402
-    SceneOptions, actors, build_scene, facing_vector, party_color, range_breaks)
-from viz.timeline import ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, build_channel  # noqa: E402
+from viz.draw.camera import Break, Camera, YMap
+from viz.draw.display import Circle, Polygon, Text
+from viz.draw.scene import (
+    SceneOptions,
+    actors,
+    build_scene,
+    facing_vector,
+    party_color,
+    range_breaks,
+)
+from viz.timeline import ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, build_channel
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -42,7 +48,7 @@ class FakeLayout:
     reading = "鄭"
 
     def __init__(self):
-        P = SimpleNamespace  # noqa: N806
+        P = SimpleNamespace
         pl = {"阼階上": (24, 2), "西階上": (-24, 2), "楹間": (0, 10), "賔席": (0, 27),
               "主人席": (26, 14), "右物": (-3, 20), "左物": (3, 20), "中庭": (0, -45),
               "洗": (34, -30), "楅": (34, -42), "乏": (-30, -180), "侯": (0, -280),
@@ -136,7 +142,7 @@ def test_bow_shrinks_the_token_and_marks_it():
     tl = fake_timeline()
     fr = tl.sample(6.25)  # a quarter into the 5 s bow
     prims = actors(tl, fr, SceneOptions(token_r=1.5))
-    bin_token = [p for p in prims if isinstance(p, Circle) and p.center == (0.0, 27.0)][0]
+    bin_token = next(p for p in prims if isinstance(p, Circle) and p.center == (0.0, 27.0))
     assert bin_token.r == pytest.approx(1.5 * (1 - 0.28))
     assert any(isinstance(p, Text) and p.text == "拜" for p in prims)
 
@@ -212,3 +218,53 @@ def test_range_breaks_leave_gate_fa_and_hou_at_true_scale():
     assert len(bs) == 2
     for y in (-90.0, -180.0, -280.0, -262.0, 30.0):  # gate, 乏, 侯, the 侯's laid-flat face, 堂
         assert all(not (b.south < y < b.north) for b in bs)
+
+
+# ---------------------------------------------------------------- golden image
+
+def _render_small() -> np.ndarray:
+    import pygame
+
+    from viz.draw import pgdraw
+    pygame.init()
+    lay, tl = FakeLayout(), fake_timeline()
+    surf = pygame.Surface((320, 200))
+    surf.fill((250, 247, 240))
+    cam = Camera((0, 0, 320, 200), breaks=range_breaks(lay))
+    cam.fit((-48.0, -48.0, 48.0, 32.0), margin=4)  # the hall and the people, legible
+    prims = build_scene(lay, tl, tl.sample(6.25),
+                        SceneOptions(breaks=cam.breaks, px_per_chi=cam.scale))
+    pgdraw.draw(surf, prims, cam)
+    return pygame.surfarray.array3d(surf).swapaxes(0, 1).astype(np.int16)
+
+
+def test_golden_small_plan():
+    """320×200 of the fake plan at t=6.25. UPDATE_GOLDEN=1 rewrites it; a failure writes
+    small_plan.actual.png and small_plan.diff.png next to the golden."""
+    import pygame
+
+    golden = GOLDEN / "small_plan.png"
+    img = _render_small()
+    if os.environ.get("UPDATE_GOLDEN") or not golden.exists():
+        if not os.environ.get("UPDATE_GOLDEN"):
+            pytest.fail(f"{golden} missing: run UPDATE_GOLDEN=1 pytest tests/test_draw.py")
+        pygame.image.save(pygame.surfarray.make_surface(img.swapaxes(0, 1).astype(np.uint8)),
+                          str(golden))
+        return
+    ref = pygame.surfarray.array3d(pygame.image.load(str(golden))).swapaxes(0, 1).astype(np.int16)
+    assert ref.shape == img.shape
+    diff = np.abs(img - ref).max(axis=2)
+    # anti-aliasing and glyph rasterising may differ by a few levels between builds; a moved or
+    # missing shape changes many pixels by a lot
+    bad = (diff > 48).mean()
+    if bad > 0.004 or diff.mean() > 2.0:
+        pygame.image.save(pygame.surfarray.make_surface(img.swapaxes(0, 1).astype(np.uint8)),
+                          str(golden.with_suffix(".actual.png")))
+        vis = np.zeros_like(img)
+        vis[..., 0] = np.clip(diff * 4, 0, 255)
+        vis[..., 1] = ref.mean(axis=2) // 3
+        vis[..., 2] = ref.mean(axis=2) // 3
+        pygame.image.save(pygame.surfarray.make_surface(vis.swapaxes(0, 1).astype(np.uint8)),
+                          str(golden.with_suffix(".diff.png")))
+        pytest.fail(f"golden differs: {bad:.2%} pixels off by >48, mean {diff.mean():.2f}; "
+                    f"see {golden.with_suffix('.actual.png').name} and .diff.png")

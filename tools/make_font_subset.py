@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from pathlib import Path
 
 from fontTools import subset
@@ -50,7 +51,8 @@ def wanted_chars(seed: Path, extra_big5: bool = True) -> set[str]:
     chars |= set(PUNCT)
     if extra_big5:
         chars |= set(big5_level1())
-    return {c for c in chars if c.isprintable() and c not in "\t\r\n"}
+    # keep spaces such as U+3000 (not "printable" to Python) but no control characters
+    return {c for c in chars if unicodedata.category(c)[0] != "C"}
 
 
 def pick_face(source: Path, face: str):

@@ -16,11 +16,26 @@ import pygame
 from viz import fonts
 from viz.draw import hud, pgdraw
 from viz.draw.camera import Camera
-from viz.draw.hud import HudState, Hits, areas, build_hud
-from viz.draw.scene import (SceneOptions, actors, captions, features, overlay, place_labels,
-                            range_breaks, range_marks, set_down_props)
+from viz.draw.display import Line, Rect, Text
+from viz.draw.hud import Hits, HudState, areas, build_hud
+from viz.draw.scene import (
+    SceneOptions,
+    actors,
+    all_bounds,
+    captions,
+    elsewhere_bounds,
+    features,
+    overlay,
+    place_labels,
+    range_bounds,
+    range_breaks,
+    range_marks,
+    set_down_props,
+    site_bounds,
+)
 from viz.fileio import atomic_write_bytes, next_free_name
 
+INSET_W = 250  # px: the column on the map's right holding the legend and the range inset
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 
@@ -49,26 +64,57 @@ class App:
         self._matches: list[int] = []
         self._match_i = 0
         self._static: tuple | None = None  # (scale, prims): the plan changes only with the zoom
+        self._inset_static: list | None = None
+        self.inset_on = True
+        breaks = range_breaks(layout)
+        self.inset = Camera((0, 0, 10, 10), breaks=breaks)  # the 侯道, 乏 and 侯 at their own scale
+        self._range = range_bounds(layout)
+        self._elsewhere = elsewhere_bounds(layout)
+        self._kind = "site"
         self.fit()
 
     # ---------------------------------------------------------------- view
 
-    def world_bounds(self) -> tuple[float, float, float, float]:
-        pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features]
-        pts += [np.array([[p.x, p.y]]) for p in self.layout.places.values()]
-        a = np.vstack(pts) if pts else np.zeros((1, 2))
-        # room east of the range for the 侯道 dimension and its words
-        return (float(a[:, 0].min()) - 4, float(a[:, 1].min()) - 4,
-                float(a[:, 0].max()) + 28, float(a[:, 1].max()) + 6)
+    def view_kind(self) -> str:
+        """"elsewhere" while everyone present stands outside the school (sections 1, 4, 36)."""
+        fr = self.timeline.sample(self.t)
+        idx = np.nonzero(fr.present)[0]
+        if not len(idx) or self._elsewhere is None:
+            return "site"
+        try:
+            regions = {self.layout.region_at(*map(float, fr.xy[i])) for i in idx}
+        except (AttributeError, ValueError):
+            return "site"
+        return "elsewhere" if regions == {"elsewhere"} else "site"
+
+    def inset_box(self) -> tuple[float, float, float, float] | None:
+        """Where the range inset goes (bottom of the map's right column), or None if not shown."""
+        mx, my, mw, mh = areas(self.size)["map"]
+        if not self.inset_on or self._range is None or mw < 640 or self._kind == "elsewhere":
+            return None
+        iw = INSET_W - 14
+        x0, y0, x1, y1 = self._range
+        dh = float(self.inset.ymap.fwd(y1) - self.inset.ymap.fwd(y0))
+        h = min(mh - 170, (iw - 16) / max(x1 - x0, 1e-6) * dh + 16 + 24)
+        return (mx + mw - INSET_W + 4, my + mh - h - 10, iw, h)
 
     def fit(self) -> None:
-        self.camera.viewport = tuple(float(v) for v in areas(self.size)["map"])
-        self.camera.fit(self.world_bounds(), margin=20)
+        """F: frame the school (and the range in its inset), or the 賓's gate when the rite is there."""
+        box = areas(self.size)["map"]
+        self.camera.viewport = tuple(float(v) for v in box)
+        self._kind = self.view_kind()
+        if self._kind == "elsewhere":
+            self.camera.fit(self._elsewhere, margin=30)
+        elif self.inset_box() is not None:
+            mx, my, mw, mh = box
+            self.camera.fit(site_bounds(self.layout), margin=18, box=(mx, my, mw - INSET_W, mh))
+            ib = self.inset_box()
+            self.inset.viewport = (ib[0], ib[1] + 24, ib[2], ib[3] - 24)
+            self.inset.fit(self._range, margin=8)
+        else:
+            self.camera.fit(all_bounds(self.layout), margin=20)
         self._static = None
-
-    def resize(self, size: tuple[int, int]) -> None:
-        self.size = (max(int(size[0]), 480), max(int(size[1]), 360))
-        self.fit()
+        self._inset_static = None
 
     # ---------------------------------------------------------------- time
 
@@ -196,6 +242,9 @@ class App:
             self.change_speed(-1)
         elif k == pygame.K_f:
             self.fit()
+        elif k == pygame.K_i:
+            self.inset_on = not self.inset_on
+            self.fit()
         elif k == pygame.K_n:
             self.state.show_notes = not self.state.show_notes
         elif k == pygame.K_h:
@@ -276,24 +325,58 @@ class App:
     def draw(self, surface: pygame.Surface) -> None:
         if surface.get_size() != self.size:
             self.resize(surface.get_size())
+        if self.view_kind() != self._kind:
+            self.fit()  # the rite moved to (or back from) the 賓's gate: frame where it is
         surface.fill(hud.PAPER)
         frame = self.timeline.sample(self.t)
         o = self.scene_options()
         if self._static is None or self._static[0] != self.camera.scale:
-            self._static = (self.camera.scale, features(self.layout)
-                            + range_marks(self.layout, o.breaks)
-                            + place_labels(self.layout, self.camera.scale))
+            self._static = (self.camera.scale, self._plan(self.camera.scale, o))
         mx, my, mw, mh = areas(self.size)["map"]
         surface.set_clip(pygame.Rect(mx, my, mw, mh))
-        pgdraw.draw(surface, self._static[1], self.camera)
-        pgdraw.draw(surface, set_down_props(self.timeline, frame, o), self.camera)
-        pgdraw.draw(surface, actors(self.timeline, frame, o), self.camera)
-        pgdraw.draw(surface, captions(self.timeline, frame, o), self.camera)
-        pgdraw.draw(surface, overlay(self.camera, getattr(self.layout, "chi_m", 0.231),
-                                     (mx + 16, my + mh - 14)), self.camera)
+        self._people(surface, self.camera, self._static[1], frame, o)
+        ib = self.inset_box()
+        # scale bar and north arrow: in the right column above the inset, else bottom left
+        corner = (ib[0] + 8, ib[1] - 16) if ib is not None else (mx + 16, my + mh - 14)
+        pgdraw.draw(surface, overlay(self.camera, getattr(self.layout, "chi_m", 0.231), corner),
+                    self.camera)
+        if ib is not None:
+            self._draw_inset(surface, ib, frame, o)
         surface.set_clip(None)
-        prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state)
+        prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state,
+                                     legend_at=self.legend_at(), where=self._kind)
         pgdraw.draw(surface, prims, self.camera)
+
+    def legend_at(self) -> tuple[float, float, float]:
+        mx, my, mw, _ = areas(self.size)["map"]
+        if self.inset_box() is not None:
+            return (mx + mw - INSET_W + 4, my + 10, INSET_W - 14)
+        return (mx + 10, my + 10, 300)
+
+    def _plan(self, scale: float, o: SceneOptions) -> list:
+        return (features(self.layout) + range_marks(self.layout, o.breaks)
+                + place_labels(self.layout, scale))
+
+    def _people(self, surface, camera: Camera, plan: list, frame, o: SceneOptions) -> None:
+        pgdraw.draw(surface, plan, camera)
+        pgdraw.draw(surface, set_down_props(self.timeline, frame, o), camera)
+        pgdraw.draw(surface, actors(self.timeline, frame, o), camera)
+        pgdraw.draw(surface, captions(self.timeline, frame, o), camera)
+
+    def _draw_inset(self, surface, box, frame, o: SceneOptions) -> None:
+        """The range at its own scale, same breaks: the 乏 and the 侯 and whoever is there."""
+        x, y, w, h = box
+        pgdraw.draw(surface, [Rect(box, hud.PAPER, (150, 130, 100), 1.5, radius=3)], self.inset)
+        surface.set_clip(pygame.Rect(int(x), int(y) + 24, int(w), int(h) - 24))
+        if self._inset_static is None:
+            io_ = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale)
+            self._inset_static = self._plan(self.inset.scale, io_)
+        io = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale, captions=False)
+        self._people(surface, self.inset, self._inset_static, frame, io)
+        surface.set_clip(pygame.Rect(*areas(self.size)["map"]))
+        pgdraw.draw(surface, [
+            Text((x + 8, y + 12), "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）", 12, hud.RED, "w", screen=True),
+            Line(((x, y + 24), (x + w, y + 24)), (200, 190, 170), 1.0, screen=True)], self.inset)
 
     def screenshot(self, surface: pygame.Surface | None = None) -> Path:
         """Save the current view as a new PNG under shots_dir; never replaces a file."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
@@ -38,7 +39,8 @@ def has_glyphs(text: str, path: str | None = None) -> list[bool]:
 
 def check_font(chars: Iterable[str], path: str | None = None) -> list[str]:
     """The characters among `chars` the font lacks and no substitute covers, sorted, each once."""
-    wanted = sorted({c for c in "".join(chars) if not c.isspace() and c.isprintable()})
+    wanted = sorted({c for c in "".join(chars)
+                     if not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf")})
     if not wanted:
         return []
     ok = has_glyphs("".join(wanted), path)

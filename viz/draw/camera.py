@@ -8,9 +8,11 @@ circles stay round and widths stay true. Without breaks the camera is a plain si
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
+
 
 @dataclass(frozen=True)
 class Break:
@@ -31,7 +33,7 @@ class YMap:
         for b in bs:
             if not (b.north > b.south and 0 < b.gap <= b.length):
                 raise ValueError(f"bad break {b}: need north > south and 0 < gap <= north - south")
-        for a, b in zip(bs, bs[1:]):
+        for a, b in itertools.pairwise(bs):
             if b.north > a.south:
                 raise ValueError(f"breaks overlap: {a} and {b}")
         self.breaks = tuple(bs)
@@ -98,14 +100,19 @@ class Camera:
         d = -(p[..., 1] - vy - vh / 2) / self.scale + self.center[1]
         return np.stack([x, self.ymap.inv(d)], axis=-1)
 
-    def fit(self, bounds: tuple[float, float, float, float], margin: float = 16.0) -> None:
-        """Show the world box (xmin, ymin, xmax, ymax) whole, centred, in the viewport."""
+    def fit(self, bounds: tuple[float, float, float, float], margin: float = 16.0,
+            box: tuple[float, float, float, float] | None = None) -> None:
+        """Show the world box (xmin, ymin, xmax, ymax) whole and centred in `box` (a part of the
+        viewport, in px; default the whole viewport)."""
         xmin, ymin, xmax, ymax = bounds
         d0, d1 = float(self.ymap.fwd(ymin)), float(self.ymap.fwd(ymax))
-        _, _, vw, vh = self.viewport
+        bx, by, bw, bh = box or self.viewport
         w, h = max(xmax - xmin, 1e-6), max(d1 - d0, 1e-6)
-        self.scale = max(min((vw - 2 * margin) / w, (vh - 2 * margin) / h), 1e-3)
-        self.center = ((xmin + xmax) / 2, (d0 + d1) / 2)
+        self.scale = max(min((bw - 2 * margin) / w, (bh - 2 * margin) / h), 1e-3)
+        # the drawn point at the box's centre, expressed from the viewport's centre
+        vx, vy, vw, vh = self.viewport
+        ox, oy = bx + bw / 2 - (vx + vw / 2), by + bh / 2 - (vy + vh / 2)
+        self.center = ((xmin + xmax) / 2 - ox / self.scale, (d0 + d1) / 2 + oy / self.scale)
 
     def zoom_at(self, factor: float, screen_pt: tuple[float, float],
                 limits: tuple[float, float] = (0.2, 200.0)) -> None:

@@ -30,6 +30,7 @@ KEYS = [
     ("滾輪 wheel", "縮放 zoom at cursor"),
     ("拖曳 drag", "平移 pan (on the map)"),
     ("F", "全圖 fit"),
+    ("I", "侯道分圖 range inset on / off"),
     ("N", "鄭注 show / hide notes"),
     ("/", "搜尋經文 find in the text"),
     ("點句 click", "跳至此句 jump to a clause"),
@@ -97,14 +98,19 @@ def wrap(s: str, px: float, width: float) -> list[str]:
     return lines
 
 
-def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState
+def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
+              legend_at: tuple[float, float, float] | None = None, where: str = "site"
               ) -> tuple[list[Primitive], Hits]:
     hits = Hits()
     out: list[Primitive] = []
     a = areas(size)
     out += panel(timeline, frame, corpus, a["panel"], st, hits)
     out += bar(timeline, frame, a["bar"], hits)
-    out += legend(a["map"], st)
+    out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), st)
+    if where == "elsewhere":
+        mx, my, mw, _ = a["map"]
+        out.append(Text((mx + mw / 2, my + 40), "此節在賔門外（他處，非州序之中）", 15, RED, "c",
+                        bg=(255, 250, 236), border=RED, screen=True))
     if st.search is not None:
         out += search_box(a["map"], st)
     if st.toast:
@@ -270,24 +276,24 @@ def bar(timeline, frame, box, hits: Hits) -> list[Primitive]:
     return out
 
 
-def legend(map_box, st: HudState) -> list[Primitive]:
+def legend(at: tuple[float, float, float], st: HudState) -> list[Primitive]:
     """Party colours, posture marks, and any glyph substitution (honestly said)."""
-    x, y = map_box[0] + 10, map_box[1] + 10
+    x, y, w = at
     items = [("主黨", PARTY_COLORS["主"]), ("賓黨", PARTY_COLORS["賓"]), ("他", OTHER_PARTY)]
-    lines = 1 + (1 if st.substitutions else 0)
-    out: list[Primitive] = [Rect((x, y, 236 if not st.substitutions else 300, 8 + 20 * lines),
-                                 (250, 247, 240, 225), (200, 190, 170), radius=4)]
+    subs = ("、".join(f"U+{ord(a):04X} 以「{b}」示" for a, b in st.substitutions)
+            if st.substitutions else "")
+    sub_lines = wrap(f"字：{subs}（缺末筆字，字體無此字）", 11, w - 16) if subs else []
+    out: list[Primitive] = [Rect((x, y, w, 52 + 15 * len(sub_lines)), (250, 247, 240, 230),
+                                 (200, 190, 170), radius=4)]
     cx = x + 14
     for name, col in items:
         out.append(Polygon(((cx - 6, y + 9), (cx + 6, y + 9), (cx + 6, y + 21), (cx - 6, y + 21)),
                            col, None, 1.0, screen=True))
         out.append(Text((cx + 10, y + 15), name, 12, INK, "w", screen=True))
         cx += 58
-    out.append(Text((cx - 4, y + 15), "▶面向  □坐  拜", 12, INK, "w", screen=True))
-    if st.substitutions:
-        subs = "、".join(f"U+{ord(a):04X} 以「{b}」示" for a, b in st.substitutions)
-        out.append(Text((x + 8, y + 35), f"字：{subs}（缺末筆字，字體無）", 11, GREY, "w",
-                        screen=True))
+    out.append(Text((x + 8, y + 37), "▶ 面向　□ 坐　拜／揖 行禮", 12, INK, "w", screen=True))
+    for k, line in enumerate(sub_lines):
+        out.append(Text((x + 8, y + 58 + 15 * k), line, 11, GREY, "w", screen=True))
     return out
 
 

@@ -1,6 +1,7 @@
 """The pygame back end: draws a display list onto a Surface through a Camera (window and PNG alike)."""
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 
@@ -44,13 +45,13 @@ def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
 
 
 def _ipts(a: np.ndarray) -> list[tuple[int, int]]:
-    return [(int(round(x)), int(round(y))) for x, y in np.clip(a, -30000, 30000)]
+    return [(round(x), round(y)) for x, y in np.clip(a, -30000, 30000)]
 
 
 def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
     (x, y), = _ipts(_xy([c.center], c.screen, cam))
     r = c.r if c.screen else max(c.r * cam.scale, c.min_px)
-    ri = max(int(round(r)), 1)
+    ri = max(round(r), 1)
     if c.fill is not None:
         pygame.gfxdraw.filled_circle(surf, x, y, ri, c.fill)
         pygame.gfxdraw.aacircle(surf, x, y, ri, c.fill)
@@ -58,7 +59,7 @@ def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
         if c.width <= 1.2:
             pygame.gfxdraw.aacircle(surf, x, y, ri, c.stroke)
         else:
-            pygame.draw.circle(surf, c.stroke, (x, y), ri, max(int(round(c.width)), 1))
+            pygame.draw.circle(surf, c.stroke, (x, y), ri, max(round(c.width), 1))
 
 
 def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> None:
@@ -72,14 +73,14 @@ def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> None:
         if p.width <= 1.2:
             pygame.gfxdraw.aapolygon(surf, pts, p.stroke)
         else:
-            pygame.draw.lines(surf, p.stroke, True, pts, max(int(round(p.width)), 1))
+            pygame.draw.lines(surf, p.stroke, True, pts, max(round(p.width), 1))
 
 
 def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     """Split a screen polyline into dash segments of `on` px separated by `off` px."""
     out, period = [], on + off
     pos = 0.0  # distance along the line, carried across vertices so the pattern is continuous
-    for p, q in zip(a[:-1], a[1:], strict=True):
+    for p, q in itertools.pairwise(a):
         seg = float(np.hypot(*(q - p)))
         if seg == 0:
             continue
@@ -104,7 +105,7 @@ def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> None:
     if len(a) < 2:
         return
     parts = _dashes(a, *ln.dash) if ln.dash else [a]
-    w = max(int(round(ln.width)), 1)
+    w = max(round(ln.width), 1)
     for part in parts:
         pts = _ipts(part)
         if w == 1:
@@ -120,7 +121,7 @@ def _arrow(surf: pygame.Surface, ar: Arrow, cam: Camera) -> None:
     (x0, y0), (x1, y1) = _xy([ar.start, ar.end], ar.screen, cam)
     ang = math.atan2(y1 - y0, x1 - x0)
     h = ar.head
-    w = max(int(round(ar.width)), 1)
+    w = max(round(ar.width), 1)
     bx, by = x1 - h * math.cos(ang), y1 - h * math.sin(ang)
     if w == 1:
         pygame.draw.aaline(surf, ar.color, (x0, y0), (bx, by))
@@ -136,8 +137,8 @@ def _arrow(surf: pygame.Surface, ar: Arrow, cam: Camera) -> None:
 def text_px(t: Text, cam: Camera) -> int:
     """The pixel size a Text is drawn at, under this camera."""
     if t.unit == "chi" and not t.screen:
-        return int(round(min(max(t.size * cam.scale, t.min_px), t.max_px)))
-    return int(round(t.size))
+        return round(min(max(t.size * cam.scale, t.min_px), t.max_px))
+    return round(t.size)
 
 
 _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
@@ -167,7 +168,7 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
 
 
 def _rect(surf: pygame.Surface, r: Rect) -> None:
-    box = pygame.Rect(*(int(round(v)) for v in r.box))
+    box = pygame.Rect(*(round(v) for v in r.box))
     if r.fill is not None:
         if len(r.fill) == 4 and r.fill[3] < 255:
             layer = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -176,4 +177,4 @@ def _rect(surf: pygame.Surface, r: Rect) -> None:
         else:
             pygame.draw.rect(surf, r.fill, box, border_radius=r.radius)
     if r.stroke is not None:
-        pygame.draw.rect(surf, r.stroke, box, max(int(round(r.width)), 1), border_radius=r.radius)
+        pygame.draw.rect(surf, r.stroke, box, max(round(r.width), 1), border_radius=r.radius)

@@ -6,13 +6,14 @@ surface only (places, features, chi_m), so a fake with the same attributes draws
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from viz.draw.camera import Break, Camera
-from viz.draw.display import Arrow, Circle, Color, Line, Polygon, Primitive, Text
+from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
 
 INK = (40, 34, 28)
 GREY = (120, 112, 100)
@@ -31,8 +32,12 @@ FEATURE_STYLE: dict[str, tuple[Color | None, Color | None, float, tuple[float, f
     "yard": ((241, 236, 222), (150, 140, 120), 1.0, None),
     "hall": ((226, 212, 184), (92, 72, 50), 2.0, None),
     "room": ((214, 200, 172), (92, 72, 50), 1.5, None),
-    "wall": (None, (70, 58, 46), 3.0, None),
+    "range": ((246, 243, 233), (200, 190, 170), 1.0, None),
+    "wall": ((88, 74, 60), (70, 58, 46), 1.0, None),
     "pillar": ((80, 58, 40), (50, 36, 24), 1.0, None),
+    "post": ((80, 58, 40), (50, 36, 24), 1.0, None),
+    "implement": (None, (90, 70, 50), 2.0, None),
+    "target_line": (None, (110, 60, 40), 3.0, None),
     "stair": ((205, 192, 166), (92, 72, 50), 1.5, None),
     "step": (None, (120, 100, 76), 1.0, None),
     "gate": ((205, 192, 166), (70, 58, 46), 2.0, None),
@@ -55,9 +60,10 @@ FEATURE_STYLE: dict[str, tuple[Color | None, Color | None, float, tuple[float, f
 }
 DEFAULT_STYLE = (None, (130, 120, 110), 1.0, None)
 # drawn first to last: ground, then buildings, then furniture, then lines on top
-KIND_ORDER = ["court", "yard", "path", "hall", "room", "stair", "step", "gate", "wall", "eave",
+KIND_ORDER = ["range", "court", "yard", "path", "hall", "room", "stair", "step", "gate", "wall", "eave",
               "mat", "basin", "water", "vessel", "basket", "chime", "rack", "counter", "blind",
-              "target", "target_center", "beam", "line", "mark", "pillar"]
+              "target", "target_center", "target_line", "post", "implement", "beam", "line", "mark",
+              "pillar"]
 PILLAR_R = 0.6  # 尺: a 楹 about a 尺 thick
 
 # The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
@@ -121,7 +127,6 @@ def features(layout) -> list[Primitive]:
     rank = {k: i for i, k in enumerate(KIND_ORDER)}
     feats = sorted(layout.features, key=lambda f: rank.get(f.kind, len(rank) // 2))
     out: list[Primitive] = []
-    labels: list[Primitive] = []
     for f in feats:
         pts = _pts(f.points)
         if not pts:
@@ -136,11 +141,18 @@ def features(layout) -> list[Primitive]:
             out.append(Polygon(pts, fill, stroke, width))
         else:
             out.append(Line(pts, stroke or GREY, width, dash, closed=bool(f.closed)))
-        text = _label_of(f)
-        if text:
-            c = np.asarray(pts).mean(axis=0)
-            labels.append(Text((float(c[0]), float(c[1])), text, 11, LABEL, "c"))
-    return out + labels
+    return out
+
+
+def _feature_label_at(f) -> tuple[tuple[float, float], str]:
+    """Where a feature's name goes: beams and eaves at their west end, outside the hall, the
+    rest at their middle."""
+    a = np.asarray(f.points, float).reshape(-1, 2)
+    if f.kind in ("beam", "line") and len(a) >= 2:
+        w = a[np.argmin(a[:, 0])]
+        return (float(w[0]) - 1.0, float(w[1])), "e"
+    c = a.mean(axis=0)
+    return (float(c[0]), float(c[1])), "c"
 
 
 def hou_elevation(pts: tuple[tuple[float, float], ...]) -> list[Primitive]:
@@ -185,7 +197,7 @@ def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
         stops.append((fa[1], 12.0, 12.0))
     stops.append((hou[1], 26.0, 0.0))
     out: list[Break] = []
-    for (ya, _, below), (yb, above, _) in zip(stops, stops[1:]):
+    for (ya, _, below), (yb, above, _) in itertools.pairwise(stops):
         north, south = ya - below, yb + above
         if north - south > 3 * gap:
             out.append(Break(north, south, gap))
@@ -199,57 +211,81 @@ def _court_south(layout) -> float | None:
 
 
 def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
-    """Zig-zag break symbols across the range, and the true distances written beside them."""
-    hou, fa, wu = _place(layout, "侯"), _place(layout, "乏"), _place(layout, "右物")
+    """The line of flight from the 物 to the 侯 with its true length, and zig-zag break symbols
+    where the drawing leaves out part of the range."""
+    hou, fa, wu = _place(layout, "侯"), _place(layout, "乏"), _place(layout, "物間")
+    wu = wu or _place(layout, "右物")
     out: list[Primitive] = []
-    if not breaks or hou is None:
+    if hou is None:
         return out
-    x0, x1 = hou[0] - 42, hou[0] + 42
-    for b in breaks:
-        mid, amp = (b.north + b.south) / 2, b.length / b.gap * 1.2  # ≈ 1.2 drawn 尺 each way
-        for off in (-b.length / b.gap * 2.0, b.length / b.gap * 2.0):
-            pts, n = [], 14
-            for i in range(n + 1):
-                x = x0 + (x1 - x0) * i / n
-                pts.append((x, mid + off + (amp if i % 2 else -amp)))
-            out.append(Line(tuple(pts), (120, 100, 80), 1.5))
-        out.append(Text((x1 + 2, mid), f"中斷 {b.length:.0f} 尺", 10, LABEL, "w"))
-    # the 侯道 measured from the 物 (鄭: 射自楹間, 侯道五十弓)
     ytop = wu[1] if wu else 0.0
-    xd = x1 + 16
-    out.append(Arrow((xd, ytop), (xd, hou[1]), (150, 60, 40), 1.0, 7))
-    out.append(Arrow((xd, hou[1]), (xd, ytop), (150, 60, 40), 1.0, 7))
+    col = (160, 70, 50)
+    # the 侯道 on the axis between the 物 (射自楹間)
+    out.append(Line(((hou[0], ytop), (hou[0], hou[1])), col, 1.0, dash=(2.0, 5.0)))
     chi_m = getattr(layout, "chi_m", 0.231)
     dist = ytop - hou[1]
-    mid_y = (breaks[0].north + breaks[0].south) / 2
-    out.append(Text((xd + 3, mid_y), f"侯道 五十弓 = {dist:.0f} 尺 ≈ {dist * chi_m:.0f} m", 11,
-                    (150, 60, 40), "w", bg=(250, 246, 236)))
+    x0, x1 = hou[0] - 34, hou[0] + 34
+    for k, b in enumerate(breaks):
+        mid, per = (b.north + b.south) / 2, b.length / b.gap  # world 尺 per drawn 尺 here
+        # two zig-zags 0.7 gap apart (drawn), the words between them
+        for off in (-0.36 * b.gap * per, 0.36 * b.gap * per):
+            pts = [(x0 + (x1 - x0) * i / 16, mid + off + (0.9 if i % 2 else -0.9) * per)
+                   for i in range(17)]
+            out.append(Line(tuple(pts), (120, 100, 80), 1.5))
+        text = f"略 {b.length:.0f} 尺"
+        if k == 0:
+            text = f"侯道五十弓 = {dist:.0f} 尺 ≈ {dist * chi_m:.0f} m · 此略 {b.length:.0f} 尺"
+        out.append(Text((hou[0], mid), text, 10, col, "c"))
     if fa is not None:
-        out.append(Text((fa[0] - 6, fa[1]), f"乏：侯北 {fa[1] - hou[1]:.0f} 尺，西 "
-                        f"{hou[0] - fa[0]:.0f} 尺", 10, LABEL, "e"))
+        out.append(Text((fa[0] - 3.5, fa[1] - 2.5), f"乏：侯北 {fa[1] - hou[1]:.0f} 尺，"
+                        f"西 {hou[0] - fa[0]:.0f} 尺", 10, LABEL, "nw"))
     return out
 
 
 def place_labels(layout, px_per_chi: float) -> list[Primitive]:
-    """Small grey names at the places, leaving out those that would collide at this zoom."""
+    """Names of features and places, small and grey, leaving out those that would collide at
+    this zoom: features first (they are drawn), then places in the layout's order."""
     taken: list[tuple[float, float, float, float]] = []
-    feature_names = {f.name for f in layout.features if _label_of(f)}
     out: list[Primitive] = []
-    size = 10.0
-    # regions and broad areas are not points worth a label
-    skip = {"堂", "庭", "侯道"}
-    for name, p in layout.places.items():
-        if name in feature_names or name in skip:
-            continue
-        w = (len(name) * size + 2) / px_per_chi
+
+    def free(x: float, y: float, text: str, size: float, anchor: str) -> bool:
+        w = (text_width_em(text) * size + 2) / px_per_chi
         h = (size + 2) / px_per_chi
-        box = (p.x - w / 2, p.y - h - 0.4 * h, p.x + w / 2, p.y - 0.4 * h)
+        fx = {"c": 0.5, "n": 0.5, "s": 0.5, "e": 1.0, "w": 0.0}.get(anchor, 0.5)
+        fy = {"c": 0.5, "n": 0.0, "s": 1.0}.get(anchor, 0.5)  # fraction of h above (y north)
+        box = (x - fx * w, y - (1 - fy) * h, x + (1 - fx) * w, y + fy * h)
         if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
-            continue
+            return False
         taken.append(box)
-        out.append(Circle((float(p.x), float(p.y)), 0.25, (150, 140, 126), None, min_px=1.5))
-        out.append(Text((float(p.x), float(p.y) - 0.4 * h), name, size, (140, 130, 116), "n"))
+        return True
+
+    named: set[str] = set()
+    for f in layout.features:
+        text = _label_of(f)
+        if not text:
+            continue
+        (x, y), anchor = _feature_label_at(f)
+        named.add(f.name)
+        size = 12.0 if f.kind in ("hall", "stair", "gate") else 11.0
+        if free(x, y, text, size, anchor):
+            out.append(Text((x, y), text, size, LABEL, anchor))
+    # regions, the roof's parts and points one only passes through are not worth a label
+    skip = {"堂", "庭", "侯道", "棟", "楣"}
+    for name, p in layout.places.items():
+        note = getattr(p, "note", None) or ""
+        if name in named or name in skip or "via point" in note:
+            continue
+        x, y = float(p.x), float(p.y)
+        if free(x, y - 0.6 / max(px_per_chi, 1e-6) * 4, name, 10.0, "n"):
+            out.append(Circle((x, y), 0.25, (150, 140, 126), None, min_px=1.5))
+            out.append(Text((x, y - 0.6 / max(px_per_chi, 1e-6) * 4), name, 10, (140, 130, 116),
+                            "n"))
     return out
+
+
+def text_width_em(s: str) -> float:
+    """Width in ems: a hanzi or CJK mark is one em, Latin about half."""
+    return sum(1.0 if ord(c) > 0x2E7F else 0.55 for c in s)
 
 
 def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
@@ -324,6 +360,73 @@ def captions(timeline, frame, o: SceneOptions) -> list[Primitive]:
         out.append(Text((x + 1.0, y + o.token_r + 2.4), f"「{text}」", 13, INK, "s",
                         bg=(255, 255, 250), border=INK))
     return out
+
+
+Bounds = tuple[float, float, float, float]
+
+
+def _bbox(arrays: list[np.ndarray], pad: float) -> Bounds | None:
+    if not arrays:
+        return None
+    a = np.vstack([np.asarray(p, float).reshape(-1, 2) for p in arrays])
+    return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
+            float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
+
+
+def _region(layout, x: float, y: float) -> str:
+    try:
+        return layout.region_at(x, y)
+    except (AttributeError, ValueError):
+        return ""
+
+
+def _feature_region(layout, f) -> str:
+    c = np.asarray(f.points, float).reshape(-1, 2).mean(axis=0)
+    return _region(layout, float(c[0]), float(c[1]))
+
+
+def site_bounds(layout) -> Bounds:
+    """The school: court and hall (what the plan is mostly about)."""
+    court = [f.points for f in layout.features if f.kind in ("court", "hall")]
+    if not court:
+        court = [f.points for f in layout.features
+                 if _feature_region(layout, f) not in ("侯道", "elsewhere")]
+    return _bbox(court, 3.0) or (-50.0, -100.0, 50.0, 40.0)
+
+
+def range_bounds(layout) -> Bounds | None:
+    """The 侯道 south of the court with the 乏 and the 侯, or None if the layout has no 侯."""
+    hou, fa = _place(layout, "侯"), _place(layout, "乏")
+    if hou is None:
+        return None
+    rng = [f.points for f in layout.features if f.kind == "range"]
+    if rng:
+        return _bbox(rng, 2.0)
+    pts = [np.array([hou[0] - 25, hou[1] - 6]), np.array([hou[0] + 25, hou[1] + 20])]
+    if fa is not None:
+        pts.append(np.array([fa[0] - 8, fa[1] + 8]))
+    return _bbox(pts, 2.0)
+
+
+def all_bounds(layout) -> Bounds:
+    a, b = site_bounds(layout), range_bounds(layout)
+    if b is None:
+        return a
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def elsewhere_bounds(layout) -> Bounds | None:
+    """What the layout draws 'elsewhere' (the 賓's gate), where sections 1, 4 and 36 happen."""
+    pts = [f.points for f in layout.features if _feature_region(layout, f) == "elsewhere"]
+    pts += [np.array([p.x, p.y]) for p in layout.places.values()
+            if _region(layout, p.x, p.y) == "elsewhere"]
+    b = _bbox(pts, 6.0)
+    if b is None:
+        return None
+    # at least 60 尺 across so people stand at a readable scale
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    w, h = max(b[2] - b[0], 60.0), max(b[3] - b[1], 40.0)
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def nice_length(max_chi: float) -> float:

@@ -1,0 +1,223 @@
+"""The window's behaviour headless: keys, mouse, clause clicks, search, screenshots, shots, fonts."""
+from __future__ import annotations
+
+import io
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import pygame
+import pytest
+from test_draw import FakeLayout, fake_timeline
+
+from viz import fonts
+from viz.app import App
+from viz.draw import hud
+from viz.fileio import RefuseOverwrite
+from viz.shot import render_png
+from viz.text.corpus import Clause, Corpus, Section
+
+SIZE = (960, 600)
+
+
+def fake_corpus() -> Corpus:
+    """A chapter whose offsets match the fake timeline's cites: 1600 主人坐取爵, 1610 賔拜, 3000 司射請射."""
+    plain = "〇" * 1600 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388 + "司射請射" + "〇" * 96
+    sections = (Section(1, "獻賔", 0, 2000), Section(2, "請射", 2000, 3100))
+    clauses = (Clause("01.01", 1, "經", 1600, 1605, "主人坐取爵", "主人坐取爵，", ("取爵於篚",), "011-4a"),
+               Clause("01.02", 1, "經", 1610, 1612, "賔拜", "賔拜。", (), "011-4a"),
+               Clause("02.01", 2, "經", 3000, 3004, "司射請射", "司射請射。", (), "011-6b"))
+    return Corpus(plain, sections, (), clauses, ((0, "011-4a"), (2000, "011-6b")),
+                  _page_starts=(0, 2000))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+
+
+@pytest.fixture
+def app(tmp_path):
+    return App(FakeLayout(), fake_timeline(), fake_corpus(), size=SIZE, shots_dir=tmp_path / "shots")
+
+
+def key(k, mod=0):
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def test_space_plays_and_only_the_clock_moves(app):
+    app.handle(key(pygame.K_SPACE))
+    assert app.state.playing
+    app.update(1.5)
+    app.update(1.5)
+    assert app.t == pytest.approx(3.0)
+    app.handle(key(pygame.K_SPACE))
+    app.update(5.0)
+    assert app.t == pytest.approx(3.0) and not app.state.playing
+
+
+def test_arrows_step_brackets_and_pages_stage_home_end(app):
+    app.handle(key(pygame.K_RIGHT))
+    assert app.t == 5.0
+    app.handle(key(pygame.K_RIGHT))
+    assert app.t == 10.0
+    app.handle(key(pygame.K_LEFT))
+    assert app.t == 5.0
+    app.seek(7.0)
+    app.handle(key(pygame.K_LEFT))  # first back to the start of the step under way
+    assert app.t == 5.0
+    app.handle(key(pygame.K_RIGHTBRACKET))
+    assert app.t == 10.0
+    app.handle(key(pygame.K_PAGEUP))
+    assert app.t == 0.0
+    app.handle(key(pygame.K_PAGEDOWN))
+    assert app.t == 10.0
+    app.handle(key(pygame.K_END))
+    assert app.t == 20.0
+    app.handle(key(pygame.K_HOME))
+    assert app.t == 0.0
+
+
+def test_plus_minus_change_speed_and_play_at_it(app):
+    app.handle(key(pygame.K_PLUS))
+    app.handle(key(pygame.K_EQUALS))
+    assert app.state.speed == 4.0
+    app.handle(key(pygame.K_MINUS))
+    app.handle(key(pygame.K_MINUS))
+    app.handle(key(pygame.K_MINUS))
+    assert app.state.speed == 0.5
+    app.handle(key(pygame.K_SPACE))
+    app.update(2.0)
+    assert app.t == pytest.approx(1.0)
+
+
+def test_wheel_zooms_at_cursor_drag_pans_f_fits(app):
+    s0, c0 = app.camera.scale, app.camera.center
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(200, 150), rel=(0, 0), buttons=(0, 0, 0)))
+    under = app.camera.to_world((200, 150))
+    app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, precise_x=0.0, precise_y=2.0,
+                                  flipped=False))
+    assert app.camera.scale == pytest.approx(s0 * 1.15 ** 2)
+    assert app.camera.to_world((200, 150)) == pytest.approx(under)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(200, 150), button=1))
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(230, 140), rel=(30, -10),
+                                  buttons=(1, 0, 0)))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(230, 140), button=1))
+    assert app.camera.to_world((230, 140)) == pytest.approx(under)
+    app.handle(key(pygame.K_f))
+    assert app.camera.scale == pytest.approx(s0) and app.camera.center == pytest.approx(c0)
+
+
+def test_click_and_drag_on_the_bar_scrubs(app):
+    x, y, w, h = hud.bar_track(SIZE)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w / 4, y + h / 2), button=1))
+    assert app.t == pytest.approx(5.0)
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + w / 2, y + h / 2), rel=(w / 4, 0),
+                                  buttons=(1, 0, 0)))
+    assert app.t == pytest.approx(10.0)
+    c = app.camera.center
+    assert app.camera.center == c  # scrubbing does not pan
+
+
+def test_clicking_a_clause_jumps_to_the_first_step_citing_it(app):
+    surface = pygame.Surface(SIZE)
+    app.seek(12.0)  # 請射: the panel shows section 2 and its clause
+    app.draw(surface)
+    assert {app.corpus.clauses[ci].id for _, ci, _ in app.hits.clauses} == {"02.01"}
+    app.seek(0.0)
+    app.draw(surface)  # section 1: clauses 01.01 and 01.02 are clickable
+    boxes = {app.corpus.clauses[ci].id: box for box, ci, _ in app.hits.clauses}
+    assert set(boxes) == {"01.01", "01.02"}
+    x, y, _, h = boxes["01.02"]
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + 5, y + h / 2), button=1))
+    assert app.t == 5.0
+
+
+def test_slash_search_jumps_to_the_step_citing_the_words(app):
+    app.handle(key(pygame.K_SLASH))
+    app.handle(pygame.event.Event(pygame.TEXTINPUT, text="/"))  # the key's own text is not typed
+    for ch in "請射":
+        app.handle(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    assert app.state.search == "請射"
+    app.handle(key(pygame.K_q))  # typing, not quitting
+    assert app.running
+    app.handle(key(pygame.K_BACKSPACE))
+    app.handle(pygame.event.Event(pygame.TEXTINPUT, text="射"))
+    app.handle(key(pygame.K_RETURN))
+    assert app.t == 10.0 and "1/1" in app.state.search_note
+    app.handle(key(pygame.K_ESCAPE))
+    assert app.state.search is None and app.running
+
+
+def test_search_with_variant_folding(app):
+    assert app.search("賓拜")  # the text has 賔
+    assert app.t == 5.0
+
+
+def test_help_notes_inset_toggle_and_quit(app):
+    app.handle(key(pygame.K_h))
+    assert app.state.help
+    app.handle(key(pygame.K_ESCAPE))
+    assert not app.state.help and app.running
+    app.handle(key(pygame.K_n))
+    assert app.state.show_notes
+    on = app.inset_box() is not None
+    app.handle(key(pygame.K_i))
+    assert (app.inset_box() is not None) != on
+    app.handle(key(pygame.K_q))
+    assert not app.running
+
+
+def test_screenshot_twice_gives_two_files_and_never_overwrites(app, tmp_path):
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    (folder / "xiangshe-0001.png").write_bytes(b"mine")
+    app.handle(key(pygame.K_s))
+    app.handle(key(pygame.K_s))
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["xiangshe-0001.png", "xiangshe-0002.png", "xiangshe-0003.png"]
+    assert (folder / "xiangshe-0001.png").read_bytes() == b"mine"
+    img = pygame.image.load(io.BytesIO((folder / "xiangshe-0003.png").read_bytes()))
+    assert img.get_size() == SIZE
+    assert app.state.toast.startswith("saved shots/xiangshe-0003.png")
+
+
+def test_draw_shows_the_stage_and_the_cite(app):
+    surface = pygame.Surface(SIZE)
+    app.seek(6.0)
+    app.draw(surface)
+    prims, _ = hud.build_hud(app.timeline, app.timeline.sample(6.0), app.corpus, SIZE, app.state)
+    texts = [p.text for p in prims if hasattr(p, "text")]
+    assert "1　獻賔" in texts and "「賔拜」" in texts
+    assert any("×1" in t for t in texts)
+    # the panel's clause of the current step is highlighted
+    hl = [p for p in prims if isinstance(p, hud.Rect) and p.fill == hud.HILITE]
+    assert len(hl) == 1
+
+
+def test_render_png_writes_once_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "frame.png"
+    render_png(FakeLayout(), fake_timeline(), fake_corpus(), 6.0, (640, 400), out)
+    assert pygame.image.load(str(out)).get_size() == (640, 400)
+    with pytest.raises(RefuseOverwrite):
+        render_png(FakeLayout(), fake_timeline(), fake_corpus(), 6.0, (640, 400), out)
+    render_png(FakeLayout(), fake_timeline(), fake_corpus(), 7.0, (640, 400), out, overwrite=True)
+
+
+def test_font_check_names_missing_characters_and_substitutes_xuan():
+    assert fonts.check_font(["主人", "賔\ue000", "A1，。"]) == ["\ue000"]
+    assert fonts.check_font(["\U000248e5"]) == []  # drawn as 玄, not blank
+    assert fonts.substitutions_used(["𤣥酒"]) == [("\U000248e5", "玄")]
+    assert fonts.shown("左\U000248e5酒") == "左玄酒"
+
+
+def test_app_start_up_check_prints_missing(tmp_path):
+    tl = fake_timeline()
+    tl.captions["text"][0] = "敢不敬從\ue001"
+    a = App(FakeLayout(), tl, fake_corpus(), size=SIZE, shots_dir=tmp_path)
+    buf = io.StringIO()
+    missing = a.check_font(buf)
+    assert missing == ["\ue001"]
+    assert "U+E001" in buf.getvalue()
