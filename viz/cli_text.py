@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 
 from viz.text import Corpus, Section, load_corpus
 
@@ -16,10 +18,21 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="經 alone (one section per line), 注, 記, or all runs labelled")
     p.add_argument("--stage", metavar="NAME", help="one section, by name (variants equal) or 1..37")
     p.add_argument("--punct", action="store_true", help="add modern punctuation to 經 and 記")
-    p.set_defaults(func=cmd_text)
+    p.set_defaults(func=_piped(cmd_text))
     f = subparsers.add_parser("find", help="where a phrase occurs (variant characters equal)")
     f.add_argument("query", metavar="TEXT")
-    f.set_defaults(func=cmd_find)
+    f.set_defaults(func=_piped(cmd_find))
+
+
+def _piped(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Let `text … | head` stop quietly when the reader closes the pipe."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return cmd(args)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+    return run
 
 
 def _utf8() -> None:

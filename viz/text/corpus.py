@@ -114,6 +114,11 @@ class Corpus:
         """The clause whose span contains offset (a 注 inside a clause's span counts)."""
         return next((c for c in self.clauses if c.start <= offset < c.end), None)
 
+    def clauses_of(self, section: Section | int, kind: str = "經") -> tuple[Clause, ...]:
+        """The 經 (or 記) clauses of one section, in order."""
+        index = section if isinstance(section, int) else section.index
+        return tuple(c for c in self.clauses if c.section == index and c.kind == kind)
+
     def clause(self, cid: str) -> Clause | None:
         """A clause by its id, e.g. "05.03"."""
         return next((c for c in self.clauses if c.id == cid), None)
