@@ -1,6 +1,7 @@
 """Display lists, camera and break mapping, the pygame back end, the golden image, the font check."""
 from __future__ import annotations
 
+import dataclasses
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -23,6 +24,8 @@ from viz.draw.scene import (
     facing_vector,
     party_color,
     range_breaks,
+    set_down_props,
+    short_label,
 )
 from viz.timeline import ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, build_channel
 
@@ -108,13 +111,13 @@ def _near(a, b, tol=1e-9):
 def test_actor_token_at_its_place_with_a_nose_pointing_east():
     tl = fake_timeline()
     fr = tl.sample(0.0)
-    prims = actors(tl, fr, SceneOptions(token_r=1.5))
+    prims = actors(tl, fr, SceneOptions(token_r=1.5, px_per_chi=10.0))
     tokens = [p for p in prims if isinstance(p, Circle) and p.fill == party_color("主")]
     assert [t.center for t in tokens] == [(20.0, -10.0), (-20.0, -40.0)]
     assert tokens[0].r == 1.5
     noses = [p for p in prims if isinstance(p, Polygon) and len(p.points) == 3]
     tip = noses[0].points[0]
-    assert _near(tip, (20.0 + 1.5 * 1.9, -10.0))  # east of the token, same y
+    assert _near(tip, (20.0 + 1.5 * 1.6, -10.0))  # east of the token, same y
     labels = [p.text for p in prims if isinstance(p, Text) and p.unit == "chi"]
     assert labels[:2] == ["主", "爵"]
 
@@ -131,17 +134,17 @@ def test_absent_actor_draws_nothing():
 def test_held_prop_drawn_at_the_holder_set_down_prop_at_its_place():
     tl = fake_timeline()
     fr = tl.sample(2.0)
-    prims = build_scene(FakeLayout(), tl, fr, SceneOptions(place_labels=False))
+    prims = build_scene(FakeLayout(), tl, fr, SceneOptions(place_labels=False, px_per_chi=10.0))
     tags = {p.text: p.pos for p in prims if isinstance(p, Text) and p.bg == (252, 240, 200)}
     x, y = fr.xy[0]
-    assert tags["爵"] == (pytest.approx(x + 1.5 + 0.3), pytest.approx(y))
+    assert tags["爵"] == (pytest.approx(x + 1.5 * 1.2), pytest.approx(y))
     assert tags["扑"] == (26.0, 2.0)
 
 
 def test_bow_shrinks_the_token_and_marks_it():
     tl = fake_timeline()
     fr = tl.sample(6.25)  # a quarter into the 5 s bow
-    prims = actors(tl, fr, SceneOptions(token_r=1.5))
+    prims = actors(tl, fr, SceneOptions(token_r=1.5, px_per_chi=10.0))
     bin_token = next(p for p in prims if isinstance(p, Circle) and p.center == (0.0, 27.0))
     assert bin_token.r == pytest.approx(1.5 * (1 - 0.28))
     assert any(isinstance(p, Text) and p.text == "拜" for p in prims)
@@ -152,6 +155,28 @@ def test_caption_bubble_over_the_speaker():
     prims = build_scene(FakeLayout(), tl, tl.sample(6.0), SceneOptions(place_labels=False))
     bubble = [p for p in prims if isinstance(p, Text) and p.text == "「敢不敬從」"]
     assert len(bubble) == 1 and bubble[0].pos[1] > 27.0 and bubble[0].anchor == "s"
+
+
+def test_token_grows_to_a_legible_minimum_when_zoomed_out():
+    tl = fake_timeline()
+    prims = actors(tl, tl.sample(0.0), SceneOptions(token_r=1.5, token_min_px=12, px_per_chi=4))
+    token = next(p for p in prims if isinstance(p, Circle) and p.center == (20.0, -10.0))
+    assert token.r == 3.0
+
+
+def test_short_labels_fit_a_token():
+    assert [short_label(s) for s in ("主", "司正", "上射1", "衆3", "舉觶12")] == [
+        "主", "司正", "上1", "衆3", "舉12"]
+
+
+def test_set_down_props_of_a_kind_at_one_place_share_a_tag():
+    tl = fake_timeline()
+    fr = dataclasses.replace(tl.sample(0.0), prop_holder=np.array([-1, -1]),
+                             prop_xy=np.array([[5.0, 5.0], [5.2, 5.1]]),
+                             prop_visible=np.array([True, True]))
+    tl.props = (PropInfo("a", "矢", "矢"), PropInfo("b", "矢", "矢"))
+    tags = [(p.text, p.pos) for p in set_down_props(tl, fr, SceneOptions())]
+    assert tags == [("矢×2", (pytest.approx(5.1), pytest.approx(5.05)))]
 
 
 def test_facing_vector_compass():

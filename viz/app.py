@@ -35,7 +35,7 @@ from viz.draw.scene import (
 )
 from viz.fileio import atomic_write_bytes, next_free_name
 
-INSET_W = 250  # px: the column on the map's right holding the legend and the range inset
+INSET_W = 236  # px: the column on the map's right holding the legend and the range inset
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 
@@ -71,6 +71,9 @@ class App:
         self._range = range_bounds(layout)
         self._elsewhere = elsewhere_bounds(layout)
         self._kind = "site"
+        self._framed: tuple[str, int] | None = None  # (view kind, stage) the camera was fitted to
+        self._manual = False  # the user zoomed or panned: stop re-framing at stage changes
+        self._stage_bounds: dict[int, tuple[float, float, float, float]] = {}
         self.fit()
 
     # ---------------------------------------------------------------- view
@@ -86,6 +89,33 @@ class App:
         except (AttributeError, ValueError):
             return "site"
         return "elsewhere" if regions == {"elsewhere"} else "site"
+
+    def stage_bounds(self, stage: int) -> tuple[float, float, float, float]:
+        """The part of the school where this stage happens: the hall, and everywhere anyone
+        present in the stage stands in it (sampled), except the range, which has its inset."""
+        if stage in self._stage_bounds:
+            return self._stage_bounds[stage]
+        site = site_bounds(self.layout)
+        hall = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
+                if f.kind == "hall"]
+        pts = list(hall)
+        if self.timeline.stages:
+            s = self.timeline.stages[stage]
+            for t in np.linspace(s.t0, s.t1, 48):
+                fr = self.timeline.sample(float(t))
+                for i in np.nonzero(fr.present)[0]:
+                    x, y = map(float, fr.xy[i])
+                    if site[0] <= x <= site[2] and site[1] <= y <= site[3]:
+                        pts.append(np.array([[x, y]]))
+        if not pts:
+            b = site
+        else:
+            a = np.vstack(pts)
+            pad = 8.0
+            b = (max(a[:, 0].min() - pad, site[0]), max(a[:, 1].min() - pad, site[1]),
+                 min(a[:, 0].max() + pad, site[2]), min(a[:, 1].max() + pad, site[3]))
+        self._stage_bounds[stage] = tuple(float(v) for v in b)
+        return self._stage_bounds[stage]
 
     def inset_box(self) -> tuple[float, float, float, float] | None:
         """Where the range inset goes (bottom of the map's right column), or None if not shown."""
@@ -103,11 +133,14 @@ class App:
         box = areas(self.size)["map"]
         self.camera.viewport = tuple(float(v) for v in box)
         self._kind = self.view_kind()
+        stage = self.timeline.stage_at(self.t)
+        self._framed = (self._kind, stage)
+        self._manual = False
         if self._kind == "elsewhere":
             self.camera.fit(self._elsewhere, margin=30)
         elif self.inset_box() is not None:
             mx, my, mw, mh = box
-            self.camera.fit(site_bounds(self.layout), margin=18, box=(mx, my, mw - INSET_W, mh))
+            self.camera.fit(self.stage_bounds(stage), margin=18, box=(mx, my, mw - INSET_W, mh))
             ib = self.inset_box()
             self.inset.viewport = (ib[0], ib[1] + 24, ib[2], ib[3] - 24)
             self.inset.fit(self._range, margin=8)
@@ -211,6 +244,7 @@ class App:
             y = getattr(event, "precise_y", event.y)
             if self._in(areas(self.size)["map"], self.mouse):
                 self.camera.zoom_at(1.15 ** y, self.mouse)
+                self._manual = True
                 self._static = None
 
     def _key(self, e) -> None:
@@ -314,6 +348,7 @@ class App:
         self.mouse = pos
         if self._drag == "map":
             self.camera.pan(*rel)
+            self._manual = True
         elif self._drag == "bar":
             self._scrub(pos)
 
@@ -325,8 +360,9 @@ class App:
     def draw(self, surface: pygame.Surface) -> None:
         if surface.get_size() != self.size:
             self.resize(surface.get_size())
-        if self.view_kind() != self._kind:
-            self.fit()  # the rite moved to (or back from) the 賓's gate: frame where it is
+        kind, stage = self.view_kind(), self.timeline.stage_at(self.t)
+        if kind != self._kind or ((kind, stage) != self._framed and not self._manual):
+            self.fit()  # a new stage, or the rite went to the 賓's gate: frame where it is
         surface.fill(hud.PAPER)
         frame = self.timeline.sample(self.t)
         o = self.scene_options()

@@ -64,7 +64,7 @@ class Hits:
 def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
     """Where the map, the panel and the bar go in a window of this size."""
     w, h = size
-    pw = int(min(max(w * 0.3, 280), 440))
+    pw = int(min(max(w * 0.28, 280), 420))
     return {"map": (0, 0, w - pw, h - BAR_H), "panel": (w - pw, 0, pw, h - BAR_H),
             "bar": (0, h - BAR_H, w, BAR_H)}
 

@@ -288,10 +288,26 @@ def text_width_em(s: str) -> float:
     return sum(1.0 if ord(c) > 0x2E7F else 0.55 for c in s)
 
 
+def token_radius(o: SceneOptions) -> float:
+    """The token's radius in 尺 as drawn: true size, or the legible minimum when zoomed out
+    (so noses, tags and bubbles sit outside the token at any zoom)."""
+    return max(o.token_r, o.token_min_px / max(o.px_per_chi, 1e-6))
+
+
+def short_label(label: str) -> str:
+    """What fits inside a token: 上射1 → 上1, 衆賔3 → 衆3; one- and two-character labels as they are."""
+    digits = label[len(label.rstrip("0123456789")):]
+    stem = label[: len(label) - len(digits)]
+    if digits and len(stem) > 1:
+        return stem[0] + digits
+    return label
+
+
 def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
     """A token per present person: party colour, short label, facing nose, posture, props held."""
     out: list[Primitive] = []
     hl = set(o.highlight)
+    r0 = token_radius(o)
     for i, a in enumerate(timeline.actors):
         if not bool(frame.present[i]):
             continue
@@ -299,21 +315,23 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
         code = int(frame.posture[i])
         phase = float(frame.phase[i])
         col = party_color(a.party)
-        r = o.token_r
+        r = r0
         if code == 1:  # 坐: lower and smaller, on a square base (the mat-kneel)
             r *= 0.8
-            s = o.token_r * 1.05
+            s = r0 * 1.05
             out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
                                (236, 228, 210), col, 1.5))
         elif code == 2:  # 拜: the token dips (shrinks) once per half of the gesture
             r *= 1.0 - 0.28 * abs(math.sin(math.pi * 2 * phase))
         if i in hl:
-            out.append(Circle((x, y), r + 0.7, None, (230, 170, 40), 2.5, min_px=o.token_min_px + 3))
+            out.append(Circle((x, y), r + 0.5 * r0, None, (230, 170, 40), 2.5))
         fx, fy = facing_vector(float(frame.facing[i]))
         out.append(facing_mark(x, y, fx, fy, r, col))
-        out.append(Circle((x, y), r, col, (20, 16, 12), 1.0, min_px=o.token_min_px))
-        out.append(Text((x, y), a.label or a.name[:1], r * 1.1, WHITE, "c", unit="chi",
-                        min_px=10, max_px=18))
+        out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
+        text = short_label(a.label or a.name[:1])
+        em = max(sum(1.0 if ord(c) > 0x2E7F else 0.6 for c in text), 1.0)
+        out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
+                        min_px=8, max_px=18))
         if code == 2:
             out.append(Text((x - r, y + r), "拜", 10, (150, 36, 30), "se", bg=(255, 248, 230)))
         elif code == 3:
@@ -321,14 +339,15 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
         for k, pid in enumerate(frame.holding[i]):
             j = timeline.prop_index.get(pid) if hasattr(timeline, "prop_index") else None
             name = timeline.props[j].name if j is not None else pid
-            out.append(prop_tag(x + r + 0.3, y - k * 1.6, name, anchor="w"))
+            # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
+            out.append(prop_tag(x + r0 + 0.2 * r0, y - k * 1.3 * r0, name[-1:], anchor="w"))
     return out
 
 
 def facing_mark(x: float, y: float, fx: float, fy: float, r: float, col: Color) -> Polygon:
-    """A nose: a triangle whose tip stands 0.9 r beyond the token edge in the facing direction."""
+    """A nose: a triangle whose tip stands 0.6 r beyond the token edge in the facing direction."""
     px, py = -fy, fx  # perpendicular
-    tip = (x + fx * r * 1.9, y + fy * r * 1.9)
+    tip = (x + fx * r * 1.6, y + fy * r * 1.6)
     b = 0.55 * r
     base = (x + fx * r * 0.6, y + fy * r * 0.6)
     return Polygon((tip, (base[0] + px * b, base[1] + py * b), (base[0] - px * b, base[1] - py * b)),
@@ -337,27 +356,42 @@ def facing_mark(x: float, y: float, fx: float, fy: float, r: float, col: Color) 
 
 def prop_tag(x: float, y: float, name: str, anchor: str = "c") -> Text:
     """A prop as its name in a small box: 爵, 觶, 弓, 矢, 扑 …"""
-    return Text((x, y), name, 0.9, (60, 40, 20), anchor, unit="chi", min_px=10, max_px=14,
+    return Text((x, y), name, 0.9, (60, 40, 20), anchor, unit="chi", min_px=10, max_px=13,
                 bg=(252, 240, 200), border=(150, 120, 60))
 
 
 def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
-    out: list[Primitive] = []
+    """Props set down, one tag per kind and place: six 乘矢 leaning at the 西序 read 乘矢×6."""
+    groups: list[tuple[str, list[tuple[float, float]]]] = []
     for j, p in enumerate(timeline.props):
         if int(frame.prop_holder[j]) < 0 and bool(frame.prop_visible[j]):
-            out.append(prop_tag(float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1]), p.name))
+            x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
+            # same name within 1.5 尺 of a group's first member joins it (a grid would split
+            # neighbours that straddle a cell edge)
+            for name, pts in groups:
+                if name == p.name and math.hypot(pts[0][0] - x, pts[0][1] - y) < 1.5:
+                    pts.append((x, y))
+                    break
+            else:
+                groups.append((p.name, [(x, y)]))
+    out: list[Primitive] = []
+    for name, pts in groups:
+        x = sum(q[0] for q in pts) / len(pts)
+        y = sum(q[1] for q in pts) / len(pts)
+        out.append(prop_tag(x, y, name if len(pts) == 1 else f"{name}×{len(pts)}"))
     return out
 
 
 def captions(timeline, frame, o: SceneOptions) -> list[Primitive]:
     """Speech bubbles: the words said, above the speaker."""
     out: list[Primitive] = []
+    r0 = token_radius(o)
     for i, text in frame.captions:
         if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
             continue
         x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        out.append(Line(((x, y + o.token_r), (x + 1.0, y + o.token_r + 2.4)), INK, 1.0))
-        out.append(Text((x + 1.0, y + o.token_r + 2.4), f"「{text}」", 13, INK, "s",
+        out.append(Line(((x, y + r0), (x + 0.6 * r0, y + 2.2 * r0)), INK, 1.0))
+        out.append(Text((x + 0.6 * r0, y + 2.2 * r0), f"「{text}」", 13, INK, "s",
                         bg=(255, 255, 250), border=INK))
     return out
 
