@@ -1,0 +1,224 @@
+"""Walking routes through the 州序: nothing crossed, stairs climbed, named ways honoured, fast."""
+from __future__ import annotations
+
+import time
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from viz.layout import DEFAULT_LAYOUT, load_layout
+
+XU = load_layout(DEFAULT_LAYOUT)
+NAMES = sorted(XU.places)
+
+
+# -- geometry written here, independent of viz.paths -------------------------------------
+
+
+def _orient(a, b, c) -> float:
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _proper_cross(p, q, a, b) -> bool:
+    """Segments pq and ab cross at a point inside both (touching at an end does not count)."""
+    d1, d2 = _orient(a, b, p), _orient(a, b, q)
+    d3, d4 = _orient(p, q, a), _orient(p, q, b)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _inside_polygon(pt, poly) -> bool:
+    """Ray casting; points on the boundary may go either way, so callers sample off it."""
+    x, y = pt
+    inside = False
+    for (x1, y1), (x2, y2) in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _dist_to_rect(pt, r) -> float:
+    dx = max(r[0] - pt[0], 0, pt[0] - r[2])
+    dy = max(r[1] - pt[1], 0, pt[1] - r[3])
+    return float(np.hypot(dx, dy))
+
+
+def _samples(route, n=24):
+    for p, q in pairwise(route):
+        for t in np.linspace(0, 1, n)[1:-1]:
+            yield p + t * (q - p)
+
+
+def assert_walkable(layout, route):
+    for p, q in pairwise(route):
+        for o in layout.obstacles:
+            poly = o.polygon
+            for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+                assert not _proper_cross(p, q, a, b), (p, q, o.name)
+    for s in _samples(route):
+        for o in layout.obstacles:
+            assert not _inside_polygon(s, o.polygon), (s, o.name)
+    # one goes up or down a stair facing it: any stretch over a stair runs due north or south
+    for p, q in pairwise(route):
+        for stair in layout.stairs:
+            poly = np.array([[stair.rect[0], stair.rect[1]], [stair.rect[2], stair.rect[1]],
+                             [stair.rect[2], stair.rect[3]], [stair.rect[0], stair.rect[3]]])
+            if any(_inside_polygon(s, poly) for s in _samples(np.array([p, q]), 12)):
+                assert abs(p[0] - q[0]) < 1e-9, (p, q, stair.name)
+
+
+def _in_some_obstacle(layout, pt):
+    return [o for o in layout.obstacles if _inside_polygon(pt, o.polygon)]
+
+
+def assert_ends(layout, route, given_pt, end):
+    """The route starts (or ends) at the given point, or beside the obstacle the point is in."""
+    holders = _in_some_obstacle(layout, given_pt)
+    if not holders:
+        assert np.allclose(end, given_pt)
+    else:
+        assert not _in_some_obstacle(layout, end)
+        # on the inflated edge: a side, or at worst a corner
+        reach = (layout.clearance + 0.1) * np.sqrt(2)
+        assert min(_dist_to_rect(end, o.rect) for o in holders) <= reach
+
+
+def _passes_a_stair(layout, route) -> bool:
+    return any(layout.region_at(*s) == "階" for s in _samples(route))
+
+
+# -- properties over the places ----------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.sampled_from(NAMES), b=st.sampled_from(NAMES))
+def test_route_between_places_crosses_nothing(a, b):
+    pa, pb = XU.place_xy(a), XU.place_xy(b)
+    r = XU.route(pa, pb)
+    assert r.ndim == 2 and r.shape[1] == 2 and len(r) >= 2
+    assert_walkable(XU, r)
+    assert_ends(XU, r, pa, r[0])
+    assert_ends(XU, r, pb, r[-1])
+    # regions where the walk really begins and ends (a place inside an obstacle, such as the
+    # 西榮 on the 堂's edge, is reached from whichever side the walk comes)
+    ra, rb = XU.region_at(*r[0]), XU.region_at(*r[-1])
+    if {ra, rb} == {"堂"} or ("堂" not in (ra, rb) and "階" not in (ra, rb)):
+        assert XU.stair_steps(r) == 0
+    elif "階" not in (ra, rb):
+        assert _passes_a_stair(XU, r)
+        assert XU.stair_steps(r) == 3
+
+
+free_points = st.tuples(st.floats(-80, 80), st.floats(-120, 45)).filter(
+    lambda p: not _in_some_obstacle(XU, p) and XU.region_at(*p) != "階")
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=free_points, b=free_points)
+def test_route_between_any_free_points_crosses_nothing(a, b):
+    r = XU.route(a, b)
+    assert_walkable(XU, r)
+    assert np.allclose(r[0], a) and np.allclose(r[-1], b)
+    if (XU.region_at(*a) == "堂") != (XU.region_at(*b) == "堂"):
+        assert XU.stair_steps(r) == 3
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=st.sampled_from(NAMES), v=st.sampled_from(NAMES), b=st.sampled_from(NAMES))
+def test_a_via_place_is_passed(a, v, b):
+    r = XU.route(XU.place_xy(a), XU.place_xy(b), via=(v,))
+    assert_walkable(XU, r)
+    pv = XU.place_xy(v)
+    if not _in_some_obstacle(XU, pv) and XU.region_at(*pv) != "階":
+        assert np.min(np.linalg.norm(r - pv, axis=1)) < 1e-9
+
+
+# -- hand-worked routes ------------------------------------------------------------------
+
+
+def _y_where_crossing_x(route, x):
+    ys = []
+    for p, q in pairwise(route):
+        if (p[0] - x) * (q[0] - x) < 0 or (p[0] == x and q[0] != x):
+            t = (x - p[0]) / (q[0] - p[0])
+            ys.append(p[1] + t * (q[1] - p[1]))
+    return ys
+
+
+def test_gou_ying_nei_passes_north_of_the_west_pillar():
+    """鉤楹內 (序: 物當棟): from the 西階 to the 右物, round the north of the 西楹."""
+    pillar = next(o for o in XU.obstacles if o.name == "西楹")
+    r = XU.route_places("西階上", "右物", via=("鉤楹內",))
+    ys = _y_where_crossing_x(r, -12.0)
+    assert ys and all(y > pillar.rect[3] for y in ys)
+    r_out = XU.route_places("西階上", "右物", via=("由楹外",))
+    ys = _y_where_crossing_x(r_out, -12.0)
+    assert ys and all(y < pillar.rect[1] for y in ys)
+    # the named way and its via place give the same walk
+    assert np.allclose(r, XU.route_places("西階上", "右物", via=("西楹北",)))
+
+
+def test_you_si_ma_zhi_nan_passes_south_of_the_si_ma():
+    r = XU.route_places("射位", "西階上", via=("由司馬之南",))
+    sx, sy = XU.place_xy("司馬位")
+    assert _y_where_crossing_x(r, sx)[0] < sy
+
+
+def test_walk_from_hall_to_basin_goes_down_the_east_stair_straight():
+    r = XU.route_places("阼階上", "洗")
+    assert XU.stair_steps(r) == 3
+    down = [(p, q) for p, q in pairwise(r) if p[1] >= 0 > q[1]]
+    assert len(down) == 1 and down[0][0][0] == down[0][1][0] == 20  # the 阼階's middle line
+
+
+def test_court_walk_does_not_cut_across_the_hall():
+    r = XU.route_places("堂西", "堂東")
+    assert XU.stair_steps(r) == 0
+    assert all(XU.region_at(*s) not in ("堂", "階") for s in _samples(r))
+
+
+def test_gate_is_the_only_way_out():
+    r = XU.route_places("中庭", "侯中")
+    crossing = _y_where_crossing_x(r[:, ::-1], -90.0)  # x where the route crosses y = -90
+    assert len(crossing) == 1 and -6 < crossing[0] < 6
+
+
+def test_route_to_a_pillar_stops_at_its_face():
+    r = XU.route_places("楹間", "東楹")
+    assert r[-1][0] < 11.25 and abs(r[-1][1] - 10) < 2  # the 東楹's west face
+    assert_walkable(XU, r)
+
+
+def test_stair_steps_by_hand():
+    assert XU.stair_steps(np.array([[20, 2], [20, -6]])) == 3
+    assert XU.stair_steps(np.array([[20, -6], [20, 2], [20, -6]])) == 6
+    assert XU.stair_steps(np.array([[20, 2], [20, -2.25]])) == 1
+    assert XU.stair_steps(np.array([[-46, 8], [-46, -20], [46, -20]])) == 0
+    assert XU.stair_steps(np.array([[0, 0]])) == 0
+
+
+def test_segment_blocked_by_hand():
+    assert XU.segment_blocked((-12, 5), (-12, 15))  # through the 西楹
+    assert XU.segment_blocked((0, 5), (0, -5))  # off the 堂's edge
+    assert XU.segment_blocked((40, 5), (40, -60)) is True  # the 堂's corner, then nothing
+    assert XU.segment_blocked((0, -80), (0, -100)) is False  # out through the gate
+    assert XU.segment_blocked((20, -80), (20, -100))  # through the south wall
+    assert XU.segment_blocked((-40, -170), (-20, -190))  # through the 乏
+    assert not XU.segment_blocked((20, 2), (20, -6))  # down the 阼階
+
+
+def test_route_is_fast():
+    pairs = [(XU.place_xy(a), XU.place_xy(b)) for a in NAMES[::3] for b in NAMES[1::4]]
+    XU.route(*pairs[0])
+    t = time.perf_counter()
+    for a, b in pairs:
+        XU.route(a, b)
+    per_call = (time.perf_counter() - t) / len(pairs)
+    assert per_call < 2e-3, f"{per_call * 1e3:.2f} ms per route"
+
+
+def test_unknown_via_names_the_place():
+    with pytest.raises(KeyError, match="西楹背"):
+        XU.route((0, 0), (1, 1), via=("西楹背",))
