@@ -221,3 +221,14 @@ def test_app_start_up_check_prints_missing(tmp_path):
     missing = a.check_font(buf)
     assert missing == ["\ue001"]
     assert "U+E001" in buf.getvalue()
+
+
+def test_hovering_a_token_names_the_person_and_what_he_holds(app):
+    fr = app.timeline.sample(0.0)
+    x, y = app.camera.to_screen(fr.xy[0])
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + 1, y), rel=(0, 0),
+                                  buttons=(0, 0, 0)))
+    assert app.hover_text(fr) == "主人 · 立 · 執爵"
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + 60, y + 60), rel=(0, 0),
+                                  buttons=(0, 0, 0)))
+    assert app.hover_text(fr) == ""

@@ -293,3 +293,40 @@ def test_golden_small_plan():
                           str(golden.with_suffix(".diff.png")))
         pytest.fail(f"golden differs: {bad:.2%} pixels off by >48, mean {diff.mean():.2f}; "
                     f"see {golden.with_suffix('.actual.png').name} and .diff.png")
+
+
+# ---------------------------------------------------------------- panel text and labels
+
+@given(st.text(alphabet="主人以賔揖先入，。」the wst ", max_size=80),
+       st.floats(40, 300))
+def test_wrap_fits_the_width_and_keeps_closing_marks_off_line_starts(s, width):
+    from viz.draw.hud import text_width, wrap
+
+    lines = wrap(s, 12, width)
+    assert "".join(lines).replace(" ", "") == s.replace(" ", "")
+    for line in lines:
+        # a line may overhang by the closing marks it kept (kinsoku), nothing else
+        assert text_width(line.rstrip("，。」"), 12) <= width + 1e-9 or len(line.strip()) <= 1
+    assert all(not line or line[0] not in "，。」" for line in lines[1:]) or width < 30
+
+
+def test_real_layout_labels_never_overlap_at_window_scale():
+    from viz.draw.scene import place_labels, text_width_em
+    from viz.layout import load_layout
+
+    lay = load_layout(Path(__file__).resolve().parents[1] / "layouts" / "xu.yaml")
+    scale = 5.0
+    texts = [p for p in place_labels(lay, scale) if isinstance(p, Text)]
+    assert len(texts) > 20
+    boxes = []
+    for t in texts:
+        w = (text_width_em(t.text) * t.size + 2) / scale
+        h = (t.size + 2) / scale
+        fx = {"e": 1.0, "w": 0.0}.get(t.anchor, 0.5)
+        fy = {"n": 0.0, "s": 1.0}.get(t.anchor, 0.5)
+        boxes.append((t.pos[0] - fx * w, t.pos[1] - (1 - fy) * h, t.pos[0] + (1 - fx) * w,
+                      t.pos[1] + fy * h))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] - 1e-9 and b[0] < a[2] - 1e-9 and a[1] < b[3] - 1e-9
+                        and b[1] < a[3] - 1e-9), (a, b)

@@ -34,6 +34,7 @@ from viz.draw.scene import (
     site_bounds,
 )
 from viz.fileio import atomic_write_bytes, next_free_name
+from viz.timeline import POSTURES
 
 INSET_W = 236  # px: the column on the map's right holding the legend and the range inset
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -378,10 +379,36 @@ class App:
                     self.camera)
         if ib is not None:
             self._draw_inset(surface, ib, frame, o)
+        tip = self.hover_text(frame)
+        if tip:
+            pgdraw.draw(surface, [Text((self.mouse[0] + 14, self.mouse[1] + 12), tip, 13, hud.INK,
+                                       "nw", bg=(255, 253, 244), border=hud.INK, screen=True)],
+                        self.camera)
         surface.set_clip(None)
         prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state,
                                      legend_at=self.legend_at(), where=self._kind)
         pgdraw.draw(surface, prims, self.camera)
+
+    def hover_text(self, frame) -> str:
+        """Who is under the mouse in the main view: full name, note, posture, what he holds."""
+        if self._drag is not None or not self._in(areas(self.size)["map"], self.mouse):
+            return ""
+        idx = np.nonzero(frame.present)[0]
+        if not len(idx):
+            return ""
+        scr = self.camera.to_screen(frame.xy[idx])
+        d = np.hypot(scr[:, 0] - self.mouse[0], scr[:, 1] - self.mouse[1])
+        k = int(np.argmin(d))
+        r = max(self.scene_options().token_r * self.camera.scale, self.scene_options().token_min_px)
+        if d[k] > r + 2:
+            return ""
+        i = int(idx[k])
+        a = self.timeline.actors[i]
+        text = a.name + (f"（{a.note}）" if getattr(a, "note", "") else "")
+        text += f" · {POSTURES[int(frame.posture[i])]}"
+        held = [self.timeline.props[self.timeline.prop_index[p]].name for p in frame.holding[i]
+                if p in self.timeline.prop_index]
+        return text + (f" · 執{'、'.join(held)}" if held else "")
 
     def legend_at(self) -> tuple[float, float, float]:
         mx, my, mw, _ = areas(self.size)["map"]

@@ -79,22 +79,47 @@ def text_width(s: str, px: float) -> float:
     return sum(px if ord(c) > 0x2E7F else px * 0.55 for c in s)
 
 
-def wrap(s: str, px: float, width: float) -> list[str]:
-    """Break anywhere between hanzi, keeping closing punctuation off the start of a line."""
-    lines, cur, w = [], "", 0.0
+def _tokens(s: str) -> list[str]:
+    """Hanzi and CJK marks one by one; Latin words whole with their trailing space."""
+    out: list[str] = []
+    word = ""
     for c in s:
-        cw = text_width(c, px)
-        if c == "\n":
+        if ord(c) > 0x2E7F or c == "\n":
+            if word:
+                out.append(word)
+                word = ""
+            out.append(c)
+        else:
+            word += c
+            if c == " ":
+                out.append(word)
+                word = ""
+    if word:
+        out.append(word)
+    return out
+
+
+def wrap(s: str, px: float, width: float) -> list[str]:
+    """Break between hanzi or at spaces, keeping closing punctuation off the start of a line."""
+    lines, cur, w = [], "", 0.0
+    for tok in _tokens(s):
+        if tok == "\n":
             lines.append(cur)
             cur, w = "", 0.0
             continue
-        if cur and w + cw > width and c not in NO_BREAK_START:
-            lines.append(cur)
+        tw = text_width(tok.rstrip(), px)
+        if cur and w + tw > width and tok[0] not in NO_BREAK_START:
+            lines.append(cur.rstrip())
             cur, w = "", 0.0
-        cur += c
-        w += cw
+        while tw > width and len(tok) > 1:  # a word longer than the line: cut it
+            k = max(int(len(tok) * width / tw), 1)
+            lines.append(tok[:k])
+            tok = tok[k:]
+            tw = text_width(tok.rstrip(), px)
+        cur += tok
+        w += text_width(tok, px)
     if cur or not lines:
-        lines.append(cur)
+        lines.append(cur.rstrip())
     return lines
 
 
