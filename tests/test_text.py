@@ -174,15 +174,6 @@ def test_find_command_lists_places(capsys):
     assert code == 1
 
 
-def test_load_is_fast():
-    import time
-
-    load_corpus.cache_clear()
-    t = time.perf_counter()
-    load_corpus()
-    assert time.perf_counter() - t < 0.05
-
-
 def _judgements() -> list[dict]:
     import yaml
 
