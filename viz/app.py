@@ -64,8 +64,7 @@ class App:
         self._drag: str | None = None  # "map" | "bar"
         self._matches: list[int] = []
         self._match_i = 0
-        self._static: tuple | None = None  # (scale, prims): the plan changes only with the zoom
-        self._inset_static: list | None = None
+        self._static: tuple | None = None  # (camera key, Surface): the plan layer
         self.inset_on = True
         breaks = range_breaks(layout)
         self.inset = Camera((0, 0, 10, 10), breaks=breaks)  # the 侯道, 乏 and 侯 at their own scale
@@ -148,7 +147,6 @@ class App:
         else:
             self.camera.fit(all_bounds(self.layout), margin=20)
         self._static = None
-        self._inset_static = None
 
     # ---------------------------------------------------------------- time
 
@@ -246,7 +244,6 @@ class App:
             if self._in(areas(self.size)["map"], self.mouse):
                 self.camera.zoom_at(1.15 ** y, self.mouse)
                 self._manual = True
-                self._static = None
 
     def _key(self, e) -> None:
         k = e.key
@@ -364,21 +361,19 @@ class App:
         kind, stage = self.view_kind(), self.timeline.stage_at(self.t)
         if kind != self._kind or ((kind, stage) != self._framed and not self._manual):
             self.fit()  # a new stage, or the rite went to the 賓's gate: frame where it is
-        surface.fill(hud.PAPER)
         frame = self.timeline.sample(self.t)
-        o = self.scene_options()
-        if self._static is None or self._static[0] != self.camera.scale:
-            self._static = (self.camera.scale, self._plan(self.camera.scale, o))
+        # the plan (hall, court, range, labels, scale bar, inset frame) changes only with the
+        # camera: drawn once into a layer, then each frame is a blit plus the people
+        surface.blit(self._plan_layer(), (0, 0))
         mx, my, mw, mh = areas(self.size)["map"]
         surface.set_clip(pygame.Rect(mx, my, mw, mh))
-        self._people(surface, self.camera, self._static[1], frame, o)
+        self._people(surface, self.camera, frame, self.scene_options())
         ib = self.inset_box()
-        # scale bar and north arrow: in the right column above the inset, else bottom left
-        corner = (ib[0] + 8, ib[1] - 16) if ib is not None else (mx + 16, my + mh - 14)
-        pgdraw.draw(surface, overlay(self.camera, getattr(self.layout, "chi_m", 0.231), corner),
-                    self.camera)
         if ib is not None:
-            self._draw_inset(surface, ib, frame, o)
+            surface.set_clip(pygame.Rect(int(ib[0]), int(ib[1]) + 24, int(ib[2]), int(ib[3]) - 24))
+            self._people(surface, self.inset, frame, SceneOptions(
+                breaks=self.inset.breaks, px_per_chi=self.inset.scale, captions=False))
+            surface.set_clip(pygame.Rect(mx, my, mw, mh))
         tip = self.hover_text(frame)
         if tip:
             pgdraw.draw(surface, [Text((self.mouse[0] + 14, self.mouse[1] + 12), tip, 13, hud.INK,
@@ -388,6 +383,28 @@ class App:
         prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state,
                                      legend_at=self.legend_at(), where=self._kind)
         pgdraw.draw(surface, prims, self.camera)
+
+    def _plan_layer(self) -> pygame.Surface:
+        cam, ins = self.camera, self.inset
+        key = (self.size, cam.scale, cam.center, cam.viewport, ins.scale, ins.center,
+               ins.viewport, self.inset_box())
+        if self._static is not None and self._static[0] == key:
+            return self._static[1]
+        layer = pygame.Surface(self.size)
+        layer.fill(hud.PAPER)
+        mx, my, mw, mh = areas(self.size)["map"]
+        layer.set_clip(pygame.Rect(mx, my, mw, mh))
+        pgdraw.draw(layer, self._plan(cam, self.scene_options()), cam)
+        ib = self.inset_box()
+        corner = (ib[0] + 8, ib[1] - 16) if ib is not None else (mx + 16, my + mh - 14)
+        if ib is not None:
+            self._inset_plan(layer, ib)
+        layer.set_clip(pygame.Rect(mx, my, mw, mh))
+        # scale bar and north arrow: in the right column above the inset, else bottom left
+        pgdraw.draw(layer, overlay(cam, getattr(self.layout, "chi_m", 0.231), corner), cam)
+        layer.set_clip(None)
+        self._static = (key, layer)
+        return layer
 
     def hover_text(self, frame) -> str:
         """Who is under the mouse in the main view: full name, note, posture, what he holds."""
@@ -416,28 +433,24 @@ class App:
             return (mx + mw - INSET_W + 4, my + 10, INSET_W - 14)
         return (mx + 10, my + 10, 300)
 
-    def _plan(self, scale: float, o: SceneOptions) -> list:
+    def _plan(self, camera: Camera, o: SceneOptions) -> list:
         return (features(self.layout) + range_marks(self.layout, o.breaks)
-                + place_labels(self.layout, scale))
+                + place_labels(self.layout, camera.scale))
 
-    def _people(self, surface, camera: Camera, plan: list, frame, o: SceneOptions) -> None:
-        pgdraw.draw(surface, plan, camera)
+    def _people(self, surface, camera: Camera, frame, o: SceneOptions) -> None:
         pgdraw.draw(surface, set_down_props(self.timeline, frame, o), camera)
         pgdraw.draw(surface, actors(self.timeline, frame, o), camera)
         pgdraw.draw(surface, captions(self.timeline, frame, o), camera)
 
-    def _draw_inset(self, surface, box, frame, o: SceneOptions) -> None:
-        """The range at its own scale, same breaks: the 乏 and the 侯 and whoever is there."""
+    def _inset_plan(self, layer, box) -> None:
+        """The range at its own scale, same breaks: the 侯道, the 乏 and the 侯."""
         x, y, w, h = box
-        pgdraw.draw(surface, [Rect(box, hud.PAPER, (150, 130, 100), 1.5, radius=3)], self.inset)
-        surface.set_clip(pygame.Rect(int(x), int(y) + 24, int(w), int(h) - 24))
-        if self._inset_static is None:
-            io_ = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale)
-            self._inset_static = self._plan(self.inset.scale, io_)
-        io = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale, captions=False)
-        self._people(surface, self.inset, self._inset_static, frame, io)
-        surface.set_clip(pygame.Rect(*areas(self.size)["map"]))
-        pgdraw.draw(surface, [
+        pgdraw.draw(layer, [Rect(box, hud.PAPER, (150, 130, 100), 1.5, radius=3)], self.inset)
+        layer.set_clip(pygame.Rect(int(x), int(y) + 24, int(w), int(h) - 24))
+        o = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale)
+        pgdraw.draw(layer, self._plan(self.inset, o), self.inset)
+        layer.set_clip(pygame.Rect(*areas(self.size)["map"]))
+        pgdraw.draw(layer, [
             Text((x + 8, y + 12), "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）", 12, hud.RED, "w", screen=True),
             Line(((x, y + 24), (x + w, y + 24)), (200, 190, 170), 1.0, screen=True)], self.inset)
 

@@ -8,6 +8,7 @@ circles stay round and widths stay true. Without breaks the camera is a plain si
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 from dataclasses import dataclass
 
@@ -44,6 +45,7 @@ class YMap:
             shift += b.length - b.gap
         self._w = np.array(wx[::-1])  # ascending
         self._d = np.array(dy[::-1])
+        self._wl, self._dl = [float(v) for v in self._w], [float(v) for v in self._d]
 
     @staticmethod
     def _pl(v, xs: np.ndarray, ys: np.ndarray):
@@ -57,7 +59,21 @@ class YMap:
         return out if v.ndim else float(out)
 
     def fwd(self, y):
+        if isinstance(y, float) and not len(self._w):
+            return y
         return self._pl(y, self._w, self._d)
+
+    def fwd1(self, y: float) -> float:
+        """fwd for one number, without numpy's per-call cost (the drawing loop's hot path)."""
+        w, d = self._wl, self._dl
+        if not w:
+            return y
+        if y <= w[0]:
+            return y + (d[0] - w[0])
+        if y >= w[-1]:
+            return y + (d[-1] - w[-1])
+        k = bisect.bisect_right(w, y) - 1
+        return d[k] + (y - w[k]) * (d[k + 1] - d[k]) / (w[k + 1] - w[k])
 
     def inv(self, d):
         return self._pl(d, self._d, self._w)
@@ -87,11 +103,20 @@ class Camera:
 
     def to_screen(self, pts) -> np.ndarray:
         """(k,2) or (2,) world 尺 → pixels."""
+        if isinstance(pts, (list, tuple)) and len(pts) <= 8 and pts and isinstance(pts[0], tuple):
+            return np.array(self.to_screen_pts(pts))
         p = np.asarray(pts, dtype=float)
         vx, vy, vw, vh = self.viewport
         sx = vx + vw / 2 + (p[..., 0] - self.center[0]) * self.scale
         sy = vy + vh / 2 - (self.ymap.fwd(p[..., 1]) - self.center[1]) * self.scale
         return np.stack([sx, sy], axis=-1)
+
+    def to_screen_pts(self, pts) -> list[tuple[float, float]]:
+        """to_screen for a few (x, y) tuples in plain Python (no numpy call per primitive)."""
+        vx, vy, vw, vh = self.viewport
+        ox, oy, cx, cy, k = vx + vw / 2, vy + vh / 2, self.center[0], self.center[1], self.scale
+        f = self.ymap.fwd1
+        return [(ox + (x - cx) * k, oy - (f(y) - cy) * k) for x, y in pts]
 
     def to_world(self, pts) -> np.ndarray:
         p = np.asarray(pts, dtype=float)

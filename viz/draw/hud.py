@@ -213,7 +213,7 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     if sec is None:
         return [Text((x, y), "（此節不在文本中）", 12, GREY, "nw", screen=True)]
     span = step.span if step is not None else (0, 0)
-    clauses = [c for c in corpus.clauses if c.section == sec.index]
+    clauses = [(k, c) for k, c in enumerate(corpus.clauses) if c.section == sec.index]
     # rows: (text, px, colour, highlighted, clause index or -1, tag)
     rows: list[tuple[str, int, Color, bool, int, str]] = []
     rows.append((f"經文 · 第{sec.index}節 {sec.name}   頁 {corpus.page_at(sec.start)}", 11, GREY,
@@ -222,13 +222,13 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
         text = corpus.plain[sec.start:sec.end]
         for line in wrap(text, 15, w):
             rows.append((line, 15, INK, False, -1, ""))
-    for c in clauses:
+    for ci, c in clauses:
         cur = c.start < span[1] and span[0] < c.end
         tag = "記" if c.kind == "記" else ""
         body = c.punct or c.text
         lines = wrap(body, 15, w - (22 if tag else 0))
         for k, line in enumerate(lines):
-            rows.append((line, 15, INK, cur, corpus.clauses.index(c), tag if k == 0 else ""))
+            rows.append((line, 15, INK, cur, ci, tag if k == 0 else ""))
         if cur and st.show_notes:
             for note in c.notes:
                 for line in wrap("注　" + note, 11, w - 10):

@@ -40,12 +40,17 @@ def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) ->
 
 
 def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
-    a = np.asarray(points, dtype=float).reshape(-1, 2)
-    return a if screen else camera.to_screen(a)
+    if screen:
+        return np.asarray(points, dtype=float).reshape(-1, 2)
+    return np.asarray(camera.to_screen_pts(points), dtype=float).reshape(-1, 2)
 
 
-def _ipts(a: np.ndarray) -> list[tuple[int, int]]:
-    return [(round(x), round(y)) for x, y in np.clip(a, -30000, 30000)]
+def _clamp(v: float) -> int:
+    return round(min(max(v, -30000.0), 30000.0))
+
+
+def _ipts(a) -> list[tuple[int, int]]:
+    return [(_clamp(x), _clamp(y)) for x, y in a]
 
 
 def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
