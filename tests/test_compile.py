@@ -189,3 +189,45 @@ def test_sample_is_pure(tl):
     backward = [tl.sample(t).xy.copy() for t in ts[::-1]][::-1]
     for a, b in zip(forward, backward):
         assert np.array_equal(a, b)
+
+
+SETUP = textwrap.dedent("""\
+    settings: {walk_speed: 5, turn: 0.5}
+    cast:
+      - {id: zhuren, name: 主人, party: 主, label: 主}
+      - {id: sizheng, name: 司正, party: 主, label: 司正}
+    props:
+      - {id: gong, name: 弓, kind: 弓, at: 洗, absent: true}
+    stages:
+      - name: 迎賔
+        setup:
+          - {who: zhuren, at: 門內, face: 南}
+          - {who: sizheng, at: {place: 門內, dx: 5}, face: 南}
+        steps:
+          - cite: 主人一相出迎於門外
+            do:
+              - wait: {who: sizheng, dur: 2}
+              - move: {who: sizheng, to: {place: 門外, dx: 5}}
+              - move: {who: zhuren, to: 門外}
+      - name: 誘射
+        labels: {sizheng: 司馬}
+        setup:
+          - {prop: gong, held_by: zhuren}
+        steps:
+          - cite: 司射猶挾乘矢
+            do: [{wait: {dur: 1}}]
+    """)
+
+
+def test_absent_props_setup_props_stage_labels_and_waits(field, corpus):
+    tl = compile_script(parse_script(SETUP, field, corpus, "s.yaml"), field)
+    g, s = tl.prop_index["gong"], tl.actor_index["sizheng"]
+    assert not tl.sample(0).prop_visible[g]
+    st1 = tl.stages[1]
+    f = tl.sample(st1.t0)
+    assert f.prop_visible[g] and f.holding[tl.actor_index["zhuren"]] == ("gong",)
+    assert tl.stages[0].labels[s] == "司正" and st1.labels[s] == "司馬"
+    # the 司正 waits 2 s, then walks the same 10 尺 as the 主人 (at 5 尺/s, 2 s)
+    assert tl.sample(1.0).xy[s] == pytest.approx([5, -90])
+    assert tl.sample(3.0).xy[s] == pytest.approx([5, -95])
+    assert tl.steps[0].t1 == pytest.approx(4.0)

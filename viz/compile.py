@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from viz.errors import Collector, Loc
-from viz.script import Action, Formation, Placement, PlaceRef, Script, Step
+from viz.script import (Action, Formation, Placement, PlaceRef, PropPlacement, Script,
+                         Step)
 from viz.timeline import (ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, POSTURES,
                           build_channel)
 
@@ -106,8 +107,9 @@ class Compiler:
         buf.presence.append((a, t, present))
         self.present[a] = present
 
-    def set_prop(self, buf: _Buffer, p: int, t: float, holder: int, xy) -> None:
-        buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), True))
+    def set_prop(self, buf: _Buffer, p: int, t: float, holder: int, xy,
+                 visible: bool = True) -> None:
+        buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible))
         self.holder[p], self.prop_xy[p] = holder, xy
 
     # ---- the whole script ----
@@ -121,22 +123,23 @@ class Compiler:
             self.setup(stage.setup)
             for step in stage.steps:
                 steps.append(self.step(step, si, len(steps)))
+            labels = tuple(stage.labels.get(a.id, a.label) for a in self.s.cast)
             stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
-                                    len(steps) - 1))
+                                    len(steps) - 1, labels))
         return self.timeline(stages, steps)
 
     def initial_props(self) -> None:
         for j, p in enumerate(self.s.props):
             if p.held_by:
-                self.kf.props.append((j, 0.0, self.ai[p.held_by], 0.0, 0.0, True))
-                self.holder[j] = self.ai[p.held_by]
+                self.set_prop(self.kf, j, 0.0, self.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
-                xy = self.xy(p.at)
-                self.kf.props.append((j, 0.0, HELD, float(xy[0]), float(xy[1]), True))
-                self.prop_xy[j] = xy
+                self.set_prop(self.kf, j, 0.0, HELD, self.xy(p.at), not p.absent)
 
-    def setup(self, placements: tuple[Placement, ...]) -> None:
+    def setup(self, placements: tuple[Placement | PropPlacement, ...]) -> None:
         for pl in placements:
+            if isinstance(pl, PropPlacement):
+                self.place_prop(pl)
+                continue
             idx = [self.ai[w] for w in pl.who]
             for a, spot in zip(idx, self.spots(pl.who, self.xy(pl.at), pl.formation,
                                                pl.face, pl.spacing)):
@@ -147,6 +150,16 @@ class Compiler:
                 self.kf.posture.append((a, self.t, CODE[pl.posture], self.t))
             for pid in pl.holding:
                 self.set_prop(self.kf, self.pi[pid], self.t, idx[0], self.pos[idx[0]])
+
+    def place_prop(self, pl: PropPlacement) -> None:
+        p = self.pi[pl.prop]
+        if pl.held_by:
+            a = self.ai[pl.held_by]
+            self.set_prop(self.kf, p, self.t, a, self.pos[a])
+        elif pl.at is not None:
+            self.set_prop(self.kf, p, self.t, HELD, self.xy(pl.at))
+        else:
+            self.set_prop(self.kf, p, self.t, HELD, self.prop_xy[p], visible=False)
 
     def step(self, step: Step, stage: int, index: int) -> StepSpan:
         buf = _Buffer()
@@ -178,7 +191,12 @@ class Compiler:
         return max((busy.get(a, 0.0) for a in who), default=0.0)
 
     def do_wait(self, buf, act: Action, busy) -> float:
-        return act.args["dur"]
+        """A pause; with `who`, only those wait, so their next actions in the step start later."""
+        who = [self.ai[w] for w in act.args.get("who", ())]
+        end = self.start(busy, who) + act.args["dur"]
+        for a in who:
+            busy[a] = end
+        return end
 
     def do_move(self, buf, act: Action, busy) -> float:
         who = [self.ai[w] for w in act.args["who"]]

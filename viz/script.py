@@ -69,6 +69,18 @@ class Prop:
     at: PlaceRef | None
     held_by: str | None
     loc: Loc
+    absent: bool = False
+
+
+@dataclass(frozen=True)
+class PropPlacement:
+    """Where a prop is when a stage opens: set down, in someone's hands, or not yet brought."""
+
+    prop: str
+    at: PlaceRef | None
+    held_by: str | None
+    absent: bool
+    loc: Loc
 
 
 @dataclass(frozen=True)
@@ -115,9 +127,10 @@ class Placement:
 class Stage:
     name: str
     section: str
-    setup: tuple[Placement, ...]
+    setup: tuple[Placement | PropPlacement, ...]
     steps: tuple[Step, ...]
     loc: Loc
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -247,7 +260,8 @@ class _Reader:
                 self.out.error(loc, f"prop {p['id']!r} needs exactly one of at: or held_by:")
             at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
             held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
-            out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc))
+            out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc,
+                            bool(p.get("absent", False))))
         return tuple(out)
 
     # ---- patterns ----
@@ -363,7 +377,7 @@ class _Reader:
                 r[k] = self.actor(v, at(k))
             elif k == "who":
                 r[k] = self.who(v, at(k)) if verb in ("move", "face", "posture", "enter",
-                                                      "exit") else (self.actor(v, at(k)),)
+                                                      "exit", "wait") else (self.actor(v, at(k)),)
             elif k in ("to", "at", "from", "toward"):
                 if k == "from" and isinstance(v, str) and v in self.actor_ids:
                     r[k] = PlaceRef(at(k), actor=v)
@@ -414,7 +428,20 @@ class _Reader:
                      float(dur) if dur is not None else None, s.get("note", ""),
                      s.get("reading", "鄭"), loc, pattern)]
 
-    def placement(self, p: YMap, loc: Loc) -> Placement:
+    def prop_placement(self, p: YMap, loc: Loc) -> PropPlacement:
+        n = sum(k in p for k in ("at", "held_by", "absent"))
+        if n != 1:
+            self.out.error(loc, f"prop {p['prop']!r} in a setup needs exactly one of at:, "
+                                "held_by: or absent:")
+        return PropPlacement(
+            self.prop(p["prop"], p.loc_of("prop")),
+            self.place(p["at"], p.loc_of("at")) if "at" in p else None,
+            self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None,
+            bool(p.get("absent", False)), loc)
+
+    def placement(self, p: YMap, loc: Loc) -> Placement | PropPlacement:
+        if "prop" in p:
+            return self.prop_placement(p, loc)
         who = self.who(p["who"], p.loc_of("who"))
         held = tuple(x for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding")))
         cite = p.get("cite", "")
@@ -445,7 +472,10 @@ class _Reader:
             if span[1] > span[0]:
                 cursor = span[0] + 1
             steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
-        return Stage(st["name"], section, setup, tuple(steps), loc)
+        labels = st.get("labels") or YMap()
+        for k in labels:
+            self.actor(k, labels.key_loc(k))
+        return Stage(st["name"], section, setup, tuple(steps), loc, dict(labels))
 
     def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
         if self.corpus is None:

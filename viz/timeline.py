@@ -34,6 +34,7 @@ class StageSpan:
     t1: float
     first_step: int
     last_step: int  # inclusive
+    labels: tuple[str, ...] = ()  # each actor's label in this stage (司正 is 司馬 for the archery)
 
 
 @dataclass(frozen=True)
