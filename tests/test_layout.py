@@ -310,3 +310,34 @@ def test_a_damaged_layout_never_tracebacks(i, junk):
             assert re.match(r"d\.yaml:\d+:\d+: ", str(p)), str(p)
     else:
         assert layout.places
+
+
+# -- other readings ----------------------------------------------------------------------
+
+
+def test_ao_reading_moves_the_marks_and_the_blind():
+    ao = load_layout(DEFAULT_LAYOUT, readings=("敖",))
+    assert ao.reading == "鄭+敖"
+    assert xy(ao, "左物")[0] - xy(ao, "右物")[0] == 5  # 敖: under 5 尺 apart
+    hx = xy(ao, "侯")[0]
+    blind = next(o for o in ao.obstacles if o.name == "乏")
+    assert hx - (blind.rect[0] + blind.rect[2]) / 2 == 50  # from the 侯's west edge
+    assert xy(ao, "乏") == (-50, -180)
+    marks = {f.name: f.points for f in ao.features if f.kind == "mark"}
+    assert marks["右物"][0][0] == -2.5  # the drawing follows the place
+    assert ao.warnings == ()
+    r = ao.route_places("堂西", "乏南")
+    assert not any(ao.segment_blocked(p, q) for p, q in zip(r[:-1], r[1:], strict=True))
+
+
+def test_default_is_untouched_by_a_reading_loaded_elsewhere(xu):
+    load_layout(DEFAULT_LAYOUT, readings=("敖",))
+    assert xy(xu, "左物")[0] - xy(xu, "右物")[0] == 6
+    assert xu.applied == ()
+
+
+def test_unknown_reading_is_a_located_error():
+    with pytest.raises(InputError) as e:
+        load_layout(DEFAULT_LAYOUT, readings=("朱熹",))
+    assert str(e.value) == (f"{DEFAULT_LAYOUT}:1:1: no variant in this layout follows the reading "
+                            "'朱熹' (readings with variants: 中庭南北之中, 敖繼公)")

@@ -126,6 +126,7 @@ class Layout:
     ways: dict[str, tuple[str, ...]]
     variants: tuple[TopicVariant, ...] = ()
     warnings: tuple[Problem, ...] = field(default=())
+    applied: tuple[str, ...] = ()  # places and obstacles moved by the chosen readings
 
     # -- places ------------------------------------------------------------------------
     def place_xy(self, name: str) -> np.ndarray:
@@ -230,21 +231,33 @@ class Layout:
 # -- loading ---------------------------------------------------------------------------
 
 
-def load_layout(path: str | Path = DEFAULT_LAYOUT) -> Layout:
-    """Load and check a layout file; every problem is raised as one located InputError."""
-    return _build(load_file(path), str(path))
+def load_layout(path: str | Path = DEFAULT_LAYOUT, readings: Sequence[str] = ()) -> Layout:
+    """Load and check a layout file; every problem is raised as one located InputError.
+
+    `readings` switches variants on: a place or obstacle with a variant whose reading contains
+    one of these words (e.g. "敖") stands where that variant puts it.
+    """
+    return _build(load_file(path), str(path), tuple(readings))
 
 
-def load_layout_text(text: str, name: str = "<string>") -> Layout:
+def load_layout_text(text: str, name: str = "<string>", readings: Sequence[str] = ()) -> Layout:
     """load_layout from YAML text (for tests and the editor)."""
-    return _build(load_text(text, name), name)
+    return _build(load_text(text, name), name, tuple(readings))
 
 
 def _schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-def _build(root: Any, file: str) -> Layout:
+def _chosen(spec: YMap, readings: tuple[str, ...]) -> YMap | None:
+    """The first variant of a place or obstacle that one of the chosen readings names."""
+    for v in spec.get("variants", ()):
+        if any(r and r in v["reading"] for r in readings):
+            return v
+    return None
+
+
+def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
     col = Collector()
     top = Loc(file, 1, 1)
     if not isinstance(root, YMap):
@@ -257,8 +270,16 @@ def _build(root: Any, file: str) -> Layout:
     wall = float(root["court"]["wall"])
     stairs = tuple(Stair(s["name"], _rect(s, "rect", col), int(s["steps"])) for s in root["stairs"])
     obstacles: list[Obstacle] = []
+    applied: list[str] = []
     for o in root.get("obstacles", ()):
-        obstacles.append(Obstacle(o["name"], o["kind"], _rect(o, "rect", col)))
+        rect, v = _rect(o, "rect", col), _chosen(o, readings)
+        if v is not None:
+            # the variant moves the obstacle's centre, keeping its size
+            cx, cy = v.get("x", (rect[0] + rect[2]) / 2), v.get("y", (rect[1] + rect[3]) / 2)
+            hw, hh = (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2
+            rect = (cx - hw, cy - hh, cx + hw, cy + hh)
+            applied.append(o["name"])
+        obstacles.append(Obstacle(o["name"], o["kind"], rect))
     gate = root["court"]["gate"]
     gx0, gx1 = (float(v) for v in gate["x"])
     gate_name = gate.get("name", "門")
@@ -283,7 +304,7 @@ def _build(root: Any, file: str) -> Layout:
 
     layout = Layout(
         name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
-        reading=str(root["reading"]), places={}, features=(), obstacles=tuple(obstacles),
+        reading="+".join([str(root["reading"]), *readings]), places={}, features=(), obstacles=tuple(obstacles),
         stairs=stairs, hall=hall, hall_height=float(root["hall"]["height"]), court=court_out,
         range_rect=range_rect, clearance=float(root.get("clearance", 1.0)),
         ways={k: tuple(v["via"]) for k, v in root.get("ways", {}).items()},
@@ -291,10 +312,17 @@ def _build(root: Any, file: str) -> Layout:
                        for v in root.get("variants", ())),
     )
     places = {}
+    moved: dict[str, tuple[float, float]] = {}
     for name, p in root["places"].items():
+        x, y = float(p["x"]), float(p["y"])
+        v = _chosen(p, readings)
+        if v is not None:
+            x, y = float(v.get("x", x)), float(v.get("y", y))
+            moved[name] = (x - float(p["x"]), y - float(p["y"]))
+            applied.append(name)
         places[name] = Place(
-            name=name, x=float(p["x"]), y=float(p["y"]), source=p["source"], note=p.get("note"),
-            region=layout.region_at(float(p["x"]), float(p["y"])),
+            name=name, x=x, y=y, source=p["source"], note=p.get("note"),
+            region=layout.region_at(x, y),
             variants=tuple(Variant(v["reading"], v.get("x"), v.get("y"), v.get("source"),
                                    v.get("note")) for v in p.get("variants", ())))
     obstacle_names = {o.name for o in obstacles}
@@ -310,13 +338,28 @@ def _build(root: Any, file: str) -> Layout:
                 col.warn(root["places"].key_loc(name),
                          f"place {name} ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}; "
                          "routes to it stop at the obstacle's side")
+    unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
+    if unused:
+        col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
+                       f"(readings with variants: {', '.join(_readings(root)) or 'none'})")
     features = _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_name,
-                                   elsewhere, range_rect) + _declared_features(root, col)
+                                   elsewhere, range_rect) + _declared_features(root, col, moved)
     col.raise_if_errors()
     object.__setattr__(layout, "places", places)
     object.__setattr__(layout, "features", tuple(features))
     object.__setattr__(layout, "warnings", tuple(col.warnings))
+    object.__setattr__(layout, "applied", tuple(applied))
     return layout
+
+
+def _all_variants(root: YMap):
+    for spec in [*root["places"].values(), *root.get("obstacles", ())]:
+        for v in spec.get("variants", ()):
+            yield spec, v
+
+
+def _readings(root: YMap) -> list[str]:
+    return sorted({v["reading"] for _, v in _all_variants(root)})
 
 
 def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
@@ -470,7 +513,9 @@ def _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_
     return out
 
 
-def _declared_features(root: YMap, col: Collector) -> list[Feature]:
+def _declared_features(root: YMap, col: Collector,
+                       moved: dict[str, tuple[float, float]]) -> list[Feature]:
+    """The features the file lists; one named like a place a reading moved moves with it."""
     out = []
     for f in root.get("features", ()):
         label = f.get("label", f["name"])
@@ -484,5 +529,6 @@ def _declared_features(root: YMap, col: Collector) -> list[Feature]:
             pts, closed = np.array(f["points"], float), bool(f.get("closed", False))
         else:
             continue
-        out.append(Feature(f["kind"], f["name"], pts, closed, label))
+        out.append(Feature(f["kind"], f["name"], pts + moved.get(f["name"], (0.0, 0.0)), closed,
+                           label))
     return out
