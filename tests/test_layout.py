@@ -1,6 +1,7 @@
 """The default layout (州序 as 鄭 reads it): places, hand-worked positions, regions, located errors."""
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -327,7 +328,7 @@ def test_ao_reading_moves_the_marks_and_the_blind():
     assert marks["右物"][0][0] == -2.5  # the drawing follows the place
     assert ao.warnings == ()
     r = ao.route_places("堂西", "乏南")
-    assert not any(ao.segment_blocked(p, q) for p, q in zip(r[:-1], r[1:], strict=True))
+    assert not any(ao.segment_blocked(p, q) for p, q in itertools.pairwise(r))
 
 
 def test_default_is_untouched_by_a_reading_loaded_elsewhere(xu):
