@@ -36,7 +36,7 @@ from viz.draw.scene import (
 from viz.fileio import atomic_write_bytes, next_free_name
 from viz.timeline import POSTURES
 
-INSET_W = 236  # px: the column on the map's right holding the legend and the range inset
+INSET_W = (236, 340)  # px: the column on the map's right with the legend and the range inset
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 
@@ -117,16 +117,20 @@ class App:
         self._stage_bounds[stage] = tuple(float(v) for v in b)
         return self._stage_bounds[stage]
 
+    def column_w(self) -> float:
+        """Width of the right column of the map: a quarter of it, within INSET_W."""
+        return float(np.clip(areas(self.size)["map"][2] * 0.26, *INSET_W))
+
     def inset_box(self) -> tuple[float, float, float, float] | None:
         """Where the range inset goes (bottom of the map's right column), or None if not shown."""
         mx, my, mw, mh = areas(self.size)["map"]
         if not self.inset_on or self._range is None or mw < 640 or self._kind == "elsewhere":
             return None
-        iw = INSET_W - 14
+        iw = self.column_w() - 14
         x0, y0, x1, y1 = self._range
         dh = float(self.inset.ymap.fwd(y1) - self.inset.ymap.fwd(y0))
         h = min(mh - 170, (iw - 16) / max(x1 - x0, 1e-6) * dh + 16 + 24)
-        return (mx + mw - INSET_W + 4, my + mh - h - 10, iw, h)
+        return (mx + mw - self.column_w() + 4, my + mh - h - 10, iw, h)
 
     def fit(self) -> None:
         """F: frame the school (and the range in its inset), or the 賓's gate when the rite is there."""
@@ -140,12 +144,18 @@ class App:
             self.camera.fit(self._elsewhere, margin=30)
         elif self.inset_box() is not None:
             mx, my, mw, mh = box
-            self.camera.fit(self.stage_bounds(stage), margin=18, box=(mx, my, mw - INSET_W, mh))
+            self.camera.fit(self.stage_bounds(stage), margin=18, box=(mx, my, mw - self.column_w(), mh))
             ib = self.inset_box()
             self.inset.viewport = (ib[0], ib[1] + 24, ib[2], ib[3] - 24)
             self.inset.fit(self._range, margin=8)
         else:
-            self.camera.fit(all_bounds(self.layout), margin=20)
+            b = all_bounds(self.layout)
+            mx, my, mw, mh = box
+            dh = float(self.camera.ymap.fwd(b[3]) - self.camera.ymap.fwd(b[1]))
+            width = (b[2] - b[0]) * (mh - 40) / max(dh, 1e-6)
+            # a tall drawing leaves a margin at the right: keep it in one piece for the legend
+            side = (mx, my, mw - 180, mh) if mw - width >= 200 else None
+            self.camera.fit(b, margin=20, box=side)
         self._static = None
 
     # ---------------------------------------------------------------- time
@@ -397,6 +407,9 @@ class App:
         pgdraw.draw(layer, self._plan(cam, self.scene_options()), cam)
         ib = self.inset_box()
         corner = (ib[0] + 8, ib[1] - 16) if ib is not None else (mx + 16, my + mh - 14)
+        lx = self.legend_at()[0]
+        if ib is None and lx > mx + 20:  # the legend found a margin at the right: join it
+            corner = (lx + 8, my + mh - 14)
         if ib is not None:
             self._inset_plan(layer, ib)
         layer.set_clip(pygame.Rect(mx, my, mw, mh))
@@ -430,8 +443,13 @@ class App:
     def legend_at(self) -> tuple[float, float, float]:
         mx, my, mw, _ = areas(self.size)["map"]
         if self.inset_box() is not None:
-            return (mx + mw - INSET_W + 4, my + 10, INSET_W - 14)
-        return (mx + 10, my + 10, 300)
+            return (mx + mw - self.column_w() + 4, my + 10, self.column_w() - 14)
+        # no right column: in the margin beside the drawing if it has room, else top left
+        right = float(self.camera.to_screen((all_bounds(self.layout)[2], 0.0))[0])
+        free = mx + mw - right - 16
+        if free >= 170:
+            return (mx + mw - min(300.0, free) - 8, my + 10, min(300.0, free))
+        return (mx + 10, my + 10, min(300.0, mw - 20))
 
     def _plan(self, camera: Camera, o: SceneOptions) -> list:
         return (features(self.layout) + range_marks(self.layout, o.breaks)

@@ -244,7 +244,7 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     out: list[Primitive] = []
     cy = y - offset
     for (line, px, col, hl, ci, tag), rh in zip(rows, heights, strict=True):
-        if cy + rh > y - 1 and cy < y + h - rh + 1:
+        if cy >= y - 1 and cy + rh <= y + h + 1:  # whole rows only: none under the header
             indent = 22 if (ci >= 0 and corpus.clauses[ci].kind == "記") else 0
             if ci == -2:
                 indent = 10
