@@ -7,6 +7,7 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import numpy as np
 import pygame
 import pytest
 from test_draw import FakeLayout, fake_timeline
@@ -232,3 +233,32 @@ def test_hovering_a_token_names_the_person_and_what_he_holds(app):
     app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + 60, y + 60), rel=(0, 0),
                                   buttons=(0, 0, 0)))
     assert app.hover_text(fr) == ""
+
+
+def test_when_everyone_is_at_the_guests_gate_the_view_goes_there(tmp_path):
+    from viz.timeline import ActorInfo, StageSpan, StepSpan, Timeline, build_channel
+
+    tl = Timeline([ActorInfo("zhuren", "主人", "主", "主")], [],
+                  [StageSpan(0, "戒賔", "戒賔", 0.0, 5.0, 0, 0),
+                   StageSpan(1, "迎賔", "迎賔", 5.0, 10.0, 1, 1)],
+                  [StepSpan(0, 0, 0.0, 5.0, "主人戒賔", (0, 4), (), "x:1:1"),
+                   StepSpan(1, 1, 5.0, 10.0, "迎", (0, 1), (), "x:2:1")],
+                  build_channel([0, 0], [0.0, 5.0], x=[-300.0, 0.0], y=[-4.0, -85.0],
+                                face=[90.0, 0.0]),
+                  build_channel([0], [0.0], code=[0], end=[0.0]),
+                  build_channel([0], [0.0], present=[True]),
+                  build_channel([], [], holder=[], x=[], y=[], visible=[]),
+                  {"t0": np.zeros(0), "t1": np.zeros(0), "actor": np.zeros(0, int), "text": []},
+                  10.0)
+    a = App(FakeLayout(), tl, None, size=SIZE, shots_dir=tmp_path)
+    surface = pygame.Surface(SIZE)
+    a.draw(surface)
+    assert a.view_kind() == "elsewhere" and a.inset_box() is None
+    mx, my, mw, mh = hud.areas(SIZE)["map"]
+    sx, sy = a.camera.to_screen((-300.0, -4.0))
+    assert mx < sx < mx + mw and my < sy < my + mh  # the 賔門 is on screen
+    a.seek(7.0)
+    a.draw(surface)
+    assert a.view_kind() == "site" and a.inset_box() is not None
+    sx, sy = a.camera.to_screen((0.0, 15.0))
+    assert mx < sx < mx + mw and my < sy < my + mh  # back at the school

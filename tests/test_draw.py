@@ -55,7 +55,7 @@ class FakeLayout:
         pl = {"阼階上": (24, 2), "西階上": (-24, 2), "楹間": (0, 10), "賔席": (0, 27),
               "主人席": (26, 14), "右物": (-3, 20), "左物": (3, 20), "中庭": (0, -45),
               "洗": (34, -30), "楅": (34, -42), "乏": (-30, -180), "侯": (0, -280),
-              "門": (0, -90), "堂西": (-38, 10), "司射位": (-20, -40)}
+              "門": (0, -90), "堂西": (-38, 10), "司射位": (-20, -40), "賔門外": (-300, -4)}
         self.places = {k: P(name=k, x=float(x), y=float(y), region="") for k, (x, y) in pl.items()}
         self.features = (
             _feature("court", "庭", _rect(-45, -90, 45, 0)),
@@ -73,9 +73,12 @@ class FakeLayout:
             _feature("mark", "左物", [(3, 18.5), (3, 21.5)], closed=False),
             _feature("blind", "乏", _rect(-32, -181, -28, -179), label="乏"),
             _feature("target", "侯", [(-20, -280), (20, -280)], closed=False),
+            _feature("gate", "賔門", _rect(-306, 0, -294, 2), label="賔門"),
         )
 
     def region_at(self, x, y):
+        if x < -200:
+            return "elsewhere"
         return "堂" if 0 <= y <= 30 and abs(x) <= 32 else "庭"
 
 
