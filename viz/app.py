@@ -70,6 +70,8 @@ class App:
         self.inset = Camera((0, 0, 10, 10), breaks=breaks)  # the 侯道, 乏 and 侯 at their own scale
         self._range = range_bounds(layout)
         self._elsewhere = elsewhere_bounds(layout)
+        ab = all_bounds(layout)
+        self._near = (ab[0] - 30, ab[1] - 30, ab[2] + 30, ab[3] + 30)  # "at the school"
         self._kind = "site"
         self._framed: tuple[str, int] | None = None  # (view kind, stage) the camera was fitted to
         self._manual = False  # the user zoomed or panned: stop re-framing at stage changes
@@ -79,16 +81,19 @@ class App:
     # ---------------------------------------------------------------- view
 
     def view_kind(self) -> str:
-        """"elsewhere" while everyone present stands outside the school (sections 1, 4, 36)."""
+        """"elsewhere" while nobody present is at the school or its range (sections 1, 4, 36).
+
+        Judged by distance, not by region_at: the layout calls the ground just outside the gate
+        "elsewhere" too, and the 主人 greeting the 賓 there is still a scene at the school.
+        """
         fr = self.timeline.sample(self.t)
         idx = np.nonzero(fr.present)[0]
         if not len(idx) or self._elsewhere is None:
             return "site"
-        try:
-            regions = {self.layout.region_at(*map(float, fr.xy[i])) for i in idx}
-        except (AttributeError, ValueError):
-            return "site"
-        return "elsewhere" if regions == {"elsewhere"} else "site"
+        x0, y0, x1, y1 = self._near
+        xy = fr.xy[idx]
+        near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+        return "site" if near.any() else "elsewhere"
 
     def stage_bounds(self, stage: int) -> tuple[float, float, float, float]:
         """The part of the school where this stage happens: the hall, and everywhere anyone
@@ -96,6 +101,8 @@ class App:
         if stage in self._stage_bounds:
             return self._stage_bounds[stage]
         site = site_bounds(self.layout)
+        # the school and just outside its gate; further south is the range, in its inset
+        lim = (self._near[0], site[1] - 14.0, self._near[2], self._near[3])
         hall = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
                 if f.kind == "hall"]
         pts = list(hall)
@@ -103,17 +110,17 @@ class App:
             s = self.timeline.stages[stage]
             for t in np.linspace(s.t0, s.t1, 48):
                 fr = self.timeline.sample(float(t))
-                for i in np.nonzero(fr.present)[0]:
-                    x, y = map(float, fr.xy[i])
-                    if site[0] <= x <= site[2] and site[1] <= y <= site[3]:
-                        pts.append(np.array([[x, y]]))
-        if not pts:
+                xy = fr.xy[np.nonzero(fr.present)[0]]
+                keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
+                        & (xy[:, 1] <= lim[3]))
+                pts.append(xy[keep])
+        a = np.vstack(pts) if pts else np.zeros((0, 2))
+        if not len(a):
             b = site
         else:
-            a = np.vstack(pts)
             pad = 8.0
-            b = (max(a[:, 0].min() - pad, site[0]), max(a[:, 1].min() - pad, site[1]),
-                 min(a[:, 0].max() + pad, site[2]), min(a[:, 1].max() + pad, site[3]))
+            b = (max(a[:, 0].min() - pad, lim[0]), max(a[:, 1].min() - pad, lim[1]),
+                 min(a[:, 0].max() + pad, lim[2]), min(a[:, 1].max() + pad, lim[3]))
         self._stage_bounds[stage] = tuple(float(v) for v in b)
         return self._stage_bounds[stage]
 
