@@ -181,7 +181,8 @@ def test_lane_is_the_strip_from_the_marks_to_the_target(xu):
 def test_nearest_place_and_height(xu):
     assert xu.nearest_place(39, -31) == "洗"
     assert xu.height_at(0, 15) == 3
-    assert [xu.height_at(20, y) for y in (-4, -2.5, -1, -6)] == [1, 2, 3, 0]
+    # 3 等: risers at the foot (-4.5), half-way (-2.25) and the 堂廉 (0)
+    assert [xu.height_at(20, y) for y in (-4, -2.5, -1, -6)] == [1, 1, 2, 0]
 
 
 def test_features_complete_enough_to_draw(xu):

@@ -94,9 +94,12 @@ class Stair:
 
     @property
     def risers(self) -> tuple[float, ...]:
-        """y of each step's front edge, south to north; the top riser meets the 堂廉 at y1."""
+        """y of each step's front edge, south to north: the first at the stair's foot, the
+        last at the 堂廉 (y1), so three 等 have two treads and the third step is the 堂."""
         _, y0, _, y1 = self.rect
-        run = (y1 - y0) / self.steps
+        if self.steps == 1:
+            return (y1,)
+        run = (y1 - y0) / (self.steps - 1)
         return tuple(y0 + k * run for k in range(self.steps))
 
 
