@@ -262,3 +262,19 @@ def test_when_everyone_is_at_the_guests_gate_the_view_goes_there(tmp_path):
     assert a.view_kind() == "site" and a.inset_box() is not None
     sx, sy = a.camera.to_screen((0.0, 15.0))
     assert mx < sx < mx + mw and my < sy < my + mh  # back at the school
+
+
+def test_panel_degrades_without_clauses_and_without_a_corpus(tmp_path):
+    import dataclasses
+
+    bare = dataclasses.replace(fake_corpus(), clauses=())
+    surface = pygame.Surface(SIZE)
+    for corpus, found in ((bare, True), (None, False)):
+        a = App(FakeLayout(), fake_timeline(), corpus, size=SIZE, shots_dir=tmp_path)
+        a.draw(surface)
+        assert a.hits.clauses == []
+        assert a.search("賔拜") == found  # find needs only the plain text
+        assert a.t == (5.0 if found else 0.0)
+    prims, _ = hud.build_hud(a.timeline, a.timeline.sample(6.0), bare, SIZE, hud.HudState())
+    marked = [p for p in prims if isinstance(p, hud.Rect) and p.fill == hud.HILITE]
+    assert len(marked) == 1  # the line holding the cited 賔拜

@@ -112,7 +112,9 @@ def wrap(s: str, px: float, width: float) -> list[str]:
             lines.append(cur.rstrip())
             cur, w = "", 0.0
         while tw > width and len(tok) > 1:  # a word longer than the line: cut it
-            k = max(int(len(tok) * width / tw), 1)
+            k = 1
+            while k < len(tok) and text_width(tok[:k + 1], px) <= width:
+                k += 1
             lines.append(tok[:k])
             tok = tok[k:]
             tw = text_width(tok.rstrip(), px)
@@ -218,10 +220,12 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     rows: list[tuple[str, int, Color, bool, int, str]] = []
     rows.append((f"經文 · 第{sec.index}節 {sec.name}   頁 {corpus.page_at(sec.start)}", 11, GREY,
                  False, -1, ""))
-    if not clauses:  # degrade: the plain text of the section, the cited words highlighted
-        text = corpus.plain[sec.start:sec.end]
-        for line in wrap(text, 15, w):
-            rows.append((line, 15, INK, False, -1, ""))
+    if not clauses:  # degrade: the plain text of the section, lines with the cited words marked
+        pos = sec.start
+        for line in wrap(corpus.plain[sec.start:sec.end], 15, w):
+            end = pos + len(line)
+            rows.append((line, 15, INK, pos < span[1] and span[0] < end, -1, ""))
+            pos = end
     for ci, c in clauses:
         cur = c.start < span[1] and span[0] < c.end
         tag = "記" if c.kind == "記" else ""

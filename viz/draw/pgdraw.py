@@ -16,10 +16,6 @@ from viz.fonts import TextCache
 _cache = TextCache()
 
 
-def text_cache() -> TextCache:
-    return _cache
-
-
 def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) -> None:
     """Draw each primitive in order (back to front)."""
     for p in prims:

@@ -81,7 +81,6 @@ class SceneOptions:
     token_min_px: float = 8.0
     breaks: tuple[Break, ...] = ()  # drawn as zig-zags with the true distance written
     px_per_chi: float = 4.0  # current zoom, so labels that would collide can be left out
-    highlight: tuple[int, ...] = ()  # actor indices to ring (e.g. those named by the current step)
 
 
 def party_color(party: str) -> Color:
@@ -306,7 +305,6 @@ def short_label(label: str) -> str:
 def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
     """A token per present person: party colour, short label, facing nose, posture, props held."""
     out: list[Primitive] = []
-    hl = set(o.highlight)
     r0 = token_radius(o)
     for i, a in enumerate(timeline.actors):
         if not bool(frame.present[i]):
@@ -323,8 +321,6 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
                                (236, 228, 210), col, 1.5))
         elif code == 2:  # 拜: the token dips (shrinks) once per half of the gesture
             r *= 1.0 - 0.28 * abs(math.sin(math.pi * 2 * phase))
-        if i in hl:
-            out.append(Circle((x, y), r + 0.5 * r0, None, (230, 170, 40), 2.5))
         fx, fy = facing_vector(float(frame.facing[i]))
         out.append(facing_mark(x, y, fx, fy, r, col))
         out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
