@@ -278,3 +278,10 @@ def test_panel_degrades_without_clauses_and_without_a_corpus(tmp_path):
     prims, _ = hud.build_hud(a.timeline, a.timeline.sample(6.0), bare, SIZE, hud.HudState())
     marked = [p for p in prims if isinstance(p, hud.Rect) and p.fill == hud.HILITE]
     assert len(marked) == 1  # the line holding the cited 賔拜
+
+
+def test_hovering_the_bar_names_the_stage_there(app):
+    x, y, w, h = hud.bar_track(SIZE)
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + w * 0.75, y + h / 2), rel=(0, 0),
+                                  buttons=(0, 0, 0)))
+    assert app.hover_text(app.timeline.sample(0.0)) == "2 請射 · 15 s"

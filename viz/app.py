@@ -391,15 +391,20 @@ class App:
             self._people(surface, self.inset, frame, SceneOptions(
                 breaks=self.inset.breaks, px_per_chi=self.inset.scale, captions=False))
             surface.set_clip(pygame.Rect(mx, my, mw, mh))
-        tip = self.hover_text(frame)
-        if tip:
-            pgdraw.draw(surface, [Text((self.mouse[0] + 14, self.mouse[1] + 12), tip, 13, hud.INK,
-                                       "nw", bg=(255, 253, 244), border=hud.INK, screen=True)],
-                        self.camera)
         surface.set_clip(None)
         prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state,
                                      legend_at=self.legend_at(), where=self._kind)
         pgdraw.draw(surface, prims, self.camera)
+        tip = self.hover_text(frame)
+        if tip:
+            mx_, my_ = self.mouse
+            right = mx_ + 14 + hud.text_width(tip, 13) + 8 > self.size[0]
+            below = my_ + 40 > self.size[1]
+            pgdraw.draw(surface, [Text((mx_ + (-10 if right else 14), my_ + (-10 if below else 12)),
+                                       tip, 13, hud.INK,
+                                       ("s" if below else "n") + ("e" if right else "w"),
+                                       bg=(255, 253, 244), border=hud.INK, screen=True)],
+                        self.camera)
 
     def _plan_layer(self) -> pygame.Surface:
         cam, ins = self.camera, self.inset
@@ -427,7 +432,15 @@ class App:
         return layer
 
     def hover_text(self, frame) -> str:
-        """Who is under the mouse in the main view: full name, note, posture, what he holds."""
+        """Who is under the mouse in the main view: full name, note, posture, what he holds;
+        over the timeline bar, the stage and time there."""
+        if self._drag is None and self._in(areas(self.size)["bar"], self.mouse):
+            x, _, w, _ = hud.bar_track(self.size)
+            t = float(np.clip((self.mouse[0] - x) / max(w, 1e-9), 0, 1)) * self.timeline.duration
+            if not self.timeline.stages:
+                return ""
+            s = self.timeline.stages[self.timeline.stage_at(t)]
+            return f"{s.index + 1} {s.name} · {t:.0f} s"
         if self._drag is not None or not self._in(areas(self.size)["map"], self.mouse):
             return ""
         idx = np.nonzero(frame.present)[0]
@@ -458,9 +471,9 @@ class App:
             return (mx + mw - min(300.0, free) - 8, my + 10, min(300.0, free))
         return (mx + 10, my + 10, min(300.0, mw - 20))
 
-    def _plan(self, camera: Camera, o: SceneOptions) -> list:
+    def _plan(self, camera: Camera, o: SceneOptions, places: bool = True) -> list:
         return (features(self.layout) + range_marks(self.layout, o.breaks)
-                + place_labels(self.layout, camera.scale))
+                + place_labels(self.layout, camera.scale, places))
 
     def _people(self, surface, camera: Camera, frame, o: SceneOptions) -> None:
         pgdraw.draw(surface, set_down_props(self.timeline, frame, o), camera)
@@ -473,7 +486,8 @@ class App:
         pgdraw.draw(layer, [Rect(box, hud.PAPER, (150, 130, 100), 1.5, radius=3)], self.inset)
         layer.set_clip(pygame.Rect(int(x), int(y) + 24, int(w), int(h) - 24))
         o = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale)
-        pgdraw.draw(layer, self._plan(self.inset, o), self.inset)
+        # only the drawn things are named here: at this scale point names would crowd the 侯
+        pgdraw.draw(layer, self._plan(self.inset, o, places=False), self.inset)
         layer.set_clip(pygame.Rect(*areas(self.size)["map"]))
         pgdraw.draw(layer, [
             Text((x + 8, y + 12), "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）", 12, hud.RED, "w", screen=True),

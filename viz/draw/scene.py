@@ -241,7 +241,7 @@ def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
     return out
 
 
-def place_labels(layout, px_per_chi: float) -> list[Primitive]:
+def place_labels(layout, px_per_chi: float, places: bool = True) -> list[Primitive]:
     """Names of features and places, small and grey, leaving out those that would collide at
     this zoom: features first (they are drawn), then places in the layout's order."""
     taken: list[tuple[float, float, float, float]] = []
@@ -270,7 +270,7 @@ def place_labels(layout, px_per_chi: float) -> list[Primitive]:
             out.append(Text((x, y), text, size, LABEL, anchor))
     # regions, the roof's parts and points one only passes through are not worth a label
     skip = {"堂", "庭", "侯道", "棟", "楣"}
-    for name, p in layout.places.items():
+    for name, p in (layout.places.items() if places else ()):
         note = getattr(p, "note", None) or ""
         if name in named or name in skip or "via point" in note:
             continue
