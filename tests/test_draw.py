@@ -333,3 +333,11 @@ def test_real_layout_labels_never_overlap_at_window_scale():
         for b in boxes[i + 1:]:
             assert not (a[0] < b[2] - 1e-9 and b[0] < a[2] - 1e-9 and a[1] < b[3] - 1e-9
                         and b[1] < a[3] - 1e-9), (a, b)
+
+
+def test_props_of_a_kind_in_one_hand_share_a_tag():
+    tl = fake_timeline()
+    tl.props = (PropInfo("jue", "乘矢", "矢"), PropInfo("bu", "乘矢", "矢"))
+    fr = dataclasses.replace(tl.sample(0.0), holding=(("jue", "bu"), (), ()))
+    tags = [p.text for p in actors(tl, fr, SceneOptions()) if isinstance(p, Text) and p.bg]
+    assert tags == ["矢×2"]

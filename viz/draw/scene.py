@@ -332,11 +332,15 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
             out.append(Text((x - r, y + r), "拜", 10, (150, 36, 30), "se", bg=(255, 248, 230)))
         elif code == 3:
             out.append(Text((x - r, y + r), "揖", 10, (32, 54, 112), "se", bg=(240, 244, 255)))
-        for k, pid in enumerate(frame.holding[i]):
+        held: dict[str, int] = {}
+        for pid in frame.holding[i]:
             j = timeline.prop_index.get(pid) if hasattr(timeline, "prop_index") else None
-            name = timeline.props[j].name if j is not None else pid
             # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
-            out.append(prop_tag(x + r0 + 0.2 * r0, y - k * 1.3 * r0, name[-1:], anchor="w"))
+            name = (timeline.props[j].name if j is not None else pid)[-1:]
+            held[name] = held.get(name, 0) + 1
+        for k, (name, n) in enumerate(held.items()):
+            out.append(prop_tag(x + r0 + 0.2 * r0, y - k * 1.3 * r0,
+                                name if n == 1 else f"{name}×{n}", anchor="w"))
     return out
 
 
