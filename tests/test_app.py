@@ -285,3 +285,31 @@ def test_hovering_the_bar_names_the_stage_there(app):
     app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + w * 0.75, y + h / 2), rel=(0, 0),
                                   buttons=(0, 0, 0)))
     assert app.hover_text(app.timeline.sample(0.0)) == "2 請射 · 15 s"
+
+
+def test_notes_toggle_shows_the_clauses_note_in_the_panel(app):
+    fr = app.timeline.sample(1.0)
+    def texts():
+        prims, _ = hud.build_hud(app.timeline, fr, app.corpus, SIZE, app.state)
+        return [p.text for p in prims if hasattr(p, "text")]
+
+    assert not any("取爵於篚" in t for t in texts())
+    app.handle(key(pygame.K_n))
+    assert any(t.startswith("注") and "取爵於篚" in t for t in texts())
+
+
+def test_resize_refits_into_the_new_window(app):
+    app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1400, 900), w=1400, h=900))
+    assert app.size == (1400, 900)
+    assert app.camera.viewport == tuple(float(v) for v in hud.areas((1400, 900))["map"])
+    surface = pygame.Surface((1400, 900))
+    app.draw(surface)
+    assert app.size == (1400, 900)
+
+
+@pytest.mark.parametrize("size", [(64, 64), (300, 200), (800, 500), (1280, 800), (2400, 1400)])
+def test_any_window_size_draws(size, tmp_path):
+    a = App(FakeLayout(), fake_timeline(), fake_corpus(), size=size, shots_dir=tmp_path)
+    a.seek(6.0)
+    a.draw(pygame.Surface(size))
+    assert a.size == size

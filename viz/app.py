@@ -102,7 +102,7 @@ class App:
             return self._stage_bounds[stage]
         site = site_bounds(self.layout)
         # the school and just outside its gate; further south is the range, in its inset
-        lim = (self._near[0], site[1] - 14.0, self._near[2], self._near[3])
+        lim = (self._near[0], site[1] - 20.0, self._near[2], self._near[3])
         hall = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
                 if f.kind == "hall"]
         pts = list(hall)
@@ -164,6 +164,10 @@ class App:
             side = (mx, my, mw - 180, mh) if mw - width >= 200 else None
             self.camera.fit(b, margin=20, box=side)
         self._static = None
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
+        self.fit()
 
     # ---------------------------------------------------------------- time
 
@@ -538,7 +542,8 @@ class App:
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] = (1280, 800)) -> int:
     """Open the window and play; returns the exit status."""
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): the window has no use for audio
+    pygame.key.set_repeat(350, 60)  # holding → walks through the steps
     title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
     if layout_path:
         title += f" · {Path(layout_path).name}"

@@ -15,8 +15,7 @@ def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (
 
     from viz.app import App
 
-    if not pygame.get_init():
-        pygame.init()
+    # no pygame.init(): a shot needs neither a display nor audio, only surfaces and the font
     app = App(layout, timeline, corpus, size=size)
     app.state.substitutions = tuple(_subs(app))
     app.seek(t)

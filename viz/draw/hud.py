@@ -64,9 +64,10 @@ class Hits:
 def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
     """Where the map, the panel and the bar go in a window of this size."""
     w, h = size
-    pw = int(min(max(w * 0.28, 280), 420))
-    return {"map": (0, 0, w - pw, h - BAR_H), "panel": (w - pw, 0, pw, h - BAR_H),
-            "bar": (0, h - BAR_H, w, BAR_H)}
+    pw = int(min(max(w * 0.28, 280), 420, w * 0.5))  # a narrow window keeps half for the map
+    bh = min(BAR_H, h // 3)
+    return {"map": (0, 0, max(w - pw, 1), max(h - bh, 1)),
+            "panel": (w - pw, 0, max(pw, 1), max(h - bh, 1)), "bar": (0, h - bh, w, max(bh, 1))}
 
 
 def bar_track(size: tuple[int, int]) -> tuple[float, float, float, float]:

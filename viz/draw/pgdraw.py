@@ -170,6 +170,8 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
 
 def _rect(surf: pygame.Surface, r: Rect) -> None:
     box = pygame.Rect(*(round(v) for v in r.box))
+    if box.w <= 0 or box.h <= 0:
+        return
     if r.fill is not None:
         if len(r.fill) == 4 and r.fill[3] < 255:
             layer = pygame.Surface(box.size, pygame.SRCALPHA)
