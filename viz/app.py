@@ -383,18 +383,22 @@ class App:
         if kind != self._kind or ((kind, stage) != self._framed and not self._manual):
             self.fit()  # a new stage, or the rite went to the 賓's gate: frame where it is
         frame = self.timeline.sample(self.t)
-        # the plan (hall, court, range, labels, scale bar, inset frame) changes only with the
-        # camera: drawn once into a layer, then each frame is a blit plus the people
-        surface.blit(self._plan_layer(), (0, 0))
+        # the plans (hall, court, range, labels; the inset's) change only with the cameras:
+        # drawn once into layers, then each frame is a blit plus the people, back to front
+        plan, inset_plan = self._plan_layers()
+        surface.blit(plan, (0, 0))
         mx, my, mw, mh = areas(self.size)["map"]
         surface.set_clip(pygame.Rect(mx, my, mw, mh))
         self._people(surface, self.camera, frame, self.scene_options())
         ib = self.inset_box()
-        if ib is not None:
+        if ib is not None and inset_plan is not None:
+            surface.blit(inset_plan, (int(ib[0]), int(ib[1])))
             surface.set_clip(pygame.Rect(int(ib[0]), int(ib[1]) + 24, int(ib[2]), int(ib[3]) - 24))
             self._people(surface, self.inset, frame, SceneOptions(
                 breaks=self.inset.breaks, px_per_chi=self.inset.scale, captions=False))
             surface.set_clip(pygame.Rect(mx, my, mw, mh))
+        pgdraw.draw(surface, overlay(self.camera, getattr(self.layout, "chi_m", 0.231),
+                                     self._overlay_corner()), self.camera)
         surface.set_clip(None)
         prims, self.hits = build_hud(self.timeline, frame, self.corpus, self.size, self.state,
                                      legend_at=self.legend_at(), where=self._kind)
@@ -410,10 +414,20 @@ class App:
                                        bg=(255, 253, 244), border=hud.INK, screen=True)],
                         self.camera)
 
-    def _plan_layer(self) -> pygame.Surface:
-        cam, ins = self.camera, self.inset
+    def _overlay_corner(self) -> tuple[float, float]:
+        """Scale bar and north arrow: in the right column above the inset, in the margin with
+        the legend, or bottom left."""
+        mx, my, _, mh = areas(self.size)["map"]
+        ib = self.inset_box()
+        if ib is not None:
+            return (ib[0] + 8, ib[1] - 16)
+        lx = self.legend_at()[0]
+        return (lx + 8, my + mh - 14) if lx > mx + 20 else (mx + 16, my + mh - 14)
+
+    def _plan_layers(self) -> tuple[pygame.Surface, pygame.Surface | None]:
+        cam, ins, ib = self.camera, self.inset, self.inset_box()
         key = (self.size, cam.scale, cam.center, cam.viewport, ins.scale, ins.center,
-               ins.viewport, self.inset_box())
+               ins.viewport, ib)
         if self._static is not None and self._static[0] == key:
             return self._static[1]
         layer = pygame.Surface(self.size)
@@ -421,19 +435,10 @@ class App:
         mx, my, mw, mh = areas(self.size)["map"]
         layer.set_clip(pygame.Rect(mx, my, mw, mh))
         pgdraw.draw(layer, self._plan(cam, self.scene_options()), cam)
-        ib = self.inset_box()
-        corner = (ib[0] + 8, ib[1] - 16) if ib is not None else (mx + 16, my + mh - 14)
-        lx = self.legend_at()[0]
-        if ib is None and lx > mx + 20:  # the legend found a margin at the right: join it
-            corner = (lx + 8, my + mh - 14)
-        if ib is not None:
-            self._inset_plan(layer, ib)
-        layer.set_clip(pygame.Rect(mx, my, mw, mh))
-        # scale bar and north arrow: in the right column above the inset, else bottom left
-        pgdraw.draw(layer, overlay(cam, getattr(self.layout, "chi_m", 0.231), corner), cam)
         layer.set_clip(None)
-        self._static = (key, layer)
-        return layer
+        inset = self._inset_layer(ib) if ib is not None else None
+        self._static = (key, (layer, inset))
+        return layer, inset
 
     def hover_text(self, frame) -> str:
         """Who is under the mouse in the main view: full name, note, posture, what he holds;
@@ -484,18 +489,27 @@ class App:
         pgdraw.draw(surface, actors(self.timeline, frame, o), camera)
         pgdraw.draw(surface, captions(self.timeline, frame, o), camera)
 
-    def _inset_plan(self, layer, box) -> None:
-        """The range at its own scale, same breaks: the 侯道, the 乏 and the 侯."""
+    def _inset_layer(self, box) -> pygame.Surface:
+        """The range at its own scale, same breaks: the 侯道, the 乏 and the 侯, framed."""
         x, y, w, h = box
-        pgdraw.draw(layer, [Rect(box, hud.PAPER, (150, 130, 100), 1.5, radius=3)], self.inset)
-        layer.set_clip(pygame.Rect(int(x), int(y) + 24, int(w), int(h) - 24))
-        o = SceneOptions(breaks=self.inset.breaks, px_per_chi=self.inset.scale)
+        layer = pygame.Surface((max(int(w), 1), max(int(h), 1)))
+        layer.fill(hud.PAPER)
+        # the inset camera draws in window pixels: shift it onto this small surface
+        cam = Camera((self.inset.viewport[0] - int(x), self.inset.viewport[1] - int(y),
+                      *self.inset.viewport[2:]), self.inset.scale, self.inset.center,
+                     self.inset.breaks)
+        local = (0, 0, int(w), int(h))
+        pgdraw.draw(layer, [Rect(local, hud.PAPER, (150, 130, 100), 1.5, radius=3)], cam)
+        layer.set_clip(pygame.Rect(0, 24, int(w), int(h) - 24))
+        o = SceneOptions(breaks=cam.breaks, px_per_chi=cam.scale)
         # only the drawn things are named here: at this scale point names would crowd the 侯
-        pgdraw.draw(layer, self._plan(self.inset, o, places=False), self.inset)
-        layer.set_clip(pygame.Rect(*areas(self.size)["map"]))
+        pgdraw.draw(layer, self._plan(cam, o, places=False), cam)
+        layer.set_clip(None)
         pgdraw.draw(layer, [
-            Text((x + 8, y + 12), "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）", 12, hud.RED, "w", screen=True),
-            Line(((x, y + 24), (x + w, y + 24)), (200, 190, 170), 1.0, screen=True)], self.inset)
+            Text((8, 12), "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）", 12, hud.RED, "w", screen=True),
+            Line(((0, 24), (w, 24)), (200, 190, 170), 1.0, screen=True),
+            Rect(local, None, (150, 130, 100), 1.5, radius=3)], cam)
+        return layer
 
     def screenshot(self, surface: pygame.Surface | None = None) -> Path:
         """Save the current view as a new PNG under shots_dir; never replaces a file."""
