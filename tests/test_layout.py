@@ -255,6 +255,20 @@ def test_duplicate_place_is_located(tmp_path):
     assert _problems(text, tmp_path) == [f"{tmp_path / 'bad.yaml'}:{line}:{col}: duplicate key '洗'"]
 
 
+def test_duplicate_obstacle_name_and_infinite_number(tmp_path):
+    text = XU_TEXT.replace("  - name: 西楹\n", "  - name: 東楹\n")
+    text = text.replace("水: {x: 44,", "水: {x: .inf,")
+    f = tmp_path / "bad.yaml"
+    l1, c1 = _pos(text, ".inf")
+    first, second = (_pos(text[:m.start()] + "@" + text[m.start() + 1:], "@", 10)
+                     for m in re.finditer("  - name: 東楹", text))
+    assert _problems(text, tmp_path) == [f"{f}:{l1}:{c1}: inf is not a finite number"]
+    text = text.replace("水: {x: .inf,", "水: {x: 44,")
+    assert _problems(text, tmp_path) == [
+        f"{f}:{second[0]}:{second[1]}: duplicate name '東楹' (first defined at "
+        f"{f}:{first[0]}:{first[1]})"]
+
+
 def test_bad_marks_reference_and_bad_rect(tmp_path):
     text = XU_TEXT.replace("marks: 堂, source: \"經: 東西當東榮", "marks: 殿, source: \"經: 東西當東榮")
     text = text.replace("rect: [11.25, 9.25, 12.75, 10.75]", "rect: [12.75, 9.25, 11.25, 10.75]")

@@ -266,6 +266,7 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
     if not isinstance(root, YMap):
         raise InputError(Problem(getattr(root, "loc", top), "a layout must be a mapping of keys"))
     _check_schema(root, col, top)
+    _check_finite(root, col)
     col.raise_if_errors()
 
     hall = _rect(root["hall"], "rect", col)
@@ -384,6 +385,18 @@ def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
         elif e.validator == "required" and isinstance(node, YMap):
             loc = node.loc
         col.error(loc, f"{where}: {msg}")
+
+
+def _check_finite(node: Any, col: Collector, loc: Loc | None = None) -> None:
+    """.nan and .inf are YAML numbers, but no place can stand at them."""
+    if isinstance(node, YMap):
+        for k, v in node.items():
+            _check_finite(v, col, node.loc_of(k))
+    elif isinstance(node, YList):
+        for i, v in enumerate(node):
+            _check_finite(v, col, node.loc_of(i))
+    elif isinstance(node, float) and not np.isfinite(node) and loc is not None:
+        col.error(loc, f"{node} is not a finite number")
 
 
 def _plain(node: Any) -> Any:

@@ -99,7 +99,8 @@ class Planner:
         self.dist, self.next = _floyd_warshall(w)
 
     def _hits(self, p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
-        """(m,) bool: segment i is blocked (a stair lets only vertical segments through)."""
+        """(m,) bool: segment i is blocked (a stair lets through only a segment straight along
+        its middle line)."""
         hits = hit_matrix(p0, p1, rects)
         p0, p1 = np.asarray(p0), np.asarray(p1)
         vertical = np.abs(p1[:, 0] - p0[:, 0]) < 1e-9
@@ -165,8 +166,8 @@ class Planner:
         """Shortest polyline a→b; raises ValueError if the obstacles leave no way through."""
         direct = not self._hits(a[None], b[None], self._rects_for(a, b))[0]
         direct_cost = self._cost(a[None], b[None])[0]
-        if direct and direct_cost <= float(np.linalg.norm(b - a)):
-            return np.array([a, b])
+        if direct and not crossings(a[None], b[None], self.risers)[0]:
+            return np.array([a, b])  # nothing shorter than a straight walk on the level
         n = len(self.nodes)
         va = self._sees(a, self._rects_for(a))
         vb = self._sees(b, self._rects_for(b))
