@@ -265,8 +265,8 @@ def test_duplicate_obstacle_name_and_infinite_number(tmp_path):
     assert _problems(text, tmp_path) == [f"{f}:{l1}:{c1}: inf is not a finite number"]
     text = text.replace("水: {x: .inf,", "水: {x: 44,")
     assert _problems(text, tmp_path) == [
-        f"{f}:{second[0]}:{second[1]}: duplicate name '東楹' (first defined at "
-        f"{f}:{first[0]}:{first[1]})"]
+        (f"{f}:{second[0]}:{second[1]}: duplicate name '東楹' (first defined at "
+        f"{f}:{first[0]}:{first[1]})")]
 
 
 def test_bad_marks_reference_and_bad_rect(tmp_path):
