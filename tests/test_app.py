@@ -23,8 +23,9 @@ SIZE = (960, 600)
 
 
 def fake_corpus() -> Corpus:
-    """A chapter whose offsets match the fake timeline's cites: 1600 主人坐取爵, 1610 賔拜, 3000 司射請射."""
-    plain = "〇" * 1600 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388 + "司射請射" + "〇" * 96
+    """A chapter whose offsets match the fake timeline's cites: 1600 主人坐取爵, 1610 賔拜, 3000 司射請射;
+    and a 賔拜 at 10, in the front matter, that no step cites."""
+    plain = "〇" * 10 + "賔拜" + "〇" * 1588 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388 + "司射請射" + "〇" * 96
     sections = (Section(1, "獻賔", 0, 2000), Section(2, "請射", 2000, 3100))
     clauses = (Clause("01.01", 1, "經", 1600, 1605, "主人坐取爵", "主人坐取爵，", ("取爵於篚",), "011-4a"),
                Clause("01.02", 1, "經", 1610, 1612, "賔拜", "賔拜。", (), "011-4a"),
@@ -152,9 +153,13 @@ def test_slash_search_jumps_to_the_step_citing_the_words(app):
     assert app.state.search is None and app.running
 
 
-def test_search_with_variant_folding(app):
-    assert app.search("賓拜")  # the text has 賔
+def test_search_with_variant_folding_skips_places_not_enacted(app):
+    assert app.search("賓拜")  # the text has 賔; the first place (front matter) has no step
+    assert app.t == 5.0 and app.state.search_note.startswith("賓拜 · 2/2")
+    app.seek(0.0)
+    assert app.search("賓拜")  # Enter again: the next enacted place, round to the same one
     assert app.t == 5.0
+    assert not app.search("〇〇〇") and "皆未演" in app.state.search_note
 
 
 def test_help_notes_inset_toggle_and_quit(app):

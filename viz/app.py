@@ -221,15 +221,21 @@ class App:
                 return s.index
         return None
 
-    def jump_to_text(self, start: int, end: int) -> bool:
-        """Play from the first step whose cite overlaps [start, end), or its clause, or section."""
+    def _step_for_text(self, start: int, end: int) -> int | None:
+        """The first step whose cite overlaps [start, end), else one citing its clause."""
         i = self.first_step_citing((start, end))
         c = self.corpus
         if i is None and c is not None:
             cl = c.clause_at(start)
             if cl is not None:
                 i = self.first_step_citing((cl.start, cl.end))
-            sec = c.section_at(start) if i is None else None
+        return i
+
+    def jump_to_text(self, start: int, end: int) -> bool:
+        """Play from the first step citing [start, end), or its clause, or its section."""
+        i = self._step_for_text(start, end)
+        if i is None and self.corpus is not None:
+            sec = self.corpus.section_at(start)
             if sec is not None:
                 i = self.first_step_citing((sec.start, sec.end))
         if i is None:
@@ -322,18 +328,27 @@ class App:
         """Like the `find` command: variant-folded; Enter again goes to the next place."""
         if not query or self.corpus is None:
             return False
-        if self._matches and self.state.search_note.startswith(query + " "):
-            self._match_i = (self._match_i + 1) % len(self._matches)
-        else:
-            self._matches, self._match_i = self.corpus.find(query), 0
+        again = bool(self._matches) and self.state.search_note.startswith(query + " ")
+        if not again:
+            self._matches, self._match_i = self.corpus.find(query), -1
         if not self._matches:
             self.state.search_note = f"{query} · 無"
             return False
-        off = self._matches[self._match_i]
-        ok = self.jump_to_text(off, off + len(query))
-        self.state.search_note = (f"{query} · {self._match_i + 1}/{len(self._matches)} 處 · "
-                                  f"頁 {self.corpus.page_at(off)}")
-        return ok
+        # the next place the rite enacts (a step cites it, or its clause); places no step
+        # reaches are counted but skipped
+        n = len(self._matches)
+        for k in range(1, n + 1):
+            i = (self._match_i + k) % n
+            off = self._matches[i]
+            if self._step_for_text(off, off + len(query)) is not None:
+                self._match_i = i
+                self.jump_to_text(off, off + len(query))
+                self.state.search_note = (f"{query} · {i + 1}/{n} 處 · "
+                                          f"頁 {self.corpus.page_at(off)}")
+                return True
+        self.state.search_note = f"{query} · {n} 處，皆未演"
+        self.toast("此處未演 (no step cites this)")
+        return False
 
     @staticmethod
     def _in(box, pos) -> bool:

@@ -140,7 +140,9 @@ def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
         out.append(Text((mx + mw / 2, my + 40), "此節在賔門外（他處，非州序之中）", 15, RED, "c",
                         bg=(255, 250, 236), border=RED, screen=True))
     if st.search is not None:
-        out += search_box(a["map"], st)
+        mx, my, mw, mh = a["map"]
+        right = legend_at[0] if legend_at and legend_at[0] > mx + 300 else mx + mw
+        out += search_box((mx, my, right - mx, mh), st)
     if st.toast:
         mx, my, mw, mh = a["map"]
         tw = text_width(st.toast, 13) + 24
@@ -329,8 +331,8 @@ def legend(at: tuple[float, float, float], st: HudState) -> list[Primitive]:
 
 def search_box(map_box, st: HudState) -> list[Primitive]:
     x, y, w, _ = map_box
-    bw = min(w - 40, 480)
-    bx = x + (w - bw) / 2
+    bw = min(w - 24, 480)
+    bx = x + 12
     out: list[Primitive] = [Rect((bx, y + 12, bw, 34), (255, 253, 246), RED, 1.5, radius=5),
                             Text((bx + 10, y + 29), f"尋 / {st.search}▏", 15, INK, "w",
                                  screen=True)]
