@@ -46,19 +46,21 @@ def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 class App:
+    """The window's state and behaviour, independent of a real display."""
+
     def __init__(self, layout, timeline, corpus=None, size: tuple[int, int] = (1280, 800),
-                 shots_dir: str | Path = "screenshots", title: str = "鄉射禮"):
+                 shots_dir: str | Path = "screenshots"):
         self.layout, self.timeline, self.corpus = layout, timeline, corpus
         self.size = (int(size[0]), int(size[1]))
         self.shots_dir = Path(shots_dir)
-        self.title = title
         self.t = 0.0
         self.running = True
         self.now = 0.0  # wall seconds since start, for the toast only
         self.toast_until = 0.0
         self.state = HudState()
         self.hits = Hits()
-        self.camera = Camera(areas(self.size)["map"], breaks=range_breaks(layout))
+        breaks = range_breaks(layout)  # both views share them: one honest map of the range
+        self.camera = Camera(areas(self.size)["map"], breaks=breaks)
         self.mouse = (self.camera.viewport[0] + self.camera.viewport[2] / 2,
                       self.camera.viewport[1] + self.camera.viewport[3] / 2)
         self._drag: str | None = None  # "map" | "bar"
@@ -66,7 +68,6 @@ class App:
         self._match_i = 0
         self._static: tuple | None = None  # (camera key, Surface): the plan layer
         self.inset_on = True
-        breaks = range_breaks(layout)
         self.inset = Camera((0, 0, 10, 10), breaks=breaks)  # the 侯道, 乏 and 侯 at their own scale
         self._range = range_bounds(layout)
         self._elsewhere = elsewhere_bounds(layout)
@@ -170,10 +171,6 @@ class App:
         self.fit()
 
     # ---------------------------------------------------------------- time
-
-    @property
-    def speed(self) -> float:
-        return self.state.speed
 
     def seek(self, t: float) -> None:
         self.t = float(np.clip(t, 0.0, self.timeline.duration))
@@ -370,9 +367,9 @@ class App:
             self._drag = "bar"
             self._scrub(pos)
         elif self._in(a["panel"], pos):
-            for box, _ci, start in self.hits.clauses:
+            for box, ci, _ in self.hits.clauses:
                 if self._in(box, pos):
-                    cl = self.corpus.clauses[_ci]
+                    cl = self.corpus.clauses[ci]
                     self.jump_to_text(cl.start, cl.end)
                     return
         elif self._in(a["map"], pos):
@@ -578,7 +575,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         title += f" · {Path(layout_path).name}"
     window = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.display.set_caption(title)
-    app = App(layout, timeline, corpus, size=window.get_size(), title=title)
+    app = App(layout, timeline, corpus, size=window.get_size())
     app.check_font()
     pygame.key.start_text_input()
     clock = pygame.time.Clock()
