@@ -83,7 +83,9 @@ def test_places_regions(xu):
         assert on[n] == "庭", n
     for n in ("侯", "侯中", "左个", "右个", "乏"):
         assert on[n] == "侯道", n
-    assert on["賔門外"] == on["門外"] == "elsewhere"
+    assert on["門外"] == on["門外東"] == "侯道"  # the school's ground outside the gate
+    assert on["賔門外"] == "elsewhere"  # only the 賓's own gate is elsewhere
+    assert [n for n, r in on.items() if r == "elsewhere"] == ["賔門外"]
 
 
 # -- hand-worked positions ---------------------------------------------------------------
@@ -164,7 +166,7 @@ def test_court_and_range_recorded_as_choices(xu):
 
 def test_region_at_sample_points(xu):
     cases = {(0, 15): "堂", (39.9, 29.9): "堂", (20, -2): "階", (-20, -4): "階", (20, -5): "庭",
-             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "elsewhere",
+             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "侯道",
              (0, -200): "侯道", (-30, -182): "侯道", (60, -200): "elsewhere",
              (-300, -4): "elsewhere"}
     for (x, y), region in cases.items():
