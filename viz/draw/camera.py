@@ -154,7 +154,3 @@ class Camera:
     def pan(self, dx_px: float, dy_px: float) -> None:
         """Move the drawing with the mouse: content follows the drag."""
         self.center = (self.center[0] - dx_px / self.scale, self.center[1] + dy_px / self.scale)
-
-    def px(self, chi: float) -> float:
-        """Screen length of `chi` 尺 measured along x (never distorted by a break)."""
-        return chi * self.scale

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
-from viz.draw.scene import OTHER_PARTY, PARTY_COLORS
+from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, text_width_em
 
 PAPER: Color = (250, 247, 240)
 PANEL_BG: Color = (244, 239, 228)
@@ -77,7 +77,7 @@ def bar_track(size: tuple[int, int]) -> tuple[float, float, float, float]:
 
 
 def text_width(s: str, px: float) -> float:
-    return sum(px if ord(c) > 0x2E7F else px * 0.55 for c in s)
+    return text_width_em(s) * px
 
 
 def _tokens(s: str) -> list[str]:
