@@ -191,7 +191,7 @@ def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
     # (y, room kept north of it, room kept south of it), north to south
     stops: list[tuple[float, float, float]] = []
     if court_s is not None and court_s > hou[1]:
-        stops.append((court_s, 0.0, 8.0))
+        stops.append((court_s, 0.0, 16.0))  # room for those greeting outside the gate
     if fa is not None and (not stops or fa[1] < stops[-1][0] - 20):
         stops.append((fa[1], 12.0, 12.0))
     stops.append((hou[1], 26.0, 0.0))
@@ -435,11 +435,17 @@ def range_bounds(layout) -> Bounds | None:
         return None
     rng = [f.points for f in layout.features if f.kind == "range"]
     if rng:
-        return _bbox(rng, 2.0)
-    pts = [np.array([hou[0] - 25, hou[1] - 6]), np.array([hou[0] + 25, hou[1] + 20])]
-    if fa is not None:
-        pts.append(np.array([fa[0] - 8, fa[1] + 8]))
-    return _bbox(pts, 2.0)
+        b = _bbox(rng, 2.0)
+    else:
+        pts = [np.array([hou[0] - 25, hou[1] - 6]), np.array([hou[0] + 25, hou[1] + 20])]
+        if fa is not None:
+            pts.append(np.array([fa[0] - 8, fa[1] + 8]))
+        b = _bbox(pts, 2.0)
+    breaks = range_breaks(layout)
+    if breaks and b is not None:
+        # begin where the first break does: the ground by the gate is in the main view
+        b = (b[0], b[1], b[2], min(b[3], breaks[0].north + 1.0))
+    return b
 
 
 def all_bounds(layout) -> Bounds:
