@@ -94,7 +94,8 @@ def fake_timeline(duration: float = 20.0) -> Timeline:
              StepSpan(2, 1, 10.0, duration, "司射請射", (3000, 3004), (), "x.yaml:3:1")]
     motion = build_channel([0, 0, 1, 2], [0.0, 10.0, 0.0, 0.0], x=[20.0, -20.0, 0.0, -20.0],
                            y=[-10.0, -10.0, 27.0, -40.0], face=[90.0, 90.0, 180.0, 90.0])
-    posture = build_channel([1, 1], [5.0, 10.0], code=[2, 0], end=[10.0, 10.0])
+    posture = build_channel([1, 1], [5.0, 10.0], code=[2, 0], end=[10.0, 10.0],
+                            count=[2, 0])  # 再拜: two dips
     presence = build_channel([0, 1, 2, 2], [0.0, 0.0, 0.0, 10.0],
                              present=[True, True, True, False])
     prop_state = build_channel([0, 1], [0.0, 0.0], holder=[0, -1], x=[0.0, 26.0], y=[0.0, 2.0],
@@ -150,7 +151,7 @@ def test_bow_shrinks_the_token_and_marks_it():
     prims = actors(tl, fr, SceneOptions(token_r=1.5, px_per_chi=10.0))
     bin_token = next(p for p in prims if isinstance(p, Circle) and p.center == (0.0, 27.0))
     assert bin_token.r == pytest.approx(1.5 * (1 - 0.28))
-    assert any(isinstance(p, Text) and p.text == "拜" for p in prims)
+    assert any(isinstance(p, Text) and p.text == "再拜" for p in prims)
 
 
 def test_caption_bubble_over_the_speaker():

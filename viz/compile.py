@@ -42,7 +42,7 @@ class _Buffer:
     """Keyframes of one step, times relative to the step's start (so a `dur` can rescale them)."""
 
     motion: list = field(default_factory=list)  # (actor, t, x, y, face)
-    posture: list = field(default_factory=list)  # (actor, t, code, end)
+    posture: list = field(default_factory=list)  # (actor, t, code, end, count)
     presence: list = field(default_factory=list)  # (actor, t, present)
     props: list = field(default_factory=list)  # (prop, t, holder, x, y, visible)
     captions: list = field(default_factory=list)  # (t0, t1, actor, text)
@@ -147,7 +147,7 @@ class Compiler:
                 self.teleport(self.kf, a, self.t, spot, face)
                 self.set_presence(self.kf, a, self.t, not pl.absent)
                 self.base[a] = pl.posture
-                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t))
+                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0))
             for pid in pl.holding:
                 self.set_prop(self.kf, self.pi[pid], self.t, idx[0], self.pos[idx[0]])
 
@@ -181,7 +181,8 @@ class Compiler:
     def flush(self, buf: _Buffer, scale: float) -> None:
         T = self.t
         self.kf.motion += [(a, T + t * scale, x, y, f) for a, t, x, y, f in buf.motion]
-        self.kf.posture += [(a, T + t * scale, c, T + e * scale) for a, t, c, e in buf.posture]
+        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n)
+                            for a, t, c, e, n in buf.posture]
         self.kf.presence += [(a, T + t * scale, p) for a, t, p in buf.presence]
         self.kf.props += [(p, T + t * scale, h, x, y, v) for p, t, h, x, y, v in buf.props]
         self.kf.captions += [(T + a * scale, T + b * scale, w, s) for a, b, w, s in buf.captions]
@@ -280,14 +281,15 @@ class Compiler:
             a = self.ai[w]
             t = busy.get(a, 0.0)
             if kind in ("拜", "揖"):
-                d = g[kind] * (act.args.get("count", 1.0) if kind == "拜" else 1.0)
-                buf.posture.append((a, t, CODE[kind], t + d))
+                n = int(act.args.get("count", 1.0)) if kind == "拜" else 1
+                d = g[kind] * n
+                buf.posture.append((a, t, CODE[kind], t + d, n))
                 self.base[a] = "立"
-                buf.posture.append((a, t + d, CODE["立"], t + d))
+                buf.posture.append((a, t + d, CODE["立"], t + d, 0))
             else:
                 d = g[kind]
                 self.base[a] = "坐" if kind == "坐" else "立"
-                buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2))
+                buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0))
             busy[a] = t + d
             end = max(end, t + d)
         return end
@@ -410,14 +412,14 @@ class Compiler:
             k = first.get(a, (a, 0.0, 0.0, 0.0, 0.0))
             motion.insert(0, (a, 0.0, k[2], k[3], k[4]))
         pres = [(a, 0.0, False) for a in range(n)] + self.kf.presence
-        post = [(a, 0.0, 0, 0.0) for a in range(n)] + self.kf.posture
+        post = [(a, 0.0, 0, 0.0, 0) for a in range(n)] + self.kf.posture
         cap = self.kf.captions
         return Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
             [PropInfo(p.id, p.name, p.kind) for p in self.s.props],
             stages, steps,
             _chan(motion, "x", "y", "face"),
-            _chan(post, "code", "end"),
+            _chan(post, "code", "end", "count"),
             _chan(pres, "present"),
             _chan(self.kf.props, "holder", "x", "y", "visible"),
             {"t0": np.array([c[0] for c in cap]), "t1": np.array([c[1] for c in cap]),

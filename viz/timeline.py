@@ -63,12 +63,14 @@ class Frame:
     facing: np.ndarray
     posture: np.ndarray
     phase: np.ndarray
+    count: np.ndarray  # bows in the current gesture (再拜 = 2); 1 for a 揖; 0 otherwise
     moving: np.ndarray
     holding: tuple[tuple[str, ...], ...]
     prop_xy: np.ndarray
     prop_holder: np.ndarray
     prop_visible: np.ndarray
     captions: tuple[tuple[int, str], ...]
+    labels: tuple[str, ...] = ()  # each actor's label in the current stage
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,20 @@ class Channel:
 
     def lookup(self, n_owners: int, t: float, span: float) -> tuple[np.ndarray, np.ndarray]:
         """Index of each owner's last keyframe at or before t, and whether it has one."""
+        if not len(self.t):
+            return np.zeros(n_owners, int), np.zeros(n_owners, bool)
         keys = self.owner * span + self.t
         q = np.arange(n_owners) * span + t
         i = np.searchsorted(keys, q, side="right") - 1
-        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == np.arange(n_owners)) if len(keys) else (
-            np.zeros(n_owners, bool))
+        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == np.arange(n_owners))
         return np.clip(i, 0, None), ok
+
+    def get(self, name: str, i: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
+        """values[name][i] where the owner has a keyframe, else the default (also when empty)."""
+        v = self.values.get(name, ())
+        if not len(v):
+            return np.full(len(i), default, dtype=float)
+        return np.where(ok, v[i], default)
 
 
 def _channel(owner: list[int], t: list[float], **values: list) -> Channel:
@@ -128,21 +138,26 @@ class Timeline:
         t = float(np.clip(t, 0.0, self.duration))
         n, m = len(self.actors), len(self.props)
         xy, facing, moving = self._sample_motion(n, t)
-        posture, phase = self._sample_posture(n, t)
+        posture, phase, count = self._sample_posture(n, t)
         pi, pok = self.presence.lookup(n, t, self._span)
-        present = pok & self.presence.values["present"][pi].astype(bool) if n else np.zeros(0, bool)
+        present = self.presence.get("present", pi, pok, 0).astype(bool)
         holder, prop_xy, visible = self._sample_props(m, t, xy)
         holding = tuple(tuple(self.props[j].id for j in range(m) if holder[j] == i)
                         for i in range(n))
         c = self.captions
         live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0] if len(c["t0"]) else []
         caps = tuple((int(c["actor"][k]), c["text"][k]) for k in live)
-        return Frame(t, self.stage_at(t), self.step_at(t), present, xy, facing, posture, phase,
+        stage = self.stage_at(t)
+        labels = (self.stages[stage].labels if self.stages and self.stages[stage].labels
+                  else tuple(a.label for a in self.actors))
+        return Frame(t, stage, self.step_at(t), present, xy, facing, posture, phase, count,
                      moving, holding, prop_xy, holder, visible & _held_visible(holder, present),
-                     caps)
+                     caps, labels)
 
     def _sample_motion(self, n: int, t: float):
         ch = self.motion
+        if not len(ch.t):
+            return np.zeros((n, 2)), np.zeros(n), np.zeros(n, bool)
         i, ok = ch.lookup(n, t, self._span)
         j = np.minimum(i + 1, len(ch.t) - 1)
         nxt = ok & (j > i) & (ch.owner[j] == ch.owner[i])
@@ -161,17 +176,21 @@ class Timeline:
     def _sample_posture(self, n: int, t: float):
         ch = self.posture
         i, ok = ch.lookup(n, t, self._span)
-        code = np.where(ok, ch.values["code"][i], 0).astype(int)
-        end, start = ch.values["end"][i], ch.t[i]
+        code = ch.get("code", i, ok, 0).astype(int)
+        end = ch.get("end", i, ok, 0.0)
+        start = ch.t[i] if len(ch.t) else np.zeros(n)
         gesture = ok & np.isin(code, list(GESTURES)) & (end > start)
         with np.errstate(invalid="ignore", divide="ignore"):
             phase = np.where(gesture, np.clip((t - start) / (end - start), 0, 1), 0.0)
-        return code, phase
+        count = np.where(gesture, ch.get("count", i, ok, 1), 0).astype(int)
+        return code, phase, count
 
     def _sample_props(self, m: int, t: float, actor_xy: np.ndarray):
         if not m:
             return np.zeros(0, int), np.zeros((0, 2)), np.zeros(0, bool)
         ch = self.prop_state
+        if not len(ch.t):
+            return np.full(m, -1), np.zeros((m, 2)), np.zeros(m, bool)
         i, ok = ch.lookup(m, t, self._span)
         holder = np.where(ok, ch.values["holder"][i], -1).astype(int)
         visible = ok & ch.values["visible"][i].astype(bool)

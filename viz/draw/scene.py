@@ -319,17 +319,20 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
             s = r0 * 1.05
             out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
                                (236, 228, 210), col, 1.5))
-        elif code == 2:  # 拜: the token dips (shrinks) once per half of the gesture
-            r *= 1.0 - 0.28 * abs(math.sin(math.pi * 2 * phase))
+        elif code == 2:  # 拜: the token dips (shrinks) once for each bow of the gesture
+            bows = max(int(frame.count[i]), 1)
+            r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * phase))
         fx, fy = facing_vector(float(frame.facing[i]))
         out.append(facing_mark(x, y, fx, fy, r, col))
         out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
-        text = short_label(a.label or a.name[:1])
+        text = short_label((frame.labels[i] if frame.labels else a.label) or a.name[:1])
         em = max(sum(1.0 if ord(c) > 0x2E7F else 0.6 for c in text), 1.0)
         out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
                         min_px=8, max_px=18))
         if code == 2:
-            out.append(Text((x - r, y + r), "拜", 10, (150, 36, 30), "se", bg=(255, 248, 230)))
+            bows = int(frame.count[i])
+            word = {2: "再拜", 3: "三拜"}.get(bows, "拜")
+            out.append(Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230)))
         elif code == 3:
             out.append(Text((x - r, y + r), "揖", 10, (32, 54, 112), "se", bg=(240, 244, 255)))
         held: dict[str, int] = {}
