@@ -231,3 +231,19 @@ def test_absent_props_setup_props_stage_labels_and_waits(field, corpus):
     assert tl.sample(1.0).xy[s] == pytest.approx([5, -90])
     assert tl.sample(3.0).xy[s] == pytest.approx([5, -95])
     assert tl.steps[0].t1 == pytest.approx(4.0)
+
+
+def test_sample_with_empty_channels():
+    from viz.timeline import ActorInfo, Timeline, build_channel
+
+    empty = build_channel([], [])
+    tl = Timeline([ActorInfo("a", "主人", "主", "主")], [], [], [], empty, empty, empty, empty,
+                  {"t0": np.zeros(0), "t1": np.zeros(0), "actor": np.zeros(0, int), "text": []},
+                  5.0)
+    f = tl.sample(2.0)
+    assert f.xy.shape == (1, 2) and f.posture.tolist() == [0] and not f.present[0]
+
+
+def test_bow_count_reaches_the_frame(tl):
+    f = tl.sample(tl.steps[1].t0 + 0.1)
+    assert f.count[tl.actor_index["zhuren"]] == 2 and f.labels[tl.actor_index["zhuren"]] == "主"
