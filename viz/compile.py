@@ -153,13 +153,15 @@ class Compiler:
 
     def place_prop(self, pl: PropPlacement) -> None:
         p = self.pi[pl.prop]
-        if pl.held_by:
-            a = self.ai[pl.held_by]
+        decl = self.s.props[p]
+        held_by = pl.held_by or (decl.held_by if pl.at is None and not pl.absent else None)
+        if held_by:
+            a = self.ai[held_by]
             self.set_prop(self.kf, p, self.t, a, self.pos[a])
-        elif pl.at is not None:
-            self.set_prop(self.kf, p, self.t, HELD, self.xy(pl.at))
-        else:
+        elif pl.absent:
             self.set_prop(self.kf, p, self.t, HELD, self.prop_xy[p], visible=False)
+        else:
+            self.set_prop(self.kf, p, self.t, HELD, self.xy(pl.at or decl.at))
 
     def step(self, step: Step, stage: int, index: int) -> StepSpan:
         buf = _Buffer()

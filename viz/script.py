@@ -77,7 +77,7 @@ class PropPlacement:
     """Where a prop is when a stage opens: set down, in someone's hands, or not yet brought."""
 
     prop: str
-    at: PlaceRef | None
+    at: PlaceRef | None  # neither at nor held_by nor absent: brought in where it was declared
     held_by: str | None
     absent: bool
     loc: Loc
@@ -428,20 +428,16 @@ class _Reader:
                      float(dur) if dur is not None else None, s.get("note", ""),
                      s.get("reading", "鄭"), loc, pattern)]
 
-    def prop_placement(self, p: YMap, loc: Loc) -> PropPlacement:
-        n = sum(k in p for k in ("at", "held_by", "absent"))
-        if n != 1:
-            self.out.error(loc, f"prop {p['prop']!r} in a setup needs exactly one of at:, "
-                                "held_by: or absent:")
-        return PropPlacement(
-            self.prop(p["prop"], p.loc_of("prop")),
-            self.place(p["at"], p.loc_of("at")) if "at" in p else None,
-            self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None,
-            bool(p.get("absent", False)), loc)
+    def prop_placements(self, p: YMap, loc: Loc) -> list[PropPlacement]:
+        if sum(k in p for k in ("at", "held_by", "absent")) > 1:
+            self.out.error(loc, "a prop in a setup takes at most one of at:, held_by:, absent:")
+        ids = [p["prop"]] if isinstance(p["prop"], str) else list(p["prop"])
+        at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
+        held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
+        return [PropPlacement(pid, at, held, bool(p.get("absent", False)), loc)
+                for pid in ids if self.prop(pid, p.loc_of("prop"))]
 
-    def placement(self, p: YMap, loc: Loc) -> Placement | PropPlacement:
-        if "prop" in p:
-            return self.prop_placement(p, loc)
+    def placement(self, p: YMap, loc: Loc) -> Placement:
         who = self.who(p["who"], p.loc_of("who"))
         held = tuple(x for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding")))
         cite = p.get("cite", "")
@@ -462,8 +458,13 @@ class _Reader:
             self.out.error(st.loc_of("section" if "section" in st else "name"),
                            f"no section of the text is named {section!r}{_suggest(section, names)}"
                            "; give section: NAME")
-        setup = tuple(self.placement(p, st["setup"].loc_of(i))
-                      for i, p in enumerate(st.get("setup") or []))
+        setup: list[Placement | PropPlacement] = []
+        for i, p in enumerate(st.get("setup") or []):
+            loc_i = st["setup"].loc_of(i)
+            if "prop" in p:
+                setup += self.prop_placements(p, loc_i)
+            else:
+                setup.append(self.placement(p, loc_i))
         steps: list[Step] = []
         cursor = lo
         for i, s in enumerate(st["steps"]):
@@ -475,7 +476,7 @@ class _Reader:
         labels = st.get("labels") or YMap()
         for k in labels:
             self.actor(k, labels.key_loc(k))
-        return Stage(st["name"], section, setup, tuple(steps), loc, dict(labels))
+        return Stage(st["name"], section, tuple(setup), tuple(steps), loc, dict(labels))
 
     def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
         if self.corpus is None:

@@ -191,7 +191,7 @@ def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
     # (y, room kept north of it, room kept south of it), north to south
     stops: list[tuple[float, float, float]] = []
     if court_s is not None and court_s > hou[1]:
-        stops.append((court_s, 0.0, 16.0))  # room for those greeting outside the gate
+        stops.append((court_s, 0.0, 28.0))  # room for those waiting outside the gate
     if fa is not None and (not stops or fa[1] < stops[-1][0] - 20):
         stops.append((fa[1], 12.0, 12.0))
     stops.append((hou[1], 26.0, 0.0))
