@@ -247,3 +247,11 @@ def test_sample_with_empty_channels():
 def test_bow_count_reaches_the_frame(tl):
     f = tl.sample(tl.steps[1].t0 + 0.1)
     assert f.count[tl.actor_index["zhuren"]] == 2 and f.labels[tl.actor_index["zhuren"]] == "主"
+
+
+def test_setup_brings_props_in_where_declared(field, corpus):
+    text = SETUP.replace("- {prop: gong, held_by: zhuren}", "- {prop: [gong]}")
+    tl = compile_script(parse_script(text, field, corpus, "s.yaml"), field)
+    g = tl.prop_index["gong"]
+    f = tl.sample(tl.stages[1].t0)
+    assert f.prop_visible[g] and f.prop_holder[g] == -1 and f.prop_xy[g] == pytest.approx([30, -30])
