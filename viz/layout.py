@@ -38,6 +38,8 @@ FEATURE_KINDS = (
     "target_line", "target", "target_center", "post", "blind",
 )
 
+Rect = tuple[float, float, float, float]  # [x_west, y_south, x_east, y_north] in 尺
+
 # Thickness of the barrier drawn along the 堂's edge and a stair's sides: thin, but solid.
 _EDGE = 0.1
 
@@ -79,7 +81,7 @@ class Obstacle:
 
     name: str
     kind: str
-    rect: tuple[float, float, float, float]
+    rect: Rect
 
     @property
     def polygon(self) -> np.ndarray:
@@ -89,7 +91,7 @@ class Obstacle:
 @dataclass(frozen=True)
 class Stair:
     name: str
-    rect: tuple[float, float, float, float]
+    rect: Rect
     steps: int
 
     @property
@@ -121,10 +123,10 @@ class Layout:
     features: tuple[Feature, ...]
     obstacles: tuple[Obstacle, ...]
     stairs: tuple[Stair, ...]
-    hall: tuple[float, float, float, float]
+    hall: Rect
     hall_height: float
-    court: tuple[float, float, float, float]  # outer rectangle, walls included
-    range_rect: tuple[float, float, float, float] | None
+    court: Rect  # outer rectangle, walls included
+    range_rect: Rect | None
     clearance: float
     ways: dict[str, tuple[str, ...]]
     variants: tuple[TopicVariant, ...] = ()
@@ -153,15 +155,7 @@ class Layout:
     def region_at(self, x: float, y: float) -> str:
         """堂 | 階 | 庭 | 侯道 | elsewhere. Inside the court walls the arrows' lane counts as 庭;
         侯道 is the range ground beyond them (see in_lane for the lane itself)."""
-        if _in_rect(self.hall, x, y):
-            return "堂"
-        if any(_in_rect(s.rect, x, y) for s in self.stairs):
-            return "階"
-        if _in_rect(self.court, x, y):
-            return "庭"
-        if self.range_rect is not None and _in_rect(self.range_rect, x, y):
-            return "侯道"
-        return "elsewhere"
+        return _region(self.hall, self.stairs, self.court, self.range_rect, x, y)
 
     def in_lane(self, x: float, y: float) -> bool:
         """Is (x, y) south of the 堂 in the lane the arrows fly, from the 物 to the 侯's width?"""
@@ -269,24 +263,64 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
     _check_finite(root, col)
     col.raise_if_errors()
 
-    hall = _rect(root["hall"], "rect", col)
-    court_in = _rect(root["court"], "rect", col)
+    hall, court_in = _rect(root["hall"], "rect", col), _rect(root["court"], "rect", col)
     wall = float(root["court"]["wall"])
+    gx0, gx1 = (float(v) for v in root["court"]["gate"]["x"])
     stairs = tuple(Stair(s["name"], _rect(s, "rect", col), int(s["steps"])) for s in root["stairs"])
-    obstacles: list[Obstacle] = []
-    applied: list[str] = []
-    for o in root.get("obstacles", ()):
-        rect, v = _rect(o, "rect", col), _chosen(o, readings)
-        if v is not None:
-            # the variant moves the obstacle's centre, keeping its size
-            cx, cy = v.get("x", (rect[0] + rect[2]) / 2), v.get("y", (rect[1] + rect[3]) / 2)
-            hw, hh = (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2
-            rect = (cx - hw, cy - hh, cx + hw, cy + hh)
-            applied.append(o["name"])
-        obstacles.append(Obstacle(o["name"], o["kind"], rect))
-    gate = root["court"]["gate"]
-    gx0, gx1 = (float(v) for v in gate["x"])
-    gate_name = gate.get("name", "門")
+    _check_geometry(root, col, hall, court_in, (gx0, gx1), stairs)
+    _check_names(root, col)
+    declared, applied = _declared_obstacles(root, col, readings)
+    elsewhere = root.get("elsewhere")
+    obstacles = (_hall_edges(hall, stairs) + _stair_sides(stairs)
+                 + _court_walls(court_in, wall, gx0, gx1) + declared
+                 + [Obstacle(elsewhere["name"], "wall", _rect_of(r))
+                    for r in (elsewhere or {}).get("walls", ())])
+    court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
+    range_rect = _rect(root["range"], "rect", col) if "range" in root else None
+
+    def region(x: float, y: float) -> str:
+        return _region(hall, stairs, court_out, range_rect, x, y)
+
+    places, moved = _places(root, readings, region)
+    applied += list(moved)
+    _check_places(root, col, places, obstacles)
+    unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
+    if unused:
+        col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
+                       f"(readings with variants: {', '.join(_readings(root)) or 'none'})")
+    features = _structure_features(hall, stairs, obstacles, court_in, wall, (gx0, gx1),
+                                   root["court"]["gate"].get("name", "門"), elsewhere, range_rect)
+    features += _declared_features(root, col, moved)
+    col.raise_if_errors()
+    return Layout(
+        name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
+        reading="+".join([str(root["reading"]), *readings]), places=places,
+        features=tuple(features), obstacles=tuple(obstacles), stairs=stairs, hall=hall,
+        hall_height=float(root["hall"]["height"]), court=court_out, range_rect=range_rect,
+        clearance=float(root.get("clearance", 1.0)),
+        ways={k: tuple(v["via"]) for k, v in root.get("ways", {}).items()},
+        variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
+                       for v in root.get("variants", ())),
+        warnings=tuple(col.warnings), applied=tuple(applied))
+
+
+def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect | None,
+            x: float, y: float) -> str:
+    if _in_rect(hall, x, y):
+        return "堂"
+    if any(_in_rect(s.rect, x, y) for s in stairs):
+        return "階"
+    if _in_rect(court, x, y):
+        return "庭"
+    if range_rect is not None and _in_rect(range_rect, x, y):
+        return "侯道"
+    return "elsewhere"
+
+
+def _check_geometry(root: YMap, col: Collector, hall: Rect, court_in: Rect,
+                    gate: tuple[float, float], stairs: Sequence[Stair]) -> None:
+    """What the walk graph relies on: a gate in the south wall, stairs meeting the 堂廉."""
+    gx0, gx1 = gate
     if not court_in[0] < gx0 < gx1 < court_in[2]:
         col.error(root["court"]["gate"].loc_of("x"),
                   f"gate x [{gx0:g}, {gx1:g}] must lie within the court's south wall "
@@ -296,39 +330,42 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
             col.error(root["stairs"][i].loc_of("rect"),
                       f"stair {s.name} must meet the 堂's south edge: its north side at "
                       f"y = {hall[1]:g} and its width within x [{hall[0]:g}, {hall[2]:g}]")
-    _check_names(root, col)
 
-    obstacles = _hall_edges(hall, stairs) + _stair_sides(stairs) + _court_walls(
-        court_in, wall, gx0, gx1) + obstacles
-    elsewhere = root.get("elsewhere")
-    if elsewhere is not None:
-        obstacles += [Obstacle(elsewhere["name"], "wall", _rect_of(r)) for r in elsewhere["walls"]]
-    court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
-    range_rect = _rect(root["range"], "rect", col) if "range" in root else None
 
-    layout = Layout(
-        name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
-        reading="+".join([str(root["reading"]), *readings]), places={}, features=(), obstacles=tuple(obstacles),
-        stairs=stairs, hall=hall, hall_height=float(root["hall"]["height"]), court=court_out,
-        range_rect=range_rect, clearance=float(root.get("clearance", 1.0)),
-        ways={k: tuple(v["via"]) for k, v in root.get("ways", {}).items()},
-        variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
-                       for v in root.get("variants", ())),
-    )
-    places = {}
-    moved: dict[str, tuple[float, float]] = {}
+def _declared_obstacles(root: YMap, col: Collector,
+                        readings: tuple[str, ...]) -> tuple[list[Obstacle], list[str]]:
+    out, applied = [], []
+    for o in root.get("obstacles", ()):
+        rect, v = _rect(o, "rect", col), _chosen(o, readings)
+        if v is not None:
+            # the variant moves the obstacle's centre, keeping its size
+            cx, cy = v.get("x", (rect[0] + rect[2]) / 2), v.get("y", (rect[1] + rect[3]) / 2)
+            hw, hh = (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2
+            rect = (cx - hw, cy - hh, cx + hw, cy + hh)
+            applied.append(o["name"])
+        out.append(Obstacle(o["name"], o["kind"], rect))
+    return out, applied
+
+
+def _places(root: YMap, readings: tuple[str, ...],
+            region) -> tuple[dict[str, Place], dict[str, tuple[float, float]]]:
+    """The places, each where the chosen readings put it; and how far each moved place went."""
+    places, moved = {}, {}
     for name, p in root["places"].items():
         x, y = float(p["x"]), float(p["y"])
         v = _chosen(p, readings)
         if v is not None:
             x, y = float(v.get("x", x)), float(v.get("y", y))
             moved[name] = (x - float(p["x"]), y - float(p["y"]))
-            applied.append(name)
         places[name] = Place(
-            name=name, x=x, y=y, source=p["source"], note=p.get("note"),
-            region=layout.region_at(x, y),
+            name=name, x=x, y=y, source=p["source"], note=p.get("note"), region=region(x, y),
             variants=tuple(Variant(v["reading"], v.get("x"), v.get("y"), v.get("source"),
                                    v.get("note")) for v in p.get("variants", ())))
+    return places, moved
+
+
+def _check_places(root: YMap, col: Collector, places: dict[str, Place],
+                  obstacles: Sequence[Obstacle]) -> None:
     obstacle_names = {o.name for o in obstacles}
     for name, spec in root["places"].items():
         if "marks" in spec and spec["marks"] not in obstacle_names:
@@ -342,18 +379,6 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
                 col.warn(root["places"].key_loc(name),
                          f"place {name} ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}; "
                          "routes to it stop at the obstacle's side")
-    unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
-    if unused:
-        col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
-                       f"(readings with variants: {', '.join(_readings(root)) or 'none'})")
-    features = _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_name,
-                                   elsewhere, range_rect) + _declared_features(root, col, moved)
-    col.raise_if_errors()
-    object.__setattr__(layout, "places", places)
-    object.__setattr__(layout, "features", tuple(features))
-    object.__setattr__(layout, "warnings", tuple(col.warnings))
-    object.__setattr__(layout, "applied", tuple(applied))
-    return layout
 
 
 def _all_variants(root: YMap):
@@ -445,7 +470,7 @@ def _check_names(root: YMap, col: Collector) -> None:
                              f"(found {', '.join(shapes) or 'none'})")
 
 
-def _rect(node: YMap, key: str, col: Collector) -> tuple[float, float, float, float]:
+def _rect(node: YMap, key: str, col: Collector) -> Rect:
     r = _rect_of(node[key])
     if not (r[0] < r[2] and r[1] < r[3]):
         col.error(node.loc_of(key), f"{key} {list(node[key])} must be [x_west, y_south, x_east, "
@@ -453,7 +478,7 @@ def _rect(node: YMap, key: str, col: Collector) -> tuple[float, float, float, fl
     return r
 
 
-def _rect_of(v: Sequence[float]) -> tuple[float, float, float, float]:
+def _rect_of(v: Sequence[float]) -> Rect:
     return (float(v[0]), float(v[1]), float(v[2]), float(v[3]))
 
 
@@ -504,8 +529,11 @@ def _court_walls(r: tuple, w: float, gx0: float, gx1: float) -> list[Obstacle]:
             Obstacle("南壁", "wall", (gx1, y0 - w, x1 + w, y0))]
 
 
-def _structure_features(hall, stairs, obstacles, court_in, wall, gx0, gx1, gate_name, elsewhere,
-                        range_rect) -> list[Feature]:
+def _structure_features(hall: Rect, stairs: Sequence[Stair], obstacles: Sequence[Obstacle],
+                        court_in: Rect, wall: float, gate: tuple[float, float], gate_name: str,
+                        elsewhere: YMap | None, range_rect: Rect | None) -> list[Feature]:
+    """What the geometry itself draws: court, hall, walls, 楹, 乏, gate, stairs and their 等."""
+    gx0, gx1 = gate
     out = [Feature("court", "庭", _rect_points(court_in), True, None),
            Feature("hall", "堂", _rect_points(hall), True, "堂")]
     for o in obstacles:
