@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from viz.errors import InputError
-from viz.layout import DEFAULT_LAYOUT, load_layout, load_layout_text
+from viz.layout import DEFAULT_LAYOUT, FEATURE_KINDS, load_layout, load_layout_text
 from viz.text.variants import normalize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,6 +196,18 @@ def test_features_complete_enough_to_draw(xu):
     assert sum(f.kind == "step" for f in xu.features) == 6  # 3 等 on each stair
     assert {f.name for f in xu.features if f.kind == "pillar"} == {"東楹", "西楹"}
     assert {f.name for f in xu.features if f.kind == "wall"} >= {"東序", "西序"}
+    assert {f.kind for f in xu.features} <= set(FEATURE_KINDS)  # the renderer's list is complete
+    face = {f.name: f.points for f in xu.features if f.kind in ("target", "target_center")}
+    widths = {n: float(np.ptp(p[:, 0])) for n, p in face.items()}
+    assert widths == {"上个": 40, "躬": 20, "侯中": 10, "下个": 30}  # 記 and 注
+    assert float(np.ptp(face["侯中"][:, 1])) == 10  # 中十尺 (square)
+
+
+def test_named_ways_resolve_to_places(xu):
+    assert xu.ways["鉤楹內"] == ("西楹北",)
+    assert xu.ways["由楹外"] == ("西楹南",)
+    for via in xu.ways.values():
+        assert all(v in xu.places for v in via)
 
 
 # -- located errors ----------------------------------------------------------------------
