@@ -142,8 +142,10 @@ class Timeline:
         pi, pok = self.presence.lookup(n, t, self._span)
         present = self.presence.get("present", pi, pok, 0).astype(bool)
         holder, prop_xy, visible = self._sample_props(m, t, xy)
-        holding = tuple(tuple(self.props[j].id for j in range(m) if holder[j] == i)
-                        for i in range(n))
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for j in np.nonzero(holder >= 0)[0]:
+            hands[holder[j]].append(self.props[j].id)
+        holding = tuple(tuple(h) for h in hands)
         c = self.captions
         live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0] if len(c["t0"]) else []
         caps = tuple((int(c["actor"][k]), c["text"][k]) for k in live)
