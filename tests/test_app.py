@@ -25,7 +25,8 @@ SIZE = (960, 600)
 def fake_corpus() -> Corpus:
     """A chapter whose offsets match the fake timeline's cites: 1600 主人坐取爵, 1610 賔拜, 3000 司射請射;
     and a 賔拜 at 10, in the front matter, that no step cites."""
-    plain = "〇" * 10 + "賔拜" + "〇" * 1588 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388 + "司射請射" + "〇" * 96
+    plain = ("〇" * 10 + "賔拜" + "〇" * 1588 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388
+             + "司射請射" + "〇" * 96)
     sections = (Section(1, "獻賔", 0, 2000), Section(2, "請射", 2000, 3100))
     clauses = (Clause("01.01", 1, "經", 1600, 1605, "主人坐取爵", "主人坐取爵，", ("取爵於篚",), "011-4a"),
                Clause("01.02", 1, "經", 1610, 1612, "賔拜", "賔拜。", (), "011-4a"),

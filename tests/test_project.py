@@ -28,7 +28,7 @@ def test_help_lists_every_command():
                          text=True, encoding="utf-8", timeout=60)
     assert out.returncode == 0
     for cmd in ("play", "shot", "state", "check", "text", "find"):
-        assert re.search(rf"^\s+{cmd}\s", out.stdout, re.M), (cmd, out.stdout)
+        assert re.search(rf"^\s+{cmd}\s", out.stdout, re.MULTILINE), (cmd, out.stdout)
 
 
 def test_pyproject_declares_the_runtime_dependencies():

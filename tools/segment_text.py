@@ -14,7 +14,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viz.text.variants import normalize
+from viz.text.variants import normalize  # noqa: E402 (after the path is set)
 
 TEXT_DIR = ROOT / "assets" / "text"
 SEED = TEXT_DIR / "seed.txt"
@@ -90,7 +90,7 @@ def align_labels(seed_text: str, ref_text: str, ref_labels: str, min_block: int 
     out: list[str | None] = [None] * len(seed_text)
     sm = difflib.SequenceMatcher(None, normalize(seed_text), normalize(ref_text), autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "equal" and i2 - i1 >= min_block or op == "replace" and i2 - i1 == j2 - j1:
+        if (op == "equal" and i2 - i1 >= min_block) or (op == "replace" and i2 - i1 == j2 - j1):
             for k in range(i2 - i1):
                 out[i1 + k] = ref_labels[j1 + k]
     return out
@@ -110,7 +110,7 @@ def small_print(seed: Seed, labels: list[str | None], start: int, end: int,
     cuts = [p for p in seed.slashes if start <= p <= end]
     ref_small = [labels[i] in SMALL for i in range(start, end)]
     starts = {i for i in range(start + 1, end) if labels[i] == "^"
-              or ref_small[i - start] and not ref_small[i - start - 1]}
+              or (ref_small[i - start] and not ref_small[i - start - 1])}
     if cont or labels[start] == "^":
         starts.add(start)
     best: tuple[tuple, list[tuple[int, int]]] | None = None

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from viz.errors import Collector, Loc
-from viz.script import (Action, Formation, Placement, PlaceRef, PropPlacement, Script,
-                         Step)
-from viz.timeline import (ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, POSTURES,
-                          build_channel)
+from viz.script import Action, Formation, Placement, PlaceRef, PropPlacement, Script, Step
+from viz.timeline import POSTURES, ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, build_channel
 
 STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its own final state
 CORNER_TURN = 0.25  # seconds to turn at a corner of a path
@@ -267,10 +265,8 @@ class Compiler:
         for w in act.args["who"]:
             a = self.ai[w]
             t = busy.get(a, 0.0)
-            if "dir" in act.args:
-                deg = act.args["dir"]
-            else:
-                deg = heading(self.pos[a], self.xy(act.args["toward"]))
+            toward = act.args.get("toward")
+            deg = act.args["dir"] if toward is None else heading(self.pos[a], self.xy(toward))
             busy[a] = t = self.turn(buf, a, t, deg)
             end = max(end, t)
         return end

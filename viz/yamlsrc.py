@@ -108,9 +108,9 @@ def locate(root: Any, path: list | tuple, fallback: Loc | None = None) -> Loc:
     """The location of the value at a jsonschema-style path inside a loaded document."""
     node, loc = root, getattr(root, "loc", fallback)
     for part in path:
-        if isinstance(node, YMap) and part in node:
-            loc, node = node.loc_of(part), node[part]
-        elif isinstance(node, YList) and isinstance(part, int) and part < len(node):
+        in_map = isinstance(node, YMap) and part in node
+        in_list = isinstance(node, YList) and isinstance(part, int) and part < len(node)
+        if in_map or in_list:
             loc, node = node.loc_of(part), node[part]
         else:
             break
