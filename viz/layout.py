@@ -23,10 +23,14 @@ REGIONS = ("堂", "階", "庭", "侯道", "elsewhere")
 
 # domain.md, "Places": names every layout must define, so queries and diagrams agree.
 REQUIRED_PLACES = (
-    "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上", "賔席", "主人席", "衆賔席",
-    "大夫席", "尊", "上篚", "工席", "樂正位", "右物", "左物", "豐", "東榮", "西榮", "棟", "楣", "阼階", "西階", "阼階下",
-    "西階下", "阼階前", "西階前", "庭", "中庭", "洗", "下篚", "水", "縣", "笙位", "楅", "中", "司射位", "司馬位", "射位", "堂西",
-    "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁", "侯", "侯中", "左个", "右个", "乏", "賔門外",
+    "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上",
+    "賔席", "主人席", "衆賔席", "大夫席", "尊", "上篚", "工席", "樂正位", "右物", "左物", "豐",
+    "東榮", "西榮", "棟", "楣",
+    "阼階", "西階", "阼階下", "西階下", "阼階前", "西階前",
+    "庭", "中庭", "洗", "下篚", "水", "縣", "笙位", "楅", "中", "司射位", "司馬位", "射位",
+    "堂西", "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁",
+    "侯", "侯中", "左个", "右个", "乏",
+    "賔門外",
 )
 
 # Kinds of Feature a renderer should know. Open ones (closed=False) are strokes; beam (棟, 楣)
@@ -452,7 +456,7 @@ def _check_names(root: YMap, col: Collector) -> None:
     seen: dict[str, Loc] = {}
     for key in ("stairs", "obstacles"):
         items = root.get(key, YList())
-        for i, item in enumerate(items):
+        for item in items:
             name = item["name"]
             if name in seen:
                 col.error(item.loc_of("name"),
@@ -463,7 +467,7 @@ def _check_names(root: YMap, col: Collector) -> None:
         for i, v in enumerate(spec["via"]):
             if v not in places:
                 col.error(spec["via"].loc_of(i), f"way {way}: unknown place {v!r} in via")
-    for i, f in enumerate(root.get("features", ())):
+    for f in root.get("features", ()):
         shapes = [k for k in ("rect", "circle", "points") if k in f]
         if len(shapes) != 1:
             col.error(f.loc, f"feature {f['name']}: give exactly one of rect, circle, points "
