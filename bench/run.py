@@ -62,6 +62,10 @@ def main() -> int:
                                                  5), "rite")
     d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     tl = d.timeline
+    names = sorted(d.layout.places)
+    pairs = iter([(d.layout.place_xy(a), d.layout.place_xy(b))
+                  for a in names for b in names[::5]] * 2)
+    row("route between two places", timed(lambda: d.layout.route(*next(pairs)), 500), "call")
     ts = np.random.default_rng(1).uniform(0, tl.duration, 2000)
     it = iter(np.tile(ts, 4))
     row("sample(t)", timed(lambda: tl.sample(next(it)), 2000), "call")
@@ -89,10 +93,11 @@ def main() -> int:
             pygame.draw.circle(surf, (120, 30, 30), (int(x), int(y)), 6)
     row(f"raw pygame: fill + {n_prims} circles", timed(raw, args.frames), "frame")
     by = {r["row"].split(" (")[0]: r["median_s"] for r in rows}
-    frame_s = rows[3]["median_s"]
-    print(f"\n  window frame = {frame_s / rows[4]['median_s']:.1f} × the raw draw of as many "
-          f"primitives; {1 / frame_s:.0f} frames/s possible; sample(t) is "
-          f"{rows[1]['median_s'] / frame_s * 100:.2f}% of a frame")
+    frame_s, raw_s, sample_s = (by[k] for k in ("window frame 1280x800", "raw pygame: fill + "
+                                                  f"{n_prims} circles", "sample(t)"))
+    print(f"\n  window frame = {frame_s / raw_s:.1f} × the raw draw of as many primitives; "
+          f"{1 / frame_s:.0f} frames/s possible; sample(t) is {sample_s / frame_s * 100:.2f}% "
+          "of a frame")
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
            "pygame": pygame.version.ver, "numpy": np.__version__, "machine": platform.machine(),
            "actors": len(tl.actors), "steps": len(tl.steps), "primitives": n_prims,
