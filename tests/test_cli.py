@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from viz.cli import main
@@ -113,3 +114,20 @@ def test_shot_rejects_a_bad_size(capsys, tmp_path):
         main(["shot", "-o", str(tmp_path / "x.png"), "--size", "big"])
     assert e.value.code == 2
     assert "expected WxH" in capsys.readouterr().err
+
+
+def test_via_a_named_way_of_the_text():
+    """鉤楹內: to reach the 左物 under the 棟 the archer passes north of the 西楹."""
+    from viz.compile import compile_script
+    from viz.layout import load_layout
+    from viz.script import parse_script
+    from viz.text import load_corpus
+
+    layout = load_layout(ROOT / "layouts" / "xu.yaml")
+    text = BAD.replace("to: 阼階頂}", "via: 鉤楹內, to: 左物}").replace("at: 門內", "at: 西階上")
+    tl = compile_script(parse_script(text, layout, load_corpus(), "s.yaml"), layout)
+    pillar = layout.places["西楹"]
+    ts = np.linspace(tl.steps[0].t0, tl.steps[0].t1, 400)
+    xs = np.array([tl.sample(t).xy[0] for t in ts])
+    near = np.abs(xs[:, 0] - pillar.x) < 1.0
+    assert near.any() and (xs[near, 1] > pillar.y).all()

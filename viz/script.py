@@ -239,6 +239,17 @@ class _Reader:
                         dist=float(v.get("dist", 3.0)), dx=float(v.get("dx", 0.0)),
                         dy=float(v.get("dy", 0.0)))
 
+    def vias(self, vs: list, loc: Loc) -> tuple[PlaceRef | None, ...]:
+        """Places to pass, in order; a named way of the text (鉤楹內, 由楹外 …) stands for its places."""
+        ways = getattr(self.layout, "ways", {})
+        out: list[PlaceRef | None] = []
+        for x in vs:
+            if isinstance(x, str) and x in ways and x not in self.layout.places:
+                out += [PlaceRef(loc, place=p) for p in ways[x]]
+            else:
+                out.append(self.place(x, loc))
+        return tuple(out)
+
     # ---- cast, props ----
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
@@ -385,8 +396,7 @@ class _Reader:
                 else:
                     r[k] = self.place(v, at(k))
             elif k == "via":
-                vs = v if isinstance(v, list) else [v]
-                r[k] = tuple(self.place(x, at(k)) for x in vs)
+                r[k] = self.vias(v if isinstance(v, list) else [v], at(k))
             elif k in ("face", "dir"):
                 r[k] = direction(v)
             elif k == "formation":
