@@ -69,7 +69,8 @@ def state(timeline: Timeline, layout, corpus, t: float) -> dict[str, Any]:
             continue
         x, y = (float(v) for v in f.xy[i])
         actors.append({
-            "id": a.id, "name": a.name, "label": a.label, "party": a.party,
+            "id": a.id, "name": a.name, "label": f.labels[i] if f.labels else a.label,
+            "party": a.party,
             "x": round(x, 2), "y": round(y, 2),
             "place": layout.nearest_place(x, y),
             "region": layout.region_at(x, y),
