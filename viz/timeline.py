@@ -99,7 +99,8 @@ class Channel:
         return np.where(ok, v[i], default)
 
 
-def _channel(owner: list[int], t: list[float], **values: list) -> Channel:
+def build_channel(owner: list[int], t: list[float], **values: list) -> Channel:
+    """Sort keyframes once into the flat layout sample() searches."""
     o, tt = np.asarray(owner, dtype=np.int64), np.asarray(t, dtype=np.float64)
     order = np.lexsort((np.arange(len(tt)), tt, o))  # stable: later writes at equal t win
     vals = {k: np.asarray(v)[order] if len(v) else np.asarray(v) for k, v in values.items()}
@@ -215,8 +216,3 @@ def _held_visible(holder: np.ndarray, present: np.ndarray) -> np.ndarray:
     if not len(holder):
         return np.zeros(0, bool)
     return np.where(holder >= 0, present[np.clip(holder, 0, None)] if len(present) else False, True)
-
-
-def build_channel(owner: list[int], t: list[float], **values: list) -> Channel:
-    """Sort keyframes once into the flat layout sample() searches."""
-    return _channel(owner, t, **values)
