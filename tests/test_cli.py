@@ -45,6 +45,8 @@ def test_state_after_text_is_the_end_of_the_citing_step(capsys):
     code, out, _ = run(capsys, "state", "--after", "主人以賔揖先入", "--json")
     s = json.loads(out)
     assert code == 0 and s["t"] > 0
+    # the step reported is the one that cites the words and has just finished, not the next
+    assert s["step"]["t1"] == s["t"] and "入" in s["step"]["cite"]
     code2, out2, _ = run(capsys, "state", "--after", "主人以賓揖先入", "--json")  # 賓 = 賔
     assert json.loads(out2)["t"] == s["t"]
 

@@ -94,11 +94,14 @@ def cmd_shot(args) -> int:
 
 
 def cmd_state(args) -> int:
-    from viz.query import format_state, resolve_time, state
+    from viz.query import format_state, resolve_time, state, step_after
 
     d = load_all(args.script, args.layout)
     t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
-    s = state(d.timeline, d.layout, d.corpus, t)
+    step = step_after(d.timeline, d.corpus, args.after) if args.after is not None else None
+    if args.stage is not None:
+        step = d.timeline.stages[d.timeline.stage_at(t)].last_step
+    s = state(d.timeline, d.layout, d.corpus, t, step)
     print(json.dumps(s, ensure_ascii=False, indent=2) if args.json else format_state(s))
     return 0
 

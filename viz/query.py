@@ -17,18 +17,23 @@ def dir_name(deg: float) -> str:
     return DIR_NAMES[int(((deg % 360) + 22.5) // 45) % 8]
 
 
-def time_after(timeline: Timeline, corpus, text: str) -> float:
-    """The end of the step citing the last character of TEXT's first occurrence in the text."""
+def step_after(timeline: Timeline, corpus, text: str) -> int:
+    """The step citing the last character of TEXT's first occurrence (the last such to end)."""
     hits = corpus.find(text)
     if not hits:
         raise QueryError(f"{text!r} does not occur in the text (variants count as equal)")
     last = hits[0] + len(text) - 1
-    ends = [s.t1 for s in timeline.steps if s.span[0] <= last < s.span[1]]
-    if not ends:
+    steps = [s for s in timeline.steps if s.span[0] <= last < s.span[1]]
+    if not steps:
         sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
         raise QueryError(f"no step of the script cites {text!r} (it is in section {sec}, "
                          f"page {corpus.page_at(last)})")
-    return max(ends)
+    return max(steps, key=lambda s: s.t1).index
+
+
+def time_after(timeline: Timeline, corpus, text: str) -> float:
+    """The moment the step citing the last character of TEXT's first occurrence has finished."""
+    return timeline.steps[step_after(timeline, corpus, text)].t1
 
 
 def stage_index(timeline: Timeline, name: str) -> int:
@@ -58,10 +63,13 @@ def resolve_time(timeline: Timeline, corpus, at: float | None = None, after: str
     return timeline.duration
 
 
-def state(timeline: Timeline, layout, corpus, t: float) -> dict[str, Any]:
-    """Everyone present at t, in the documented JSON shape (README: "The state JSON")."""
+def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None) -> dict[str, Any]:
+    """Everyone present at t, in the documented JSON shape (README: "The state JSON").
+
+    At a boundary between steps the step reported is the one beginning, unless `step` names the
+    one just finished (as `--after TEXT` does: the answer is about the words asked for)."""
     f = timeline.sample(t)
-    step = timeline.steps[f.step] if timeline.steps else None
+    step = timeline.steps[f.step if step is None else step] if timeline.steps else None
     stage = timeline.stages[f.stage] if timeline.stages else None
     actors = []
     for i, a in enumerate(timeline.actors):
