@@ -133,3 +133,10 @@ def test_via_a_named_way_of_the_text():
     xs = np.array([tl.sample(t).xy[0] for t in ts])
     near = np.abs(xs[:, 0] - pillar.x) < 1.0
     assert near.any() and (xs[near, 1] > pillar.y).all()
+
+
+def test_another_commentators_reading(capsys):
+    code, out, _ = run(capsys, "check", "--reading", "敖")
+    assert code == 0 and "reading 鄭+敖" in out
+    code, _, err = run(capsys, "state", "--at", "0", "--reading", "朱")
+    assert code == 2 and "no variant in this layout follows the reading '朱'" in err

@@ -21,14 +21,14 @@ class Loaded:
     warnings: tuple
 
 
-def load_all(script_path: str | Path, layout_path: str | Path) -> Loaded:
+def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()) -> Loaded:
     """Layout, text, script → checked model → compiled timeline; InputError on any problem."""
     from viz.compile import compile_script
     from viz.layout import load_layout
     from viz.script import load_script
     from viz.text import load_corpus
 
-    layout = load_layout(layout_path)
+    layout = load_layout(layout_path, readings=tuple(readings))
     corpus = load_corpus()
     script = load_script(script_path, layout, corpus)
     out = Collector()
@@ -51,6 +51,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="rite script (default: the bundled 鄉射禮)")
     p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
                    help="hall layout (default: layouts/xu.yaml, the 州序 as 鄭 reads it)")
+    p.add_argument("--reading", action="append", default=[], metavar="NAME",
+                   help="follow another commentator where the layout keeps his variant "
+                        "(e.g. 敖: 物 under 5 尺 apart, 乏 from the 侯's west edge); repeatable")
 
 
 def _when(p: argparse.ArgumentParser) -> None:
@@ -75,7 +78,7 @@ def _size(text: str) -> tuple[int, int]:
 def cmd_play(args) -> int:
     from viz.app import run
 
-    d = load_all(args.script, args.layout)
+    d = load_all(args.script, args.layout, args.reading)
     _print_warnings(d.warnings)
     return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout)
 
@@ -85,7 +88,7 @@ def cmd_shot(args) -> int:
     from viz.shot import render_png
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = load_all(args.script, args.layout)
+    d = load_all(args.script, args.layout, args.reading)
     t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
     path = render_png(d.layout, d.timeline, d.corpus, t, size=args.size, path=args.output,
                       overwrite=args.force)
@@ -96,7 +99,7 @@ def cmd_shot(args) -> int:
 def cmd_state(args) -> int:
     from viz.query import format_state, resolve_time, state, step_after
 
-    d = load_all(args.script, args.layout)
+    d = load_all(args.script, args.layout, args.reading)
     t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
     step = step_after(d.timeline, d.corpus, args.after) if args.after is not None else None
     if args.stage is not None:
@@ -107,10 +110,11 @@ def cmd_state(args) -> int:
 
 
 def cmd_check(args) -> int:
-    d = load_all(args.script, args.layout)
+    d = load_all(args.script, args.layout, args.reading)
     _print_warnings(d.warnings)
     tl = d.timeline
-    print(f"ok: {args.layout}: {len(d.layout.places)} places; {args.script}: "
+    print(f"ok: {args.layout}: {len(d.layout.places)} places, reading {d.layout.reading}; "
+          f"{args.script}: "
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(d.warnings)} warnings")
     return 0
