@@ -140,3 +140,8 @@ def test_another_commentators_reading(capsys):
     assert code == 0 and "reading 鄭+敖" in out
     code, _, err = run(capsys, "state", "--at", "0", "--reading", "朱")
     assert code == 2 and "no variant in this layout follows the reading '朱'" in err
+
+
+def test_shot_wants_a_png_name(capsys, tmp_path):
+    code, _, err = run(capsys, "shot", "--at", "1", "-o", str(tmp_path / "x.txt"))
+    assert code == 2 and "ending in .png" in err and not (tmp_path / "x.txt").exists()

@@ -84,10 +84,12 @@ def cmd_play(args) -> int:
 
 
 def cmd_shot(args) -> int:
-    from viz.query import resolve_time
+    from viz.query import QueryError, resolve_time
     from viz.shot import render_png
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    if Path(args.output).suffix.lower() != ".png":
+        raise QueryError(f"-o {args.output}: expected a file name ending in .png")
     d = load_all(args.script, args.layout, args.reading)
     t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
     path = render_png(d.layout, d.timeline, d.corpus, t, size=args.size, path=args.output,
