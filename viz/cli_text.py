@@ -102,6 +102,10 @@ def _print_runs(corpus: Corpus, index: int, punct: bool) -> None:
 def cmd_find(args: argparse.Namespace) -> int:
     """List each place the phrase occurs: section, clause id, page, kind, context."""
     _utf8()
+    if not args.query.strip():
+        print("find: give the words to look for, e.g. python main.py find 主人以賓三揖",
+              file=sys.stderr)
+        return 2
     corpus = load_corpus()
     hits = corpus.find(args.query)
     for off in hits:
