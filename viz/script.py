@@ -19,7 +19,6 @@ from viz.yamlsrc import YList, YMap, load_file, load_text, locate
 SCHEMA_PATH = ASSETS / "rites" / "script.schema.json"
 DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0,
         "西": 270.0, "西北": 315.0}
-ELLIPSIS = "…"
 MAX_PATTERN_DEPTH = 8
 
 
@@ -56,10 +55,6 @@ class PlaceRef:
     dist: float = 3.0
     dx: float = 0.0
     dy: float = 0.0
-
-    def describe(self) -> str:
-        base = self.place or f"@{self.actor}"
-        return base if self.side is None and not (self.dx or self.dy) else f"{base}+offset"
 
 
 @dataclass(frozen=True)
