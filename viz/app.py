@@ -186,22 +186,18 @@ class App:
                 self.state.playing = False
 
     def step_to(self, delta: int) -> None:
-        steps = self.timeline.steps
-        if not steps:
-            return
-        i = self.timeline.step_at(self.t)
-        if delta < 0 and self.t > steps[i].t0 + 0.05:
-            delta += 1  # ← first returns to the start of the step under way
-        self.seek(steps[int(np.clip(i + delta, 0, len(steps) - 1))].t0)
+        self._jump(self.timeline.steps, self.timeline.step_at(self.t), delta)
 
     def stage_to(self, delta: int) -> None:
-        stages = self.timeline.stages
-        if not stages:
+        self._jump(self.timeline.stages, self.timeline.stage_at(self.t), delta)
+
+    def _jump(self, spans, i: int, delta: int) -> None:
+        """To the start of the span delta away; going back first returns to the current one's start."""
+        if not spans:
             return
-        i = self.timeline.stage_at(self.t)
-        if delta < 0 and self.t > stages[i].t0 + 0.05:
+        if delta < 0 and self.t > spans[i].t0 + 0.05:
             delta += 1
-        self.seek(stages[int(np.clip(i + delta, 0, len(stages) - 1))].t0)
+        self.seek(spans[int(np.clip(i + delta, 0, len(spans) - 1))].t0)
 
     def change_speed(self, delta: int) -> None:
         i = min(range(len(SPEEDS)), key=lambda k: abs(SPEEDS[k] - self.state.speed))
