@@ -99,14 +99,11 @@ def cmd_shot(args) -> int:
 
 
 def cmd_state(args) -> int:
-    from viz.query import format_state, resolve_time, state, step_after
+    from viz.query import format_state, resolve_moment, state
 
     d = load_all(args.script, args.layout, args.reading)
-    t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
-    step = step_after(d.timeline, d.corpus, args.after) if args.after is not None else None
-    if args.stage is not None:
-        step = d.timeline.stages[d.timeline.stage_at(t)].last_step
-    s = state(d.timeline, d.layout, d.corpus, t, step)
+    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    s = state(d.timeline, d.layout, d.corpus, m.t, m.step, m.closing)
     print(json.dumps(s, ensure_ascii=False, indent=2) if args.json else format_state(s))
     return 0
 

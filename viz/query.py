@@ -1,6 +1,7 @@
 """Questions about the rite at a moment: when is `--after TEXT`, and who is where (the `state` JSON)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from viz.script import DIRS
@@ -40,7 +41,7 @@ def stage_index(timeline: Timeline, name: str) -> int:
     """A stage by name (variants equal) or by 1-based number."""
     from viz.text import normalize
 
-    if name.isdigit() and 1 <= int(name) <= len(timeline.stages):
+    if name.isascii() and name.isdigit() and 1 <= int(name) <= len(timeline.stages):
         return int(name) - 1
     for s in timeline.stages:
         if normalize(s.name) == normalize(name) or normalize(s.section) == normalize(name):
@@ -49,26 +50,49 @@ def stage_index(timeline: Timeline, name: str) -> int:
     raise QueryError(f"no stage named {name!r}; the script has: {names}")
 
 
+@dataclass(frozen=True)
+class Moment:
+    """A moment a command asks about. closing: the state as the step ending at t left it
+    (--after, --stage), sampled with Timeline.sample(t, closing=True); step: the step the
+    answer is about (the one just finished), or None for the one running at t."""
+
+    t: float
+    closing: bool = False
+    step: int | None = None
+
+
+def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
+                   after: str | None = None, stage: str | None = None) -> Moment:
+    """--at seconds, --after TEXT (the closing state of the step enacting it), or the end of
+    --stage (the closing state of its last step); the whole rite's end by default."""
+    if after is not None:
+        i = step_after(timeline, corpus, after)
+        return Moment(timeline.steps[i].t1, True, i)
+    if stage is not None:
+        s = timeline.stages[stage_index(timeline, stage)]
+        return Moment(s.t1, True, s.last_step if s.last_step >= s.first_step else None)
+    if at is not None:
+        if not (0 <= at <= timeline.duration):  # also refuses nan
+            raise QueryError(f"--at {at:g} is outside the rite (0 to {timeline.duration:.1f} s)")
+        return Moment(at)
+    last = len(timeline.steps) - 1
+    return Moment(timeline.duration, True, last if last >= 0 else None)
+
+
 def resolve_time(timeline: Timeline, corpus, at: float | None = None, after: str | None = None,
                  stage: str | None = None) -> float:
-    """The moment a command asks about: --at seconds, --after TEXT, or the end of --stage."""
-    if after is not None:
-        return time_after(timeline, corpus, after)
-    if stage is not None:
-        return timeline.stages[stage_index(timeline, stage)].t1
-    if at is not None:
-        if not 0 <= at <= timeline.duration:
-            raise QueryError(f"--at {at:g} is outside the rite (0 to {timeline.duration:.1f} s)")
-        return at
-    return timeline.duration
+    """The time of resolve_moment."""
+    return resolve_moment(timeline, corpus, at, after, stage).t
 
 
-def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None) -> dict[str, Any]:
+def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
+          closing: bool = False) -> dict[str, Any]:
     """Everyone present at t, in the documented JSON shape (README: "The state JSON").
 
     At a boundary between steps the step reported is the one beginning, unless `step` names the
-    one just finished (as `--after TEXT` does: the answer is about the words asked for)."""
-    f = timeline.sample(t)
+    one just finished (as `--after TEXT` does: the answer is about the words asked for), and
+    closing samples the state that step left."""
+    f = timeline.sample(t, closing)
     step = timeline.steps[f.step if step is None else step] if timeline.steps else None
     stage = timeline.stages[f.stage] if timeline.stages else None
     actors = []

@@ -81,13 +81,16 @@ class Channel:
     t: np.ndarray  # (K,) float
     values: dict[str, np.ndarray] = field(default_factory=dict)
 
-    def lookup(self, n_owners: int, t: float, span: float) -> tuple[np.ndarray, np.ndarray]:
-        """Index of each owner's last keyframe at or before t, and whether it has one."""
+    def lookup(self, n_owners: int, t: float, span: float,
+               closing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Index of each owner's last keyframe at or before t, and whether it has one. With
+        closing, keyframes at exactly t are not yet applied: the state as what ended at t
+        left it, not as what begins at t."""
         if not len(self.t):
             return np.zeros(n_owners, int), np.zeros(n_owners, bool)
         keys = self.owner * span + self.t
         q = np.arange(n_owners) * span + t
-        i = np.searchsorted(keys, q, side="right") - 1
+        i = np.searchsorted(keys, q, side="left" if closing else "right") - 1
         ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == np.arange(n_owners))
         return np.clip(i, 0, None), ok
 
@@ -128,40 +131,50 @@ class Timeline:
         self.actor_index = {a.id: i for i, a in enumerate(self.actors)}
         self.prop_index = {p.id: i for i, p in enumerate(self.props)}
 
-    def step_at(self, t: float) -> int:
-        """The last step begun at or before t (0 before the first)."""
-        return max(int(np.searchsorted(self._step_t0, t, side="right")) - 1, 0)
+    def step_at(self, t: float, closing: bool = False) -> int:
+        """The last step begun at or before t (0 before the first); with closing, the last
+        begun before t, i.e. the one that ends at t when t is a boundary."""
+        side = "left" if closing else "right"
+        return max(int(np.searchsorted(self._step_t0, t, side=side)) - 1, 0)
 
-    def stage_at(self, t: float) -> int:
-        return max(int(np.searchsorted(self._stage_t0, t, side="right")) - 1, 0)
+    def stage_at(self, t: float, closing: bool = False) -> int:
+        side = "left" if closing else "right"
+        return max(int(np.searchsorted(self._stage_t0, t, side=side)) - 1, 0)
 
-    def sample(self, t: float) -> Frame:
+    def sample(self, t: float, closing: bool = False) -> Frame:
+        """Everyone's state at t. closing=True gives the state as the step ending at t left it
+        (`--after TEXT`), not the first instant of the next step."""
         t = float(np.clip(t, 0.0, self.duration))
         n, m = len(self.actors), len(self.props)
-        xy, facing, moving = self._sample_motion(n, t)
-        posture, phase, count = self._sample_posture(n, t)
-        pi, pok = self.presence.lookup(n, t, self._span)
+        xy, facing, moving = self._sample_motion(n, t, closing)
+        posture, phase, count = self._sample_posture(n, t, closing)
+        pi, pok = self.presence.lookup(n, t, self._span, closing)
         present = self.presence.get("present", pi, pok, 0).astype(bool)
-        holder, prop_xy, visible = self._sample_props(m, t, xy)
+        holder, prop_xy, visible = self._sample_props(m, t, xy, closing)
         hands: list[list[str]] = [[] for _ in range(n)]
         for j in np.nonzero(holder >= 0)[0]:
             hands[holder[j]].append(self.props[j].id)
         holding = tuple(tuple(h) for h in hands)
         c = self.captions
-        live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0] if len(c["t0"]) else []
+        if not len(c["t0"]):
+            live = []
+        elif closing:
+            live = np.nonzero((c["t0"] < t) & (t <= c["t1"]))[0]
+        else:
+            live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0]
         caps = tuple((int(c["actor"][k]), c["text"][k]) for k in live)
-        stage = self.stage_at(t)
+        stage = self.stage_at(t, closing)
         labels = (self.stages[stage].labels if self.stages and self.stages[stage].labels
                   else tuple(a.label for a in self.actors))
-        return Frame(t, stage, self.step_at(t), present, xy, facing, posture, phase, count,
+        return Frame(t, stage, self.step_at(t, closing), present, xy, facing, posture, phase, count,
                      moving, holding, prop_xy, holder, visible & _held_visible(holder, present),
                      caps, labels)
 
-    def _sample_motion(self, n: int, t: float):
+    def _sample_motion(self, n: int, t: float, closing: bool = False):
         ch = self.motion
         if not len(ch.t):
             return np.zeros((n, 2)), np.zeros(n), np.zeros(n, bool)
-        i, ok = ch.lookup(n, t, self._span)
+        i, ok = ch.lookup(n, t, self._span, closing)
         j = np.minimum(i + 1, len(ch.t) - 1)
         nxt = ok & (j > i) & (ch.owner[j] == ch.owner[i])
         t0, t1 = ch.t[i], ch.t[j]
@@ -176,9 +189,9 @@ class Timeline:
         xy = np.stack([x, y], axis=1) if n else np.zeros((0, 2))
         return xy, np.mod(f, 360.0), moving
 
-    def _sample_posture(self, n: int, t: float):
+    def _sample_posture(self, n: int, t: float, closing: bool = False):
         ch = self.posture
-        i, ok = ch.lookup(n, t, self._span)
+        i, ok = ch.lookup(n, t, self._span, closing)
         code = ch.get("code", i, ok, 0).astype(int)
         end = ch.get("end", i, ok, 0.0)
         start = ch.t[i] if len(ch.t) else np.zeros(n)
@@ -188,13 +201,13 @@ class Timeline:
         count = np.where(gesture, ch.get("count", i, ok, 1), 0).astype(int)
         return code, phase, count
 
-    def _sample_props(self, m: int, t: float, actor_xy: np.ndarray):
+    def _sample_props(self, m: int, t: float, actor_xy: np.ndarray, closing: bool = False):
         if not m:
             return np.zeros(0, int), np.zeros((0, 2)), np.zeros(0, bool)
         ch = self.prop_state
         if not len(ch.t):
             return np.full(m, -1), np.zeros((m, 2)), np.zeros(m, bool)
-        i, ok = ch.lookup(m, t, self._span)
+        i, ok = ch.lookup(m, t, self._span, closing)
         holder = np.where(ok, ch.values["holder"][i], -1).astype(int)
         visible = ok & ch.values["visible"][i].astype(bool)
         at = np.stack([ch.values["x"][i], ch.values["y"][i]], axis=1).astype(float)
