@@ -5,4 +5,4 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets"
 LAYOUTS = ROOT / "layouts"
 DEFAULT_LAYOUT = LAYOUTS / "xu.yaml"
-DEFAULT_SCRIPT = ASSETS / "rites" / "xiangshe.yaml"
+DEFAULT_SCRIPT = ASSETS / "rites" / "xiangshe"

@@ -5,36 +5,22 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.errors import Collector, InputError
+from viz.errors import InputError
 
 
-@dataclass(frozen=True)
-class Loaded:
-    layout: object
-    corpus: object
-    script: object
-    timeline: object
-    warnings: tuple
+VALUE_OPTIONS = {"--script", "--layout", "--reading", "--at", "--after", "--stage", "-o",
+                 "--output", "--size", "--part"}
 
 
-def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()) -> Loaded:
-    """Layout, text, script → checked model → compiled timeline; InputError on any problem."""
-    from viz.compile import compile_script
-    from viz.layout import load_layout
-    from viz.script import load_script
-    from viz.text import load_corpus
+def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()):
+    """Layout, text, script → checked model → compiled timeline (a model.Compiled);
+    InputError on any problem, including a reading no file knows."""
+    from viz.model import Model
 
-    layout = load_layout(layout_path, readings=tuple(readings))
-    corpus = load_corpus()
-    script = load_script(script_path, layout, corpus)
-    out = Collector()
-    timeline = compile_script(script, layout, out)
-    warnings = tuple(getattr(layout, "warnings", ())) + script.warnings + tuple(out.warnings)
-    return Loaded(layout, corpus, script, timeline, warnings)
+    return Model(script_path, layout_path).get(tuple(readings))
 
 
 def _shown(path: Path) -> str:
@@ -47,13 +33,15 @@ def _shown(path: Path) -> str:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--script", default=_shown(DEFAULT_SCRIPT), metavar="FILE",
-                   help="rite script (default: the bundled 鄉射禮)")
+    p.add_argument("--script", default=_shown(DEFAULT_SCRIPT), metavar="PATH",
+                   help="a rite folder, its manifest.yaml, or a one-file script (default: the "
+                        "bundled 鄉射禮, assets/rites/xiangshe)")
     p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
                    help="hall layout (default: layouts/xu.yaml, the 州序 as 鄭 reads it)")
     p.add_argument("--reading", action="append", default=[], metavar="NAME",
-                   help="follow another commentator where the layout keeps his variant "
-                        "(e.g. 敖: 物 under 5 尺 apart, 乏 from the 侯's west edge); repeatable")
+                   help="follow another commentator wherever the layout or the script keeps "
+                        "his variant (e.g. 敖: 物 under 5 尺 apart, 乏 from the 侯's west edge); "
+                        "repeatable; a name no file knows is an error listing the known ones")
 
 
 def _when(p: argparse.ArgumentParser) -> None:
@@ -84,17 +72,17 @@ def cmd_play(args) -> int:
 
 
 def cmd_shot(args) -> int:
-    from viz.query import QueryError, resolve_time
+    from viz.query import QueryError, resolve_moment
     from viz.shot import render_png
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":
         raise QueryError(f"-o {args.output}: expected a file name ending in .png")
     d = load_all(args.script, args.layout, args.reading)
-    t = resolve_time(d.timeline, d.corpus, args.at, args.after, args.stage)
-    path = render_png(d.layout, d.timeline, d.corpus, t, size=args.size, path=args.output,
-                      overwrite=args.force)
-    print(f"wrote {path} (t = {t:.1f} s)")
+    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
+                      overwrite=args.force, closing=m.closing)
+    print(f"wrote {path} (t = {m.t:.1f} s)")
     return 0
 
 
@@ -109,13 +97,23 @@ def cmd_state(args) -> int:
 
 
 def cmd_check(args) -> int:
+    from viz.lint import motion_warnings
+
     d = load_all(args.script, args.layout, args.reading)
-    _print_warnings(d.warnings)
+    warnings = d.warnings + tuple(motion_warnings(d.timeline))
     tl = d.timeline
-    print(f"ok: {args.layout}: {len(d.layout.places)} places, reading {d.layout.reading}; "
-          f"{args.script}: "
+    if args.strict and warnings:
+        for w in warnings:
+            print(f"{w.loc}: {w.message}", file=sys.stderr)
+        n = len(warnings)
+        print(f"{n} error{'s' if n > 1 else ''} (--strict: warnings are errors)", file=sys.stderr)
+        return 2
+    _print_warnings(warnings)
+    readings = "、".join(d.readings) or "鄭"
+    print(f"ok: {args.layout}: {len(d.layout.places)} places; reading {readings}; "
+          f"{args.script}: {len(d.script.files)} files, "
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
-          f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(d.warnings)} warnings")
+          f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
     return 0
 
 
@@ -145,8 +143,10 @@ def parser() -> argparse.ArgumentParser:
     _when(st)
     st.add_argument("--json", action="store_true", help="the documented JSON (see README)")
     st.set_defaults(func=cmd_state)
-    chk = sub.add_parser("check", help="validate layout and script; warnings; exit 2 on errors")
+    chk = sub.add_parser("check", help="validate layout and script, and the motion it compiles "
+                                       "to; warnings; exit 2 on errors")
     _common(chk)
+    chk.add_argument("--strict", action="store_true", help="warnings are errors (exit 2)")
     chk.set_defaults(func=cmd_check)
     from viz.cli_text import add_commands
 
@@ -154,8 +154,21 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _command_first(argv: list[str], commands: set[str]) -> list[str]:
+    """Options may come before the command (`main.py --reading 敖 check`): move the command to
+    the front; with none, the command is play."""
+    if argv and argv[0] in (*commands, "-h", "--help"):
+        return argv
+    for i, tok in enumerate(argv):
+        if tok in commands and (i == 0 or argv[i - 1] not in VALUE_OPTIONS):
+            return [tok, *argv[:i], *argv[i + 1:]]
+    if any(a in ("-h", "--help") for a in argv):
+        return argv
+    return ["play", *argv]
+
+
 def main(argv: list[str] | None = None) -> int:
-    from viz.fileio import RefuseOverwrite
+    from viz.fileio import OutputError
     from viz.query import QueryError
 
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound yet; spares ALSA's complaints
@@ -165,9 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(encoding="utf-8")
     argv = list(sys.argv[1:] if argv is None else argv)
     p = parser()
-    commands = {"play", "shot", "state", "check", "text", "find"}
-    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
-        argv = ["play", *argv]  # no command: play, with whatever options were given
+    commands = set(p._subparsers._group_actions[0].choices)  # noqa: SLF001 (argparse's own)
+    argv = _command_first(argv, commands)
     args = p.parse_args(argv)
     try:
         return args.func(args)
@@ -177,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         n = len(e.problems)
         print(f"{n} error{'s' if n > 1 else ''}", file=sys.stderr)
         return 2
-    except (QueryError, RefuseOverwrite) as e:
+    except (QueryError, OutputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,22 +1,43 @@
-"""Compile a checked Script on a Layout into a Timeline of keyframe arrays, once."""
+"""Compile a checked Script on a Layout into a Timeline of keyframe channels, once.
+
+The Compiler keeps everyone's state as the rite goes (where each person stands, facing,
+seated or not, who holds what) and offers the primitives verbs compile with (walk, turn,
+posture, set_prop, event …); each verb's own compile lives in viz/verbs.py. Stages follow on:
+a stage begins where the last one left everyone, unless it declares a gap in the text and sets
+the scene anew.
+"""
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from viz.errors import Collector, Loc
-from viz.script import Action, Formation, Placement, PlaceRef, PropPlacement, Script, Step
-from viz.timeline import POSTURES, ActorInfo, PropInfo, StageSpan, StepSpan, Timeline, build_channel
+from viz.script import Action, Expect, Formation, Placement, PlaceRef, PropPlacement, Script, Step, Way
+from viz.timeline import (
+    FLYING,
+    POSTURES,
+    SET_DOWN,
+    ActorInfo,
+    Event,
+    PropInfo,
+    StageSpan,
+    StepSpan,
+    Timeline,
+    build_channel,
+)
+from viz.verbs import REACH, REGISTRY
 
 STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its own final state
 CORNER_TURN = 0.25  # seconds to turn at a corner of a path
-ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
-HELD = -1
-FLYING = -2
+JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 CODE = {name: i for i, name in enumerate(POSTURES)}
+# per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same
+# legs again and again (如初), and the planner is the costliest part of a compile.
+_LEGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def unit(deg: float) -> np.ndarray:
@@ -39,11 +60,14 @@ def unwrap_to(prev: float, deg: float) -> float:
 class _Buffer:
     """Keyframes of one step, times relative to the step's start (so a `dur` can rescale them)."""
 
-    motion: list = field(default_factory=list)  # (actor, t, x, y, face)
-    posture: list = field(default_factory=list)  # (actor, t, code, end, count)
-    presence: list = field(default_factory=list)  # (actor, t, present)
-    props: list = field(default_factory=list)  # (prop, t, holder, x, y, visible)
-    captions: list = field(default_factory=list)  # (t0, t1, actor, text)
+    # every keyframe row ends with the index of the step that wrote it (-1: before any step),
+    # so a closing sample leaves out what the next step writes at the same instant
+    motion: list = field(default_factory=list)  # (actor, t, x, y, face, writer)
+    posture: list = field(default_factory=list)  # (actor, t, code, end, count, writer)
+    presence: list = field(default_factory=list)  # (actor, t, present, writer)
+    props: list = field(default_factory=list)  # (prop, t, holder, x, y, visible, writer)
+    label: list = field(default_factory=list)  # (actor, t, label index, writer)
+    events: list = field(default_factory=list)  # (t0, t1, kind, actor, text)
 
 
 class Compiler:
@@ -53,27 +77,56 @@ class Compiler:
         self.cfg = script.settings
         self.ai = {a.id: i for i, a in enumerate(script.cast)}
         self.pi = {p.id: i for i, p in enumerate(script.props)}
+        self.bundles: dict[str, list[int]] = {}
+        for j, p in enumerate(script.props):
+            if p.bundle:
+                self.bundles.setdefault(p.bundle, []).append(j)
         n, m = len(script.cast), len(script.props)
         self.pos = np.zeros((n, 2))
         self.face = np.zeros(n)
         self.base = ["立"] * n  # standing or seated between gestures
         self.present = np.zeros(n, bool)
         self.placed = np.zeros(n, bool)
-        self.holder = np.full(m, HELD)
-        self.prop_xy = np.zeros((m, 2))
+        self.holder = np.full(m, SET_DOWN)
+        self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
+        self.labels = [a.label for a in script.cast]
+        self.label_names: list[str] = []
         self.kf = _Buffer()
+        self.buf = self.kf  # where the primitives write: the step's buffer while compiling one
         self.t = 0.0
+        self.w = -1  # the step being compiled (setups: the stage's first step)
 
     # ---- places ----
-    def xy(self, ref: PlaceRef) -> np.ndarray:
+    def xy(self, ref: PlaceRef, loc: Loc | None = None) -> np.ndarray:
         if ref.place is not None:
             p = self.layout.places[ref.place]
             base = np.array([p.x, p.y], dtype=float)
+        elif ref.actor is not None:
+            a = self.ai[ref.actor]
+            if not self.present[a]:
+                self.out.warn(loc or ref.loc, f"{self.s.cast[a].name} ({ref.actor}) is not present "
+                                              "here: {actor: …} means where he was last")
+            base = self.pos[a].copy()
         else:
-            base = self.pos[self.ai[ref.actor]].copy()
+            base = self.prop_spot(self.members(ref.prop)[0])
         if ref.side is not None:
             base = base + ref.dist * unit(ref.side)
         return base + np.array([ref.dx, ref.dy])
+
+    def prop_spot(self, p: int) -> np.ndarray:
+        """Where a prop lies; if someone holds it, where it was last set down (奠於其所)."""
+        return self.prop_xy[p].copy()
+
+    def members(self, pid: str) -> list[int]:
+        """A prop, or every member of a bundle."""
+        return self.bundles.get(pid) or [self.pi[pid]]
+
+    def heading_to(self, a: int, p: np.ndarray) -> float:
+        return heading(self.pos[a], p)
+
+    @staticmethod
+    def unit(deg: float) -> np.ndarray:
+        return unit(deg)
 
     def spots(self, who, anchor: np.ndarray, form: Formation | None, face: float | None,
               spacing: float | None) -> list[np.ndarray]:
@@ -88,27 +141,200 @@ class Compiler:
         mid = (len(who) - 1) / 2
         return [anchor + (k - mid) * across for k in range(len(who))]
 
-    # ---- keyframes ----
-    def key(self, buf: _Buffer, a: int, t: float, xy: np.ndarray, face: float) -> None:
-        buf.motion.append((a, t, float(xy[0]), float(xy[1]), face))
+    # ---- keyframe primitives (times relative to the step) ----
+    def key(self, a: int, t: float, xy: np.ndarray, face: float) -> None:
+        self.buf.motion.append((a, t, float(xy[0]), float(xy[1]), face, self.w))
         self.pos[a], self.face[a] = xy, face
 
-    def teleport(self, buf: _Buffer, a: int, t: float, xy, face: float | None) -> None:
+    def teleport(self, a: int, t: float, xy, face: float | None) -> None:
         """Appear somewhere at once: hold the old state up to t, then the new one from t."""
         if self.placed[a]:
-            buf.motion.append((a, t, float(self.pos[a][0]), float(self.pos[a][1]), self.face[a]))
+            self.hold(a, t)
         f = unwrap_to(self.face[a], face) if face is not None else self.face[a]
-        self.key(buf, a, t, np.asarray(xy, float), f)
+        self.key(a, t, np.asarray(xy, float), f)
         self.placed[a] = True
 
-    def set_presence(self, buf: _Buffer, a: int, t: float, present: bool) -> None:
-        buf.presence.append((a, t, present))
+    def hold(self, a: int, t: float) -> None:
+        """A keyframe where one already is: motion before t does not drift toward what follows."""
+        self.buf.motion.append((a, t, float(self.pos[a][0]), float(self.pos[a][1]), self.face[a],
+                                self.w))
+
+    def set_presence(self, a: int, t: float, present: bool) -> None:
+        self.buf.presence.append((a, t, present, self.w))
         self.present[a] = present
 
-    def set_prop(self, buf: _Buffer, p: int, t: float, holder: int, xy,
-                 visible: bool = True) -> None:
-        buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible))
-        self.holder[p], self.prop_xy[p] = holder, xy
+    def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None:
+        self.buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible, self.w))
+        self.holder[p] = holder
+        if holder == SET_DOWN:
+            self.prop_xy[p] = xy
+
+    def set_label(self, a: int, t: float, text: str) -> None:
+        if text not in self.label_names:
+            self.label_names.append(text)
+        self.buf.label.append((a, t, self.label_names.index(text), self.w))
+        self.labels[a] = text
+
+    def event(self, t0: float, t1: float, kind: str, a: int, text: str) -> None:
+        self.buf.events.append((t0, t1, kind, a, text))
+
+    def start(self, busy: dict, who: list[int]) -> float:
+        return max((busy.get(a, 0.0) for a in who), default=0.0)
+
+    def turn(self, a: int, t: float, deg: float) -> float:
+        f = unwrap_to(self.face[a], deg)
+        if abs(f - self.face[a]) < 1.0:
+            return t
+        self.hold(a, t)
+        t += self.cfg.turn
+        self.key(a, t, self.pos[a], f)
+        return t
+
+    def posture(self, a: int, busy: dict, kind: str, count: int) -> float:
+        """A gesture (拜 ×count, 揖) returns the person to how he was, seated or standing; 坐
+        and 興 (or 立) change it."""
+        g = self.cfg.gestures
+        t = busy.get(a, 0.0)
+        if kind in ("拜", "揖"):
+            n = count if kind == "拜" else 1
+            d = g[kind] * n
+            self.buf.posture.append((a, t, CODE[kind], t + d, n, self.w))
+            self.buf.posture.append((a, t + d, CODE[self.base[a]], t + d, 0, self.w))
+        else:
+            d = g[kind]
+            self.base[a] = "坐" if kind == "坐" else "立"
+            self.buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0, self.w))
+        busy[a] = t + d
+        return t + d
+
+    def move(self, act: Action, busy: dict) -> float:
+        who = [self.ai[w] for w in act.args["who"]]
+        face = act.args.get("face")
+        form = act.args.get("formation")
+        target = self.xy(act.args["to"], act.loc)
+        spots = self.spots(act.args["who"], target, form, face, act.args.get("spacing"))
+        final = form.facing if form else face
+        speed = act.args.get("speed", self.cfg.walk_speed)
+        if speed > self.cfg.brisk_speed:
+            self.out.warn(act.loc, f"speed {speed:g} 尺/s is faster than a brisk walk "
+                                   f"({self.cfg.brisk_speed:g} 尺/s)")
+        for a in who:
+            if self.base[a] == "坐":
+                self.out.warn(act.loc, f"{self.s.cast[a].name} walks while seated (坐): "
+                                       "興 first")
+        self.check_destination(act, spots)
+        t0 = self.start(busy, who)
+        end = t0
+        # a group walks in file: each follows the one before at the formation's spacing
+        lag = (act.args.get("spacing") or self.cfg.spacing) / speed
+        for k, (a, spot) in enumerate(zip(who, spots)):
+            vias = self.via_points(act.args.get("via", ()), self.pos[a], spot, act.loc)
+            if form is not None:
+                # a formation keeps its shape through the places it passes: each walks his own
+                # line beside the others', not through the one ahead who has stopped
+                vias = [v + (spot - spots[0]) for v in vias]
+            t = self.walk(a, t0 + k * lag, spot, vias, speed, act.loc)
+            if final is not None:
+                t = self.turn(a, t, final)
+            busy[a] = t
+            end = max(end, t)
+        return end
+
+    def via_points(self, vias, start: np.ndarray, goal: np.ndarray, loc: Loc) -> list[np.ndarray]:
+        """The points to pass; a named way is walked from whichever end is nearer."""
+        out: list[np.ndarray] = []
+        prev = start
+        for k, v in enumerate(vias):
+            if isinstance(v, Way):
+                pts = [self.xy(p, loc) for p in v.places]
+                nxt = goal
+                if k + 1 < len(vias) and not isinstance(vias[k + 1], Way):
+                    nxt = self.xy(vias[k + 1], loc)
+                fwd = np.hypot(*(pts[0] - prev)) + np.hypot(*(nxt - pts[-1]))
+                back = np.hypot(*(pts[-1] - prev)) + np.hypot(*(nxt - pts[0]))
+                out += pts if fwd <= back else pts[::-1]
+            else:
+                out.append(self.xy(v, loc))
+            prev = out[-1]
+        return out
+
+    def check_destination(self, act: Action, spots: list[np.ndarray]) -> None:
+        """Warn of a spot inside a wall: a place typed wrong, or a row that runs into one."""
+        ref = act.args["to"]
+        for o in getattr(self.layout, "obstacles", ()):
+            if o.kind != "wall" or (ref.place is not None and ref.place == o.name):
+                continue
+            x0, y0, x1, y1 = o.rect
+            for p in spots:
+                if x0 < p[0] < x1 and y0 < p[1] < y1:
+                    self.out.warn(act.loc, f"the move ends inside {o.name} (a wall) at "
+                                           f"({p[0]:.1f}, {p[1]:.1f})")
+                    return
+
+    def leg(self, a: np.ndarray, b: np.ndarray, loc: Loc, who: str):
+        """The planner's way from a to b, whether it crosses an obstacle, and the 等 climbed
+        on each of its segments; remembered per layout."""
+        cache = _LEGS.setdefault(self.layout, {})
+        key = (round(float(a[0]), 4), round(float(a[1]), 4), round(float(b[0]), 4),
+               round(float(b[1]), 4))
+        hit = cache.get(key)
+        if hit is None:
+            try:
+                pts = np.asarray(self.layout.route(a, b), float)
+            except ValueError as e:
+                self.out.error(loc, f"{who} cannot walk from {self.layout.nearest_place(*a)} to "
+                                    f"{self.layout.nearest_place(*b)}: {e}")
+                return np.array([a, b], float), False, [0]
+            keep = np.r_[True, np.hypot(*np.diff(pts, axis=0).T) > 1e-6]
+            pts = pts[keep]
+            segs = list(zip(pts, pts[1:]))
+            blocked = any(self.layout.segment_blocked(p, q) for p, q in segs)
+            steps = [self.layout.stair_steps(np.array([p, q])) for p, q in segs]
+            hit = cache[key] = (pts, blocked, steps)
+        return hit
+
+    def walk(self, a: int, t: float, goal: np.ndarray, vias, speed: float, loc: Loc) -> float:
+        p0 = self.pos[a].copy()
+        if np.hypot(*(goal - p0)) < 0.05 and not vias:
+            return t
+        name = self.s.cast[a].name
+        path, stairs = [p0], []
+        for target in [*vias, goal]:
+            pts, blocked, steps = self.leg(path[-1], np.asarray(target, float), loc, name)
+            if blocked:
+                self.out.warn(loc, f"{name}'s path from {self.layout.nearest_place(*pts[0])} to "
+                                   f"{self.layout.nearest_place(*pts[-1])} passes through an "
+                                   "obstacle")
+            for q, n in zip(pts[1:], steps):
+                if np.hypot(*(q - path[-1])) > 1e-6:
+                    path.append(q)
+                    stairs.append(n)
+        self.hold(a, t)
+        for i, (p, q) in enumerate(zip(path, path[1:])):
+            h = unwrap_to(self.face[a], heading(p, q))
+            if abs(h - self.face[a]) > 1.0:
+                t += self.cfg.turn if i == 0 else CORNER_TURN
+                self.key(a, t, p, h)
+            t += float(np.hypot(*(q - p))) / speed + stairs[i] * self.cfg.stair_step
+            self.key(a, t, q, h)
+        return t
+
+    # ---- checks used by verbs ----
+    def holder_check(self, act: Action, p: int, a: int | None, what: str) -> None:
+        h = self.holder[p]
+        prop = self.s.props[p]
+        if a is None and h >= 0:
+            self.out.warn(act.loc, f"{prop.name} ({prop.id}) is in {self.s.cast[h].name}'s "
+                                   f"hands, not set down, to {what}")
+        elif a is not None and h != a:
+            self.out.warn(act.loc, f"{self.s.cast[a].name} does not hold {prop.name} "
+                                   f"({prop.id}) to {what}")
+
+    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str) -> None:
+        d = float(np.hypot(*(np.asarray(spot) - self.pos[a])))
+        if d > REACH:
+            self.out.warn(act.loc, f"{self.s.cast[a].name} cannot {what} {d:.1f} 尺 away "
+                                   f"(reach {REACH:g} 尺): walk there first")
 
     # ---- the whole script ----
     def run(self) -> Timeline:
@@ -118,20 +344,24 @@ class Compiler:
             if si:
                 self.t += STAGE_GAP
             t0, first = self.t, len(steps)
-            self.setup(stage.setup)
+            self.w = first
+            if si == 0 or stage.gap:
+                self.setup(stage.setup)
+            for aid, text in stage.labels.items():
+                self.set_label(self.ai[aid], self.t, text)
+            opening = tuple(self.labels)
             for step in stage.steps:
                 steps.append(self.step(step, si, len(steps)))
-            labels = tuple(stage.labels.get(a.id, a.label) for a in self.s.cast)
             stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
-                                    len(steps) - 1, labels))
+                                    len(steps) - 1, opening, stage.gap))
         return self.timeline(stages, steps)
 
     def initial_props(self) -> None:
         for j, p in enumerate(self.s.props):
             if p.held_by:
-                self.set_prop(self.kf, j, 0.0, self.ai[p.held_by], (0.0, 0.0), not p.absent)
+                self.set_prop(j, 0.0, self.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
-                self.set_prop(self.kf, j, 0.0, HELD, self.xy(p.at), not p.absent)
+                self.set_prop(j, 0.0, SET_DOWN, self.xy(p.at), not p.absent)
 
     def setup(self, placements: tuple[Placement | PropPlacement, ...]) -> None:
         for pl in placements:
@@ -139,15 +369,15 @@ class Compiler:
                 self.place_prop(pl)
                 continue
             idx = [self.ai[w] for w in pl.who]
-            for a, spot in zip(idx, self.spots(pl.who, self.xy(pl.at), pl.formation,
+            for a, spot in zip(idx, self.spots(pl.who, self.xy(pl.at, pl.loc), pl.formation,
                                                pl.face, pl.spacing)):
                 face = pl.formation.facing if pl.formation else pl.face
-                self.teleport(self.kf, a, self.t, spot, face)
-                self.set_presence(self.kf, a, self.t, not pl.absent)
+                self.teleport(a, self.t, spot, face)
+                self.set_presence(a, self.t, not pl.absent)
                 self.base[a] = pl.posture
-                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0))
-            for pid in pl.holding:
-                self.set_prop(self.kf, self.pi[pid], self.t, idx[0], self.pos[idx[0]])
+                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0, self.w))
+            for p in (self.pi[pid] for pid in pl.holding):
+                self.set_prop(p, self.t, idx[0], self.pos[idx[0]])
 
     def place_prop(self, pl: PropPlacement) -> None:
         p = self.pi[pl.prop]
@@ -155,227 +385,78 @@ class Compiler:
         held_by = pl.held_by or (decl.held_by if pl.at is None and not pl.absent else None)
         if held_by:
             a = self.ai[held_by]
-            self.set_prop(self.kf, p, self.t, a, self.pos[a])
+            self.set_prop(p, self.t, a, self.pos[a])
         elif pl.absent:
-            self.set_prop(self.kf, p, self.t, HELD, self.prop_xy[p], visible=False)
+            self.set_prop(p, self.t, SET_DOWN, self.prop_xy[p], visible=False)
         else:
-            self.set_prop(self.kf, p, self.t, HELD, self.xy(pl.at or decl.at))
+            self.set_prop(p, self.t, SET_DOWN, self.xy(pl.at or decl.at, pl.loc))
 
     def step(self, step: Step, stage: int, index: int) -> StepSpan:
-        buf = _Buffer()
+        self.buf = buf = _Buffer()
+        self.w = index
         busy: dict[int, float] = {}  # when each actor is free again within this step
         end = 0.0
         for act in step.actions:
-            end = max(end, getattr(self, "do_" + act.verb)(buf, act, busy))
+            after = act.args.get("after")
+            if after:
+                ready = max(busy.get(self.ai[b], 0.0) for b in after)
+                for w in act.args.get("who", ()):
+                    busy[self.ai[w]] = max(busy.get(self.ai[w], 0.0), ready)
+            end = max(end, REGISTRY[act.verb].compile(self, act, busy))
         natural = end
         dur = step.dur if step.dur is not None else natural
         scale = dur / natural if natural > 0 and step.dur is not None else 1.0
         if scale < 1.0:
             self.check_speed(step, buf, scale)
+        self.buf = self.kf
         self.flush(buf, scale)
         t0, self.t = self.t, self.t + dur
         self.check_overlap(step)
+        for ex in step.expect:
+            self.check_expect(ex)
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,
-                        tuple(c[3] for c in buf.captions), str(step.loc), step.pattern, step.note)
+                        tuple(e[4] for e in buf.events if e[2] == "say"), str(step.loc),
+                        step.pattern, step.note, step.reading)
 
     def flush(self, buf: _Buffer, scale: float) -> None:
         T = self.t
-        self.kf.motion += [(a, T + t * scale, x, y, f) for a, t, x, y, f in buf.motion]
-        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n)
-                            for a, t, c, e, n in buf.posture]
-        self.kf.presence += [(a, T + t * scale, p) for a, t, p in buf.presence]
-        self.kf.props += [(p, T + t * scale, h, x, y, v) for p, t, h, x, y, v in buf.props]
-        self.kf.captions += [(T + a * scale, T + b * scale, w, s) for a, b, w, s in buf.captions]
-
-    # ---- actions: each returns the time (relative to the step) at which it ends ----
-    def start(self, busy: dict, who: list[int]) -> float:
-        return max((busy.get(a, 0.0) for a in who), default=0.0)
-
-    def do_wait(self, buf, act: Action, busy) -> float:
-        """A pause; with `who`, only those wait, so their next actions in the step start later."""
-        who = [self.ai[w] for w in act.args.get("who", ())]
-        end = self.start(busy, who) + act.args["dur"]
-        for a in who:
-            busy[a] = end
-        return end
-
-    def do_move(self, buf, act: Action, busy) -> float:
-        who = [self.ai[w] for w in act.args["who"]]
-        face = act.args.get("face")
-        form = act.args.get("formation")
-        target = self.xy(act.args["to"])
-        spots = self.spots(act.args["who"], target, form, face, act.args.get("spacing"))
-        final = form.facing if form else face
-        vias = [self.xy(v) for v in act.args.get("via", ())]
-        speed = act.args.get("speed", self.cfg.walk_speed)
-        if speed > self.cfg.brisk_speed:
-            self.out.warn(act.loc, f"speed {speed:g} 尺/s is faster than a brisk walk "
-                                   f"({self.cfg.brisk_speed:g} 尺/s)")
-        t0 = self.start(busy, who)
-        end = t0
-        # a group walks in file: each follows the one before at the formation's spacing
-        lag = (act.args.get("spacing") or self.cfg.spacing) / speed
-        for k, (a, spot) in enumerate(zip(who, spots)):
-            t = self.walk(buf, a, t0 + k * lag, spot, vias, speed, act.loc)
-            if final is not None:
-                t = self.turn(buf, a, t, final)
-            busy[a] = t
-            end = max(end, t)
-        return end
-
-    def walk(self, buf, a: int, t: float, goal: np.ndarray, vias, speed: float,
-             loc: Loc) -> float:
-        p0 = self.pos[a].copy()
-        if np.hypot(*(goal - p0)) < 0.05 and not vias:
-            return t
-        pts = [p0]
-        for target in [*vias, goal]:
-            leg = self.layout.route(pts[-1], target)
-            pts.extend(np.asarray(leg, float)[1:])
-        path = [pts[0]] + [p for p, q in zip(pts[1:], pts) if np.hypot(*(p - q)) > 1e-6]
-        for p, q in zip(path, path[1:]):
-            if self.layout.segment_blocked(p, q):
-                self.out.warn(loc, f"{self.s.cast[a].name}'s path from "
-                                   f"{self.layout.nearest_place(*p)} to "
-                                   f"{self.layout.nearest_place(*q)} passes through an obstacle")
-                break
-        buf.motion.append((a, t, float(p0[0]), float(p0[1]), self.face[a]))
-        for i, (p, q) in enumerate(zip(path, path[1:])):
-            h = unwrap_to(self.face[a], heading(p, q))
-            if abs(h - self.face[a]) > 1.0:
-                t += self.cfg.turn if i == 0 else CORNER_TURN
-                self.key(buf, a, t, p, h)
-            seg = np.array([p, q])
-            t += float(np.hypot(*(q - p))) / speed
-            t += self.layout.stair_steps(seg) * self.cfg.stair_step
-            self.key(buf, a, t, q, h)
-        return t
-
-    def turn(self, buf, a: int, t: float, deg: float) -> float:
-        f = unwrap_to(self.face[a], deg)
-        if abs(f - self.face[a]) < 1.0:
-            return t
-        buf.motion.append((a, t, float(self.pos[a][0]), float(self.pos[a][1]), self.face[a]))
-        t += self.cfg.turn
-        self.key(buf, a, t, self.pos[a], f)
-        return t
-
-    def do_face(self, buf, act: Action, busy) -> float:
-        end = 0.0
-        for w in act.args["who"]:
-            a = self.ai[w]
-            t = busy.get(a, 0.0)
-            toward = act.args.get("toward")
-            deg = act.args["dir"] if toward is None else heading(self.pos[a], self.xy(toward))
-            busy[a] = t = self.turn(buf, a, t, deg)
-            end = max(end, t)
-        return end
-
-    def do_posture(self, buf, act: Action, busy) -> float:
-        kind = act.args["is"]
-        g = self.cfg.gestures
-        end = 0.0
-        for w in act.args["who"]:
-            a = self.ai[w]
-            t = busy.get(a, 0.0)
-            if kind in ("拜", "揖"):
-                n = int(act.args.get("count", 1.0)) if kind == "拜" else 1
-                d = g[kind] * n
-                buf.posture.append((a, t, CODE[kind], t + d, n))
-                self.base[a] = "立"
-                buf.posture.append((a, t + d, CODE["立"], t + d, 0))
-            else:
-                d = g[kind]
-                self.base[a] = "坐" if kind == "坐" else "立"
-                buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0))
-            busy[a] = t + d
-            end = max(end, t + d)
-        return end
-
-    def _holder_check(self, act: Action, p: int, a: int | None, what: str) -> None:
-        h = self.holder[p]
-        if a is None and h >= 0:
-            self.out.warn(act.loc, f"{self.s.props[p].name} ({self.s.props[p].id}) is in "
-                                   f"{self.s.cast[h].name}'s hands, not set down, to {what}")
-        elif a is not None and h != a:
-            self.out.warn(act.loc, f"{self.s.cast[a].name} does not hold "
-                                   f"{self.s.props[p].name} ({self.s.props[p].id}) to {what}")
-
-    def do_take(self, buf, act: Action, busy) -> float:
-        a, p = self.ai[act.args["who"][0]], self.pi[act.args["prop"]]
-        src = act.args.get("from")
-        giver = self.ai[src.actor] if src is not None and src.actor and src.place is None else None
-        self._holder_check(act, p, giver, "take it")
-        t = busy.get(a, 0.0) + self.cfg.gestures["take"]
-        if giver is not None:
-            busy[giver] = max(busy.get(giver, 0.0), t)
-        self.set_prop(buf, p, t, a, self.pos[a])
-        busy[a] = t
-        return t
-
-    def do_put(self, buf, act: Action, busy) -> float:
-        a, p = self.ai[act.args["who"][0]], self.pi[act.args["prop"]]
-        self._holder_check(act, p, a, "set it down")
-        t = busy.get(a, 0.0) + self.cfg.gestures["put"]
-        spot = self.xy(act.args["at"]) if "at" in act.args else self.pos[a] + unit(self.face[a])
-        self.set_prop(buf, p, t, HELD, spot)
-        busy[a] = t
-        return t
-
-    def do_give(self, buf, act: Action, busy) -> float:
-        a, b, p = self.ai[act.args["who"][0]], self.ai[act.args["to"]], self.pi[act.args["prop"]]
-        self._holder_check(act, p, a, "hand it over")
-        t = max(busy.get(a, 0.0), busy.get(b, 0.0)) + self.cfg.gestures["give"]
-        self.set_prop(buf, p, t, b, self.pos[b])
-        busy[a] = busy[b] = t
-        return t
-
-    def do_shoot(self, buf, act: Action, busy) -> float:
-        a, p = self.ai[act.args["who"][0]], self.pi[act.args["prop"]]
-        self._holder_check(act, p, a, "shoot it")
-        t = busy.get(a, 0.0) + self.cfg.gestures["shoot"]
-        goal = self.xy(act.args["at"])
-        self.set_prop(buf, p, t, FLYING, self.pos[a])
-        t_hit = t + float(np.hypot(*(goal - self.pos[a]))) / ARROW_SPEED
-        self.set_prop(buf, p, t_hit, HELD, goal)
-        busy[a] = t
-        return t_hit
-
-    def do_say(self, buf, act: Action, busy) -> float:
-        a = self.ai[act.args["who"][0]]
-        t = busy.get(a, 0.0)
-        text = act.args["text"]
-        d = max(self.cfg.gestures["say"], 0.3 * len(text))
-        buf.captions.append((t, t + d, a, text))
-        busy[a] = t + d
-        return t + d
-
-    def do_enter(self, buf, act: Action, busy) -> float:
-        who = act.args["who"]
-        form, face = act.args.get("formation"), act.args.get("face")
-        t = self.start(busy, [self.ai[w] for w in who])
-        spots = self.spots(who, self.xy(act.args["at"]), form, face, act.args.get("spacing"))
-        for w, spot in zip(who, spots):
-            a = self.ai[w]
-            self.teleport(buf, a, t, spot, form.facing if form else face)
-            self.set_presence(buf, a, t, True)
-            busy[a] = t + self.cfg.gestures["enter"]
-        return t + self.cfg.gestures["enter"]
-
-    def do_exit(self, buf, act: Action, busy) -> float:
-        end = 0.0
-        for w in act.args["who"]:
-            a = self.ai[w]
-            t = busy.get(a, 0.0) + self.cfg.gestures["exit"]
-            self.set_presence(buf, a, t, False)
-            busy[a] = t
-            end = max(end, t)
-        return end
+        self.kf.motion += [(a, T + t * scale, *rest) for a, t, *rest in buf.motion]
+        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n, w)
+                            for a, t, c, e, n, w in buf.posture]
+        self.kf.presence += [(a, T + t * scale, *rest) for a, t, *rest in buf.presence]
+        self.kf.props += [(p, T + t * scale, *rest) for p, t, *rest in buf.props]
+        self.kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
+        self.kf.events += [(T + a * scale, T + b * scale, k, w, s)
+                           for a, b, k, w, s in buf.events]
 
     # ---- warnings ----
+    def check_expect(self, ex: Expect) -> None:
+        for w in ex.who:
+            a = self.ai[w]
+            name = self.s.cast[a].name
+            if ex.present is not None and bool(self.present[a]) != ex.present:
+                self.out.warn(ex.loc, f"expected {name} {'present' if ex.present else 'gone'}")
+            if ex.at is not None:
+                goal = self.xy(ex.at, ex.loc)
+                d = float(np.hypot(*(goal - self.pos[a])))
+                if d > ex.within:
+                    self.out.warn(ex.loc, f"expected {name} within {ex.within:g} 尺 of "
+                                          f"({goal[0]:.1f}, {goal[1]:.1f}); he is {d:.1f} 尺 away, "
+                                          f"at ({self.pos[a][0]:.1f}, {self.pos[a][1]:.1f})")
+            if ex.face is not None and abs(unwrap_to(ex.face, self.face[a]) - ex.face) > 10:
+                self.out.warn(ex.loc, f"expected {name} to face {ex.face:g}°, he faces "
+                                      f"{self.face[a] % 360:.0f}°")
+            if ex.posture is not None and self.base[a] != ex.posture:
+                self.out.warn(ex.loc, f"expected {name} {ex.posture}, he is {self.base[a]}")
+            if ex.holding is not None:
+                held = {self.s.props[p].id for p in np.nonzero(self.holder == a)[0]}
+                missing = [p for p in ex.holding if p not in held]
+                if missing:
+                    self.out.warn(ex.loc, f"expected {name} to hold {', '.join(missing)}")
+
     def check_speed(self, step: Step, buf: _Buffer, scale: float) -> None:
         by_actor: dict[int, list] = {}
-        for a, t, x, y, _ in buf.motion:
+        for a, t, x, y, *_ in buf.motion:
             by_actor.setdefault(a, []).append((t * scale, x, y))
         for a, ks in by_actor.items():
             for (t0, x0, y0), (t1, x1, y1) in zip(ks, ks[1:]):
@@ -391,16 +472,16 @@ class Compiler:
         if len(idx) < 2:
             return
         d = np.hypot(*(self.pos[idx, None, :] - self.pos[None, idx, :]).transpose(2, 0, 1))
-        iu = np.triu_indices(len(idx), 1)
-        for i, j in zip(*iu):
-            if d[i, j] < OVERLAP:
-                a, b = self.s.cast[idx[i]], self.s.cast[idx[j]]
-                self.out.warn(step.loc, f"{a.name} ({a.id}) and {b.name} ({b.id}) stand "
-                                        f"{d[i, j]:.1f} 尺 apart at the end of this step")
+        iu, ju = np.triu_indices(len(idx), 1)
+        for k in np.nonzero(d[iu, ju] < OVERLAP)[0]:
+            i, j = iu[k], ju[k]
+            a, b = self.s.cast[idx[i]], self.s.cast[idx[j]]
+            self.out.warn(step.loc, f"{a.name} ({a.id}) and {b.name} ({b.id}) stand "
+                                    f"{d[i, j]:.1f} 尺 apart at the end of this step")
 
     # ---- arrays ----
     def timeline(self, stages, steps) -> Timeline:
-        n = len(self.s.cast)
+        n, m = len(self.s.cast), len(self.s.props)
         motion = list(self.kf.motion)
         first = {}
         for k in motion:
@@ -408,29 +489,51 @@ class Compiler:
         for a in range(n):
             # before its first placement an actor rests where it will first appear
             k = first.get(a, (a, 0.0, 0.0, 0.0, 0.0))
-            motion.insert(0, (a, 0.0, k[2], k[3], k[4]))
-        pres = [(a, 0.0, False) for a in range(n)] + self.kf.presence
-        post = [(a, 0.0, 0, 0.0, 0) for a in range(n)] + self.kf.posture
-        cap = self.kf.captions
-        return Timeline(
+            motion.insert(0, (a, 0.0, k[2], k[3], k[4], -1))
+        pres = [(a, 0.0, False, -1) for a in range(n)] + self.kf.presence
+        post = [(a, 0.0, 0, 0.0, 0, -1) for a in range(n)] + self.kf.posture
+        span = self.t + 10.0
+        channels = {
+            "motion": _chan(motion, "linear", span, n, "x", "y", "face"),
+            "posture": _chan(post, "step", span, n, "code", "end", "count"),
+            "presence": _chan(pres, "step", span, n, "present"),
+            "props": _chan(self.kf.props, "step", span, m, "holder", "x", "y", "visible"),
+            "label": _chan(self.kf.label, "step", span, n, "label"),
+        }
+        events = [Event(a, b, k, w, s) for a, b, k, w, s in self.kf.events]
+        tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
-            [PropInfo(p.id, p.name, p.kind) for p in self.s.props],
-            stages, steps,
-            _chan(motion, "x", "y", "face"),
-            _chan(post, "code", "end", "count"),
-            _chan(pres, "present"),
-            _chan(self.kf.props, "holder", "x", "y", "visible"),
-            {"t0": np.array([c[0] for c in cap]), "t1": np.array([c[1] for c in cap]),
-             "actor": np.array([c[2] for c in cap], dtype=int), "text": [c[3] for c in cap]},
-            self.t)
+            [PropInfo(p.id, p.name, p.kind, p.bundle) for p in self.s.props],
+            stages, steps, channels, events, self.t, self.label_names)
+        self.check_boundaries(tl)
+        return tl
+
+    def check_boundaries(self, tl: Timeline) -> None:
+        """Nobody and nothing jumps where one stage hands over to the next, unless the next
+        declares a gap in the text (and so may set the scene anew)."""
+        for prev, st in zip(tl.stages, tl.stages[1:]):
+            if st.gap:
+                continue
+            a, b = tl.sample(prev.t1, closing=True), tl.sample(st.t0)
+            loc = self.s.stages[st.index].loc
+            moved = np.hypot(*(a.xy - b.xy).T) > JUMP
+            for i in np.nonzero((a.present != b.present) | ((a.present & b.present) & moved))[0]:
+                self.out.warn(loc, f"{tl.actors[i].name} ({tl.actors[i].id}) jumps where "
+                                   f"{prev.name} hands over to {st.name}")
+            shown = a.prop_visible | b.prop_visible
+            pm = (np.hypot(*(a.prop_xy - b.prop_xy).T) > JUMP) | (a.prop_visible != b.prop_visible)
+            for j in np.nonzero(shown & pm & (b.prop_holder != FLYING))[0]:
+                self.out.warn(loc, f"{tl.props[j].name} ({tl.props[j].id}) jumps where "
+                                   f"{prev.name} hands over to {st.name}")
 
 
-def _chan(rows: list, *names: str):
+def _chan(rows: list, interp: str, span: float, owners: int, *names: str):
+    """Rows (owner, t, *values, writer) → a channel."""
     if not rows:
-        return build_channel([], [], **{k: [] for k in names})
+        return build_channel([], [], interp, span, owners, **{k: [] for k in names})
     cols = list(zip(*rows))
-    return build_channel(list(cols[0]), list(cols[1]),
-                         **{k: list(c) for k, c in zip(names, cols[2:])})
+    return build_channel(list(cols[0]), list(cols[1]), interp, span, owners, list(cols[-1]),
+                         **{k: list(c) for k, c in zip(names, cols[2:-1])})
 
 
 def compile_script(script: Script, layout, out: Collector | None = None) -> Timeline:

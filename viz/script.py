@@ -1,10 +1,17 @@
-"""The rite script: its structure checked by JSON Schema, its meaning by us, patterns expanded."""
+"""The rite script: a folder (or one file) read, its structure checked by schema, its meaning by us.
+
+A rite folder has a manifest (`manifest.yaml`) naming a cast file (settings, cast, props), the
+pattern files and the section files in order (one stage each); a one-file script holds the
+same keys in one mapping. Both become one document whose every node knows its file, line and
+column, so errors name the right file. Patterns are expanded here; verbs' keys are read by
+their kinds (viz/verbs.py); a step's variant for a chosen reading replaces its actions.
+"""
 from __future__ import annotations
 
 import difflib
-import json
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -12,14 +19,17 @@ from typing import Any
 
 import jsonschema
 
-from viz import ASSETS
-from viz.errors import Collector, InputError, Loc, Problem
+from viz.errors import Collector, InputError, Loc, Problem, clip
+from viz.schema import script_schema
+from viz.verbs import REGISTRY, Key
 from viz.yamlsrc import YList, YMap, load_file, load_text, locate
 
-SCHEMA_PATH = ASSETS / "rites" / "script.schema.json"
 DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0,
         "西": 270.0, "西北": 315.0}
 MAX_PATTERN_DEPTH = 8
+MANIFEST = "manifest.yaml"
+PARAM_RE = re.compile(r"^\$([A-Za-z_]\w*)$")
+MAX_OFFSET = 2000.0  # 尺: no offset in a hall and its range is larger
 
 
 @dataclass(frozen=True)
@@ -46,15 +56,26 @@ class Actor:
 
 @dataclass(frozen=True)
 class PlaceRef:
-    """A spot: a named place or an actor's position, optionally offset (side+dist, or dx/dy)."""
+    """A spot: a named place, an actor's position or a prop's, optionally offset (side+dist,
+    or dx/dy). A prop's spot is where it lies, or where it was last set down if someone holds
+    it now (奠於其所)."""
 
     loc: Loc
     place: str | None = None
     actor: str | None = None
+    prop: str | None = None
     side: float | None = None  # degrees, 0 = north
     dist: float = 3.0
     dx: float = 0.0
     dy: float = 0.0
+
+
+@dataclass(frozen=True)
+class Way:
+    """A named way of the text (由楹内 …): its places, walked in whichever direction fits."""
+
+    name: str
+    places: tuple[PlaceRef, ...]
 
 
 @dataclass(frozen=True)
@@ -66,6 +87,7 @@ class Prop:
     held_by: str | None
     loc: Loc
     absent: bool = False
+    bundle: str = ""  # the bundle's id when this prop is one of a counted bundle
 
 
 @dataclass(frozen=True)
@@ -94,6 +116,20 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Expect:
+    """What an author asserts about someone when the step has ended (checked when compiled)."""
+
+    who: tuple[str, ...]
+    loc: Loc
+    at: PlaceRef | None = None
+    within: float = 1.0
+    face: float | None = None
+    posture: str | None = None
+    holding: tuple[str, ...] | None = None
+    present: bool | None = None
+
+
+@dataclass(frozen=True)
 class Step:
     cite: str
     span: tuple[int, int]
@@ -103,6 +139,7 @@ class Step:
     reading: str
     loc: Loc
     pattern: str = ""
+    expect: tuple[Expect, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +164,7 @@ class Stage:
     steps: tuple[Step, ...]
     loc: Loc
     labels: Mapping[str, str] = field(default_factory=dict)
+    gap: str = ""  # "6–13": the sections before this stage that are not enacted
 
 
 @dataclass(frozen=True)
@@ -138,119 +176,388 @@ class Script:
     props: tuple[Prop, ...]
     stages: tuple[Stage, ...]
     warnings: tuple[Problem, ...] = ()
+    readings: tuple[str, ...] = ()  # the readings the script's variants name
+    files: tuple[str, ...] = ()  # every file read (a folder's manifest, cast, patterns, sections)
+
+
+# ---------------------------------------------------------------------------- structure
 
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(script_schema())
 
 
-def _schema_message(err: jsonschema.ValidationError) -> str:
-    """A shorter, more useful wording of jsonschema's messages."""
-    path = "/".join(str(p) for p in err.absolute_path)
-    where = f" at {path}" if path else ""
+def _extra_keys(err: jsonschema.ValidationError) -> list:
+    props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+    inst = err.instance
+    return [k for k in inst if k not in props] if isinstance(inst, dict) else []
+
+
+def _schema_problem(doc: YMap, err: jsonschema.ValidationError) -> Problem:
+    """A shorter, more useful wording of jsonschema's message, at the most precise place."""
+    path = list(err.absolute_path)
+    where = "/".join(str(p) for p in path)
+    at = f" at {where}" if where else ""
+    loc = locate(doc, path, doc.loc)
+    inst = err.instance
     if err.validator == "additionalProperties":
-        return f"unexpected key{where}: {err.message.split('(')[-1].rstrip(')')}"
+        extra = _extra_keys(err)
+        if extra and isinstance(inst, YMap):
+            loc = inst.key_loc(extra[0])
+        known = ", ".join(err.schema.get("properties", {}))
+        return Problem(loc, f"unexpected key {clip(extra[0] if extra else '?')}{at}; expected "
+                            f"one of: {known}")
+    if err.validator == "maxProperties" and isinstance(inst, dict):
+        return Problem(loc, f"an action holds exactly one verb, found {', '.join(map(str, inst))}"
+                            f"{at}")
+    if err.validator == "oneOf" and isinstance(inst, dict) and "do" in inst and "use" in inst:
+        return Problem(loc, f"a step takes do: or use:, not both{at}")
+    if err.validator == "oneOf" and isinstance(inst, dict):
+        return Problem(loc, f"a step needs do: (actions) or use: (a pattern){at}")
     if err.validator in ("oneOf", "anyOf") and err.context:
-        best = jsonschema.exceptions.best_match(err.context)
-        return f"{best.message}{where}"
-    if err.validator == "maxProperties" and isinstance(err.instance, dict):
-        return f"an action holds exactly one verb, found {', '.join(map(str, err.instance))}{where}"
-    return f"{err.message}{where}"
+        # prefer the branch of the instance's own type: a mapping's errors, not "not a string"
+        ctx = [e for e in err.context if e.validator != "type"] or list(err.context)
+        best = jsonschema.exceptions.best_match(ctx)
+        return _schema_problem(doc, best) if list(best.absolute_path) else Problem(
+            loc, f"{clip(best.message, 200)}{at}")
+    return Problem(loc, f"{clip(err.message, 200)}{at}")
 
 
 def check_structure(doc: Any, name: str) -> list[Problem]:
     if not isinstance(doc, YMap):
         return [Problem(getattr(doc, "loc", Loc(name, 1, 1)), "a rite script is a YAML mapping "
-                        "with cast: and stages:")]
-    out = []
-    for err in sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
-        out.append(Problem(locate(doc, list(err.absolute_path), doc.loc), _schema_message(err)))
-    return out
+                        "with cast: and stages: (or a rite folder's manifest with sections:)")]
+    errs = sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    return [_schema_problem(doc, e) for e in errs]
 
 
-def _suggest(word: str, known) -> str:
-    close = difflib.get_close_matches(str(word), list(known), n=3, cutoff=0.3)
+def _check_numbers(node: Any, out: Collector, loc: Loc) -> None:
+    """Every number finite: YAML's .nan and .inf pass a schema's type and range checks."""
+    if isinstance(node, float) and not math.isfinite(node):
+        out.error(loc, f"expected a finite number, found {node}")
+    elif isinstance(node, YMap):
+        for k, v in node.items():
+            _check_numbers(v, out, node.loc_of(k))
+    elif isinstance(node, YList):
+        for i, v in enumerate(node):
+            _check_numbers(v, out, node.loc_of(i))
+
+
+# ---------------------------------------------------------------------------- a rite folder
+
+_MANIFEST_KEYS = {"rite": str, "note": str, "cast": str, "patterns": (str, list),
+                  "sections": list}
+
+
+def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
+    """A rite folder's manifest and the files it names → one document, every node located."""
+    man = load_file(path)
+    out = Collector()
+    base = path.parent
+    for k in man:
+        if k not in _MANIFEST_KEYS:
+            out.error(man.key_loc(k), f"unexpected key {clip(k)} in a manifest; expected one of: "
+                                      f"{', '.join(_MANIFEST_KEYS)}")
+        elif not isinstance(man[k], _MANIFEST_KEYS[k]):
+            out.error(man.loc_of(k), f"{k}: expected {'a file name' if k != 'sections' else 'a list of files'}")
+    for k in ("cast", "sections"):
+        if k not in man:
+            out.error(man.loc, f"a manifest needs {k}:")
+    out.raise_if_errors()
+    files = [str(path)]
+
+    def load(rel: Any, loc: Loc) -> Any:
+        if not isinstance(rel, str) or not rel:
+            out.error(loc, f"expected a file name, found {clip(rel)}")
+            return None
+        p = base / rel
+        if not p.is_file():
+            out.error(loc, f"no file {rel} beside the manifest ({base})")
+            return None
+        files.append(str(p))
+        try:
+            return load_file(p)
+        except InputError as e:
+            out.problems.extend(e.problems)
+            return None
+
+    doc = YMap()
+    doc.loc, doc.key_locs, doc.value_locs = man.loc, {}, {}
+    for k in ("rite", "note"):
+        if k in man:
+            doc[k] = man[k]
+            doc.key_locs[k], doc.value_locs[k] = man.key_loc(k), man.loc_of(k)
+    cast = load(man["cast"], man.loc_of("cast"))
+    if isinstance(cast, YMap):
+        for k, v in cast.items():
+            if k not in ("settings", "cast", "props", "note"):
+                out.error(cast.key_loc(k), f"unexpected key {clip(k)} in the cast file; expected "
+                                           "settings, cast, props")
+                continue
+            if k != "note":
+                doc[k] = v
+                doc.key_locs[k], doc.value_locs[k] = cast.key_loc(k), cast.loc_of(k)
+    elif cast is not None:
+        out.error(getattr(cast, "loc", Loc(str(base / man["cast"]), 1, 1)),
+                  "the cast file is a mapping with settings:, cast: and props:")
+    pats = YMap()
+    pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
+    spec = man.get("patterns")
+    pfiles: list[tuple[str, Loc]] = []
+    if isinstance(spec, str):
+        d = base / spec
+        if d.is_dir():
+            pfiles = [(str(p.relative_to(base)), man.loc_of("patterns"))
+                      for p in sorted(d.glob("*.yaml"))]
+        else:
+            pfiles = [(spec, man.loc_of("patterns"))]
+    elif isinstance(spec, YList):
+        pfiles = [(v, spec.loc_of(i)) for i, v in enumerate(spec)]
+    for rel, loc in pfiles:
+        pd = load(rel, loc)
+        if pd is None:
+            continue
+        body = pd.get("patterns") if isinstance(pd, YMap) else None
+        if not isinstance(body, YMap):
+            out.error(getattr(pd, "loc", loc), "a pattern file is a mapping patterns: {NAME: …}")
+            continue
+        for name, p in body.items():
+            if name in pats:
+                out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
+                                              f"{pats.key_loc(name)})")
+                continue
+            pats[name] = p
+            pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
+    if pfiles:
+        doc["patterns"] = pats
+        doc.key_locs["patterns"] = doc.value_locs["patterns"] = man.loc_of("patterns")
+    stages = YList()
+    stages.loc, stages.item_locs = man.loc_of("sections"), []
+    for i, rel in enumerate(man["sections"]):
+        st = load(rel, man["sections"].loc_of(i))
+        if st is not None:
+            stages.append(st)
+            stages.item_locs.append(getattr(st, "loc", man["sections"].loc_of(i)))
+    doc["stages"] = stages
+    doc.key_locs["stages"] = man.key_loc("sections")
+    doc.value_locs["stages"] = man.loc_of("sections")
+    out.raise_if_errors()
+    return doc, tuple(files)
+
+
+def read_document(path: str | Path) -> tuple[Any, tuple[str, ...]]:
+    """A script path (a rite folder, its manifest, or a one-file script) → (document, files)."""
+    p = Path(path)
+    if p.is_dir():
+        m = p / MANIFEST
+        if not m.is_file():
+            raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))
+        return _read_manifest(m)
+    doc = load_file(p)
+    if isinstance(doc, YMap) and "sections" in doc and "stages" not in doc:
+        return _read_manifest(p)
+    return doc, (str(p),)
+
+
+# ---------------------------------------------------------------------------- meaning
+
+
+def _suggest(word: Any, known) -> str:
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=3, cutoff=0.3)
     return f"; did you mean {' or '.join(close)}?" if close else ""
+
+
+def _is_param(v: Any) -> bool:
+    return isinstance(v, str) and bool(PARAM_RE.match(v))
+
+
+def reading_matches(chosen: Sequence[str], name: str) -> bool:
+    """Does a variant's reading name (e.g. 敖繼公) answer one of the chosen readings (敖)?"""
+    return any(r and r in name for r in chosen)
 
 
 class _Reader:
     """Turns checked YAML into the model, reporting every problem of meaning with its place."""
 
-    def __init__(self, doc: YMap, name: str, layout, corpus, out: Collector):
-        self.doc, self.name, self.layout, self.corpus, self.out = doc, name, layout, corpus, out
+    def __init__(self, doc: YMap, layout, corpus, out: Collector, readings: tuple[str, ...]):
+        self.doc, self.layout, self.corpus, self.out = doc, layout, corpus, out
+        self.readings = readings
         self.actor_ids: set[str] = {a["id"] for a in doc.get("cast", [])}
-        self.prop_ids: set[str] = {p["id"] for p in doc.get("props", []) or []}
+        self.prop_ids: set[str] = set()
+        self.bundles: dict[str, tuple[str, ...]] = {}
+        for p in doc.get("props") or []:
+            if "count" in p:
+                ids = tuple(f"{p['id']}.{k}" for k in range(1, int(p["count"]) + 1))
+                self.bundles[p["id"]] = ids
+                self.prop_ids.update(ids)
+            else:
+                self.prop_ids.add(p["id"])
         self.bad_patterns: set[str] = set()
         self.patterns: YMap = doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
             self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = doc.loc, {}, {}
+        self.script_readings: set[str] = set()
 
     # ---- values ----
     def actor(self, v: Any, loc: Loc) -> str | None:
-        if v not in self.actor_ids:
-            self.out.error(loc, f"unknown actor {v!r}{_suggest(v, self.actor_ids)}")
+        if not isinstance(v, str) or v not in self.actor_ids:
+            self.out.error(loc, f"unknown actor {clip(v)}{_suggest(v, self.actor_ids)}")
             return None
         return v
 
     def who(self, v: Any, loc: Loc) -> tuple[str, ...]:
         items = [v] if isinstance(v, str) else list(v)
-        locs = [loc] * len(items) if isinstance(v, str) else [v.loc_of(i) for i in range(len(v))]
+        locs = ([loc] * len(items) if not isinstance(v, YList)
+                else [v.loc_of(i) for i in range(len(v))])
         got = tuple(a for a, lc in zip(items, locs) if self.actor(a, lc))
         seen = set()
         for a, lc in zip(items, locs):
-            if a in seen:
-                self.out.error(lc, f"actor {a!r} named twice")
-            seen.add(a)
+            if isinstance(a, str) and a in seen:
+                self.out.error(lc, f"actor {clip(a)} named twice")
+            seen.add(a if isinstance(a, str) else None)
         return got
 
     def prop(self, v: Any, loc: Loc) -> str | None:
-        if v not in self.prop_ids:
-            self.out.error(loc, f"unknown prop {v!r}{_suggest(v, self.prop_ids)}")
+        known = self.prop_ids | set(self.bundles)
+        if not isinstance(v, str) or v not in known:
+            self.out.error(loc, f"unknown prop {clip(v)}{_suggest(v, known)}")
             return None
         return v
+
+    def prop_members(self, v: str) -> tuple[str, ...]:
+        return self.bundles.get(v, (v,))
+
+    def number(self, v: Any, loc: Loc, what: str, lo: float | None = None,
+               hi: float | None = None, open_lo: bool = False) -> float | None:
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+            self.out.error(loc, f"{what}: expected a finite number, found {clip(v)}")
+            return None
+        if lo is not None and (v <= lo if open_lo else v < lo):
+            self.out.error(loc, f"{what}: expected a number {'>' if open_lo else '≥'} {lo:g}, "
+                                f"found {v:g}")
+            return None
+        if hi is not None and v > hi:
+            self.out.error(loc, f"{what}: expected at most {hi:g}, found {v:g}")
+            return None
+        return float(v)
 
     def place(self, v: Any, loc: Loc) -> PlaceRef | None:
         if isinstance(v, str):
             if v not in self.layout.places:
-                self.out.error(loc, f"unknown place {v!r}{_suggest(v, self.layout.places)}")
+                self.out.error(loc, f"unknown place {clip(v)}{_suggest(v, self.layout.places)}")
                 return None
             return PlaceRef(loc, place=v)
         if not isinstance(v, Mapping):
             self.out.error(loc, "expected a place name or {place: …, side: …, dist: …}")
             return None
-        if ("place" in v) == ("actor" in v):
-            self.out.error(loc, "a place mapping needs exactly one of place: or actor:")
+
+        def at(k: str) -> Loc:
+            return v.loc_of(k) if isinstance(v, YMap) and k in v else loc
+        if sum(k in v for k in ("place", "actor", "prop")) != 1:
+            self.out.error(loc, "a place mapping needs exactly one of place:, actor: or prop:")
             return None
         if "place" in v and v["place"] not in self.layout.places:
-            self.out.error(v.loc_of("place") if isinstance(v, YMap) else loc,
-                           f"unknown place {v['place']!r}{_suggest(v['place'], self.layout.places)}")
+            self.out.error(at("place"), f"unknown place {clip(v['place'])}"
+                                        f"{_suggest(v['place'], self.layout.places)}")
             return None
-        if "actor" in v and not self.actor(v["actor"], v.loc_of("actor")):
+        if "actor" in v and not self.actor(v["actor"], at("actor")):
             return None
-        side = direction(v["side"]) if "side" in v else None
-        return PlaceRef(loc, place=v.get("place"), actor=v.get("actor"), side=side,
-                        dist=float(v.get("dist", 3.0)), dx=float(v.get("dx", 0.0)),
-                        dy=float(v.get("dy", 0.0)))
-
-    def vias(self, vs: list, loc: Loc) -> tuple[PlaceRef | None, ...]:
-        """Places to pass, in order; a named way of the text (鉤楹內, 由楹外 …) stands for its places."""
-        ways = getattr(self.layout, "ways", {})
-        out: list[PlaceRef | None] = []
-        for x in vs:
-            if isinstance(x, str) and x in ways and x not in self.layout.places:
-                out += [PlaceRef(loc, place=p) for p in ways[x]]
+        if "prop" in v and not self.prop(v["prop"], at("prop")):
+            return None
+        nums = {}
+        for k, default in (("dist", 3.0), ("dx", 0.0), ("dy", 0.0)):
+            if k in v:
+                got = self.number(v[k], at(k), k, -MAX_OFFSET, MAX_OFFSET)
+                if got is None:
+                    return None
+                nums[k] = got
             else:
-                out.append(self.place(x, loc))
+                nums[k] = default
+        side = None
+        if "side" in v:
+            side = direction(v["side"])
+            if side is None:
+                self.out.error(at("side"), f"side: expected a direction (北 東北 東 …), found "
+                                           f"{clip(v['side'])}")
+                return None
+        return PlaceRef(loc, place=v.get("place"), actor=v.get("actor"), prop=v.get("prop"),
+                        side=side, **nums)
+
+    def vias(self, vs: Any, loc: Loc) -> tuple[PlaceRef | Way, ...]:
+        """Places to pass, in order; a named way of the text (鉤楹內, 由楹内 …) is a Way."""
+        ways = getattr(self.layout, "ways", {})
+        out: list[PlaceRef | Way] = []
+        items = vs if isinstance(vs, list) else [vs]
+        locs = ([vs.loc_of(i) for i in range(len(vs))] if isinstance(vs, YList)
+                else [loc] * len(items))
+        for x, lc in zip(items, locs):
+            if isinstance(x, str) and x in ways and x not in self.layout.places:
+                out.append(Way(x, tuple(PlaceRef(lc, place=p) for p in ways[x])))
+            else:
+                ref = self.place(x, lc)
+                if ref is not None:
+                    out.append(ref)
         return tuple(out)
+
+    def read_key(self, spec: Key, k: str, v: Any, loc: Loc) -> Any:
+        """One key of an action, read by its kind; None when it is wrong (already reported)."""
+        kind = spec.kind
+        if kind == "who":
+            return self.who(v, loc) or None
+        if kind == "actor":
+            return self.actor(v, loc)
+        if kind == "one":
+            a = self.actor(v, loc) if isinstance(v, str) else None
+            if a is None and not isinstance(v, str):
+                self.out.error(loc, f"{k}: one actor id, found {clip(v)}")
+            return (a,) if a else None
+        if kind == "place":
+            if k == "from" and isinstance(v, str) and v in self.actor_ids:
+                return PlaceRef(loc, actor=v)
+            return self.place(v, loc)
+        if kind == "via":
+            return self.vias(v, loc)
+        if kind == "prop":
+            return self.prop(v, loc)
+        if kind == "dir":
+            d = direction(v)
+            if d is None:
+                self.out.error(loc, f"{k}: expected a direction, found {clip(v)}")
+            return d
+        if kind == "formation":
+            f = formation(v)
+            if f is None:
+                self.out.error(loc, f"{k}: expected X面Y上 (東面北上 …), found {clip(v)}")
+            elif f.facing % 180 == f.senior % 180:
+                self.out.error(loc, f"formation {v}: the senior end must lie across the facing "
+                                    "(東面北上, 南面東上 …)")
+                return None
+            return f
+        if kind == "number":
+            return self.number(v, loc, k, spec.lo, spec.hi, spec.open_lo)
+        if kind == "count":
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= (spec.hi or 99):
+                self.out.error(loc, f"{k}: expected a whole number from 1 to {spec.hi or 99:g}, "
+                                    f"found {clip(v)}")
+                return None
+            return v
+        if kind == "posture":
+            if v not in ("立", "坐", "興", "拜", "揖"):
+                self.out.error(loc, f"{k}: expected one of 立 坐 興 拜 揖, found {clip(v)}")
+                return None
+            return v
+        if not isinstance(v, str) or not v:
+            self.out.error(loc, f"{k}: expected text, found {clip(v)}")
+            return None
+        return v
 
     # ---- cast, props ----
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
         for i, a in enumerate(self.doc["cast"]):
             if a["id"] in seen:
-                self.out.error(a.loc_of("id"), f"actor id {a['id']!r} used twice")
+                self.out.error(a.loc_of("id"), f"actor id {clip(a['id'])} used twice")
             seen.add(a["id"])
             out.append(Actor(a["id"], a["name"], a["party"], a["label"], a.get("note", ""),
                              self.doc["cast"].loc_of(i)))
@@ -261,14 +568,18 @@ class _Reader:
         for i, p in enumerate(self.doc.get("props") or []):
             loc = self.doc["props"].loc_of(i)
             if p["id"] in seen or p["id"] in self.actor_ids:
-                self.out.error(p.loc_of("id"), f"id {p['id']!r} used twice")
+                self.out.error(p.loc_of("id"), f"id {clip(p['id'])} used twice")
             seen.add(p["id"])
             if ("at" in p) == ("held_by" in p):
-                self.out.error(loc, f"prop {p['id']!r} needs exactly one of at: or held_by:")
+                self.out.error(loc, f"prop {clip(p['id'])} needs exactly one of at: or held_by:")
             at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
             held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
-            out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc,
-                            bool(p.get("absent", False))))
+            absent = bool(p.get("absent", False))
+            if "count" in p:
+                out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"])
+                        for m in self.bundles[p["id"]]]
+            else:
+                out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent))
         return tuple(out)
 
     # ---- patterns ----
@@ -283,21 +594,54 @@ class _Reader:
             for used, loc in _param_uses(pat.get("steps"), self.patterns.loc_of(name)):
                 if used not in declared:
                     self.bad_patterns.add(name)
-                    self.out.error(loc, f"pattern {name!r} uses ${used}, which is not among its "
-                                        f"params ({', '.join(sorted(declared)) or 'none'})")
+                    self.out.error(loc, f"pattern {clip(name)} uses ${used}, which is not among "
+                                        f"its params ({', '.join(sorted(declared)) or 'none'})")
+        self.check_recursion()
+
+    def check_recursion(self) -> None:
+        """A pattern that uses itself, directly or through others: one error, at the pattern,
+        with the chain of uses (not one per expansion, which multiplies)."""
+        uses = {name: [(s["use"], s.loc_of("use")) for s in pat.get("steps") or []
+                       if isinstance(s, YMap) and isinstance(s.get("use"), str)]
+                for name, pat in self.patterns.items()}
+        state: dict[str, int] = {}  # 1 on the stack, 2 done
+
+        def visit(name: str, chain: list[str]) -> None:
+            state[name] = 1
+            for used, loc in uses.get(name, ()):
+                if state.get(used) == 1:
+                    cycle = chain[chain.index(used):] + [used]
+                    self.out.error(loc, f"pattern {clip(used)} uses itself: "
+                                        f"{' → '.join(cycle)}")
+                    self.bad_patterns.update(cycle)
+                elif used in uses and state.get(used) is None:
+                    visit(used, [*chain, used])
+            state[name] = 2
+
+        for name in uses:
+            if state.get(name) is None:
+                visit(name, [name])
+        # a pattern using a bad one is bad too (its error is reported where the bad one is)
+        changed = True
+        while changed:
+            changed = False
+            for name, us in uses.items():
+                if name not in self.bad_patterns and any(u in self.bad_patterns for u, _ in us):
+                    self.bad_patterns.add(name)
+                    changed = True
 
     def bind(self, step: YMap, depth: int) -> list[tuple[YMap, dict, str]] | None:
         """Expand `use:` into the pattern's steps with arguments bound; None on error."""
         name, loc = step["use"], step.loc_of("use")
         if name not in self.patterns:
-            self.out.error(loc, f"unknown pattern {name!r}{_suggest(name, self.patterns)}")
-            return None
-        if depth > MAX_PATTERN_DEPTH:
-            self.out.error(loc, f"pattern {name!r} uses patterns more than {MAX_PATTERN_DEPTH} "
-                                "deep (does it use itself?)")
+            self.out.error(loc, f"unknown pattern {clip(name)}{_suggest(name, self.patterns)}")
             return None
         if name in self.bad_patterns:
             return None  # already reported where the pattern is defined
+        if depth > MAX_PATTERN_DEPTH:
+            self.out.error(loc, f"pattern {clip(name)} uses patterns more than "
+                                f"{MAX_PATTERN_DEPTH} deep")
+            return None
         pat = self.patterns[name]
         params = pat.get("params") or {}
         given = step.get("with") or YMap()
@@ -306,7 +650,7 @@ class _Reader:
         for k in given:
             if k not in params:
                 self.out.error(given.key_loc(k) if isinstance(given, YMap) else wloc,
-                               f"pattern {name!r} has no parameter {k!r}; it takes "
+                               f"pattern {clip(name)} has no parameter {clip(k)}; it takes "
                                f"{', '.join(params) or 'none'}")
                 ok = False
         env = {}
@@ -321,14 +665,16 @@ class _Reader:
             elif has_default:
                 env[k] = default
             else:
-                self.out.error(wloc, f"pattern {name!r} needs parameter {k!r} ({ptype})")
+                self.out.error(wloc, f"pattern {clip(name)} needs parameter {clip(k)} ({ptype})")
                 ok = False
         return [(s, env, name) for s in pat["steps"]] if ok else None
 
     def check_param(self, pat: str, k: str, ptype: str, v: Any, loc: Loc) -> bool:
         n = len(self.out.errors)
         bad = None
-        if ptype == "actor":
+        if _is_param(v):
+            bad = "a value (a $name has a value only inside a pattern that declares it)"
+        elif ptype == "actor":
             if isinstance(v, str):
                 self.actor(v, loc)
             else:
@@ -347,18 +693,29 @@ class _Reader:
                 bad = "a prop id"
         elif ptype == "int" and (not isinstance(v, int) or isinstance(v, bool)):
             bad = "a whole number"
-        elif ptype == "number" and (not isinstance(v, (int, float)) or isinstance(v, bool)):
-            bad = "a number"
+        elif ptype == "number" and (not isinstance(v, (int, float)) or isinstance(v, bool)
+                                    or not math.isfinite(v)):
+            bad = "a finite number"
         elif ptype == "text" and not isinstance(v, str):
             bad = "text"
-        elif ptype == "dir" and (not isinstance(v, str) or v.removesuffix("面") not in DIRS):
+        elif ptype == "dir" and direction(v) is None:
             bad = "a direction (北 東北 東 東南 南 西南 西 西北)"
         if bad:
-            self.out.error(loc, f"parameter {k!r} of pattern {pat!r}: expected {bad}, "
-                                f"found {v!r}")
+            self.out.error(loc, f"parameter {clip(k)} of pattern {clip(pat)}: expected {bad}, "
+                                f"found {clip(v)}")
         return bad is None and len(self.out.errors) == n
 
     # ---- steps ----
+    def leftover_params(self, node: Any, loc: Loc, ctx: str) -> bool:
+        """A $name still standing after expansion: outside any pattern it has no value."""
+        found = False
+        for used, lc in _param_uses(node, loc):
+            where = (f"{ctx} has no parameter ${used}" if ctx
+                     else f"${used} is a pattern parameter; a stage's step has no parameters")
+            self.out.error(lc, where)
+            found = True
+        return found
+
     def actions(self, acts: YList, env: dict, ctx: str) -> tuple[Action, ...]:
         out = []
         for i, a in enumerate(acts):
@@ -366,73 +723,96 @@ class _Reader:
             loc = acts.loc_of(i)
             args = _subst(a[verb], env)
             src = a[verb] if isinstance(a[verb], YMap) else YMap()
+            if self.leftover_params(args, loc, ctx):
+                continue
             n = len(self.out.problems)
             parsed = self.action_args(verb, args, src, loc)
             if ctx:
-                self.out.problems[n:] = [Problem(p.loc, f"{p.message} ({ctx})", p.warning)
+                self.out.problems[n:] = [Problem(p.loc, f"{p.message} (in {ctx})", p.warning)
                                          for p in self.out.problems[n:]]
             if parsed is not None:
                 out.append(Action(verb, parsed, loc))
         return tuple(out)
 
     def action_args(self, verb: str, a: Mapping, src: YMap, loc: Loc) -> dict | None:
-        def at(k):
-            return src.loc_of(k) if k in src else loc
+        v = REGISTRY[verb]
+        keys = v.all_keys()
         r: dict[str, Any] = {}
-        for k, v in a.items():
-            if verb == "give" and k == "to":
-                r[k] = self.actor(v, at(k))
-            elif k == "who":
-                r[k] = self.who(v, at(k)) if verb in ("move", "face", "posture", "enter",
-                                                      "exit", "wait") else (self.actor(v, at(k)),)
-            elif k in ("to", "at", "from", "toward"):
-                if k == "from" and isinstance(v, str) and v in self.actor_ids:
-                    r[k] = PlaceRef(at(k), actor=v)
-                else:
-                    r[k] = self.place(v, at(k))
-            elif k == "via":
-                r[k] = self.vias(v if isinstance(v, list) else [v], at(k))
-            elif k in ("face", "dir"):
-                r[k] = direction(v)
-            elif k == "formation":
-                r[k] = formation(v)
-                if r[k].facing % 180 == r[k].senior % 180:
-                    self.out.error(at(k), f"formation {v}: the senior end must lie across the "
-                                          "facing (東面北上, 南面東上 …)")
-            elif k == "prop":
-                r[k] = self.prop(v, at(k))
-            elif k in ("count", "dur", "spacing", "speed"):
-                if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-                    self.out.error(at(k), f"{k}: expected a non-negative number, found {v!r}")
-                    return None
-                r[k] = float(v)
+        ok = True
+        for k, val in a.items():
+            got = self.read_key(keys[k], k, val, src.loc_of(k) if k in src else loc)
+            if got is None:
+                ok = False
             else:
-                r[k] = v
-        if verb == "face" and ("dir" in a) == ("toward" in a):
-            self.out.error(loc, "face needs exactly one of dir: or toward:")
-        if verb in ("move", "face", "enter", "posture", "exit") and not r.get("who"):
-            return None
-        return r
+                r[k] = got
+        v.check(r if ok else dict(a), lambda m: self.out.error(loc, m))
+        return r if ok else None
 
-    def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str,
-             depth: int) -> list[Step]:
-        if "use" in s:
-            bound = self.bind(_subst(s, env) if env else s, depth)
+    def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str, depth: int,
+             reading: str = "鄭") -> list[Step]:
+        body = s
+        if not pattern:
+            body, reading = self.variant(s)
+        if "use" in body:
+            bound = self.bind(_subst(body, env) if env else body, depth)
             if bound is None:
                 return []
             out = []
             for ps, penv, pname in bound:
-                out += self.step(ps, loc, cite, span, penv, pname, depth + 1)
-            if "dur" in s and out:
-                total = float(s["dur"])
-                out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
-                            x.loc, x.pattern) for x in out]
-            return out
-        ctx = f"in pattern {pattern!r}" if pattern else ""
-        dur = _subst(s.get("dur"), env)
-        return [Step(cite, span, self.actions(s["do"], env, ctx),
-                     float(dur) if dur is not None else None, s.get("note", ""),
-                     s.get("reading", "鄭"), loc, pattern)]
+                out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
+            if "dur" in body and out:
+                total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
+                if total is not None:
+                    out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
+                                x.loc, x.pattern, x.expect) for x in out]
+            return out + self.tail_expect(s, env, cite, span, loc, reading)
+        ctx = f"pattern {pattern!r}" if pattern else ""
+        dur = None
+        if "dur" in body:
+            raw = _subst(body["dur"], env)
+            if not self.leftover_params(raw, body.loc_of("dur"), ctx):
+                dur = self.number(raw, body.loc_of("dur"), "dur", 0, 3600)
+        note = body.get("note", "") if body is not s else s.get("note", "")
+        if body is not s and not note:
+            note = s.get("note", "")
+        return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
+                     pattern, self.expects(s.get("expect"), s.loc_of("expect")
+                                           if "expect" in s else loc))]
+
+    def tail_expect(self, s: YMap, env, cite, span, loc, reading) -> list[Step]:
+        """A use: step's expect: is checked after the pattern's last step (a step of no time)."""
+        if not s.get("expect") or env:
+            return []
+        ex = self.expects(s["expect"], s.loc_of("expect"))
+        return [Step(cite, span, (), 0.0, "", reading, loc, "", ex)] if ex else []
+
+    def variant(self, s: YMap) -> tuple[YMap, str]:
+        """The step's body under the chosen readings: a variant that names one and carries
+        actions replaces the step's own."""
+        for v in s.get("variants") or ():
+            self.script_readings.add(v["reading"])
+        for v in s.get("variants") or ():
+            if reading_matches(self.readings, v["reading"]) and ("do" in v or "use" in v):
+                return v, v["reading"]
+        return s, s.get("reading", "鄭")
+
+    def expects(self, items: Any, loc: Loc) -> tuple[Expect, ...]:
+        out = []
+        for i, e in enumerate(items or ()):
+            eloc = items.loc_of(i) if isinstance(items, YList) else loc
+
+            def at(k: str) -> Loc:
+                return e.loc_of(k) if k in e else eloc
+            who = self.who(e["who"], at("who"))
+            place = self.place(e["at"], at("at")) if "at" in e else None
+            within = self.number(e.get("within", 1.0), at("within"), "within", 0, 1000)
+            face = direction(e["face"]) if "face" in e else None
+            holding = (tuple(p for p in e["holding"] if self.prop(p, at("holding")))
+                       if "holding" in e else None)
+            if who:
+                out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),
+                                  holding, e.get("present")))
+        return tuple(out)
 
     def prop_placements(self, p: YMap, loc: Loc) -> list[PropPlacement]:
         if sum(k in p for k in ("at", "held_by", "absent")) > 1:
@@ -440,63 +820,113 @@ class _Reader:
         ids = [p["prop"]] if isinstance(p["prop"], str) else list(p["prop"])
         at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
         held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
-        return [PropPlacement(pid, at, held, bool(p.get("absent", False)), loc)
-                for pid in ids if self.prop(pid, p.loc_of("prop"))]
+        return [PropPlacement(m, at, held, bool(p.get("absent", False)), loc)
+                for pid in ids if self.prop(pid, p.loc_of("prop"))
+                for m in self.prop_members(pid)]
 
-    def placement(self, p: YMap, loc: Loc) -> Placement:
+    def placement(self, p: YMap, loc: Loc) -> Placement | None:
         who = self.who(p["who"], p.loc_of("who"))
-        held = tuple(x for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding")))
+        held = tuple(m for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding"))
+                     for m in self.prop_members(x))
         cite = p.get("cite", "")
         if cite and self.corpus is not None and not _find_cite(self.corpus, cite, 0, None):
-            self.out.error(p.loc_of("cite"), f"cite not found in the text: {cite!r}")
-        return Placement(who, self.place(p["at"], p.loc_of("at")),
-                         direction(p["face"]) if "face" in p else None,
-                         formation(p["formation"]) if "formation" in p else None,
-                         float(p["spacing"]) if "spacing" in p else None,
+            self.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+        form = None
+        if "formation" in p:
+            form = self.read_key(Key("formation", ""), "formation", p["formation"],
+                                 p.loc_of("formation"))
+        spacing = (self.number(p["spacing"], p.loc_of("spacing"), "spacing", 0, 100, True)
+                   if "spacing" in p else None)
+        at = self.place(p["at"], p.loc_of("at"))
+        if at is None or not who:
+            return None
+        return Placement(who, at, direction(p["face"]) if "face" in p else None, form, spacing,
                          p.get("posture", "立"), held, bool(p.get("absent", False)), cite, loc)
 
-    def stage(self, st: YMap, loc: Loc) -> Stage:
+    def gap(self, st: YMap, index: int, sec, prev_sec) -> str:
+        """The stage's declared gap, checked against the sections it really skips."""
+        skipped = (list(range(prev_sec.index + 1, sec.index))
+                   if sec is not None and prev_sec is not None else [])
+        if index == 0 and sec is not None:
+            skipped = list(range(1, sec.index))
+        if "gap" not in st:
+            if skipped and index > 0:
+                self.out.warn(st.loc_of("name"), f"sections {_range(skipped)} come between this "
+                                                 "stage and the one before and are not enacted; "
+                                                 f"say so: gap: {{skips: {_range(skipped)}}}")
+            return ""
+        g = st["gap"]
+        m = re.fullmatch(r"(\d+)(?:[–-](\d+))?", str(g["skips"]))
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if sec is not None and list(range(lo, hi + 1)) != skipped:
+            said = _range(list(range(lo, hi + 1)))
+            real = _range(skipped) if skipped else "none"
+            self.out.error(g.loc_of("skips"), f"gap skips {said}, but the sections between this "
+                                              f"stage and the one before are {real}")
+        return _range(list(range(lo, hi + 1)))
+
+    def stage(self, st: YMap, loc: Loc, index: int, prev_sec) -> tuple[Stage, Any]:
         section = st.get("section", st["name"])
         sec = self.corpus.section_named(section) if self.corpus is not None else None
         lo, hi = (sec.start, sec.end) if sec else (0, None)
         if self.corpus is not None and sec is None:
             names = [s.name for s in self.corpus.sections]
             self.out.error(st.loc_of("section" if "section" in st else "name"),
-                           f"no section of the text is named {section!r}{_suggest(section, names)}"
-                           "; give section: NAME")
+                           f"no section of the text is named {clip(section)}"
+                           f"{_suggest(section, names)}; give section: NAME")
+        gap = self.gap(st, index, sec, prev_sec)
+        if st.get("setup") and index > 0 and not gap:
+            self.out.error(st.key_loc("setup"), "setup: is allowed only where the text before "
+                                                "this stage is not enacted (a gap: {skips: "
+                                                "6–13}); otherwise a stage begins where the "
+                                                "last one left everyone")
         setup: list[Placement | PropPlacement] = []
         for i, p in enumerate(st.get("setup") or []):
             loc_i = st["setup"].loc_of(i)
             if "prop" in p:
                 setup += self.prop_placements(p, loc_i)
             else:
-                setup.append(self.placement(p, loc_i))
+                pl = self.placement(p, loc_i)
+                if pl is not None:
+                    setup.append(pl)
         steps: list[Step] = []
         cursor = lo
         for i, s in enumerate(st["steps"]):
             sloc = st["steps"].loc_of(i)
             span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
             if span[1] > span[0]:
-                cursor = span[0] + 1
+                cursor = span[0]
             steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
         labels = st.get("labels") or YMap()
         for k in labels:
             self.actor(k, labels.key_loc(k))
-        return Stage(st["name"], section, tuple(setup), tuple(steps), loc, dict(labels))
+        return Stage(st["name"], section, tuple(setup), tuple(steps), loc, dict(labels),
+                     gap), sec
 
     def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
         if self.corpus is None:
             return (0, 0)
-        for a, b, warn in ((cursor, hi, False), (lo, hi, False), (0, None, True)):
-            span = _find_cite(self.corpus, cite, a, b)
-            if span:
-                if warn and hi is not None:
-                    self.out.warn(loc, f"cite {cite!r} is not in this stage's section; found at "
-                                       f"{self.corpus.page_at(span[0])}")
-                return span
-        self.out.error(loc, f"cite not found in the text: {cite!r} (variants such as 賔/賓 "
+        span = _find_cite(self.corpus, cite, cursor, hi)
+        if span:
+            return span
+        span = _find_cite(self.corpus, cite, lo, hi)
+        if span:
+            self.out.warn(loc, f"cite {clip(cite)} is found only before the previous step's "
+                               "words in this section: steps run in the text's order")
+            return span
+        span = _find_cite(self.corpus, cite, 0, None)
+        if span:
+            if hi is not None:
+                self.out.warn(loc, f"cite {clip(cite)} is not in this stage's section; found at "
+                                   f"{self.corpus.page_at(span[0])}")
+            return span
+        self.out.error(loc, f"cite not found in the text: {clip(cite)} (variants such as 賔/賓 "
                             "count as equal; use … between fragments of a long passage)")
         return (0, 0)
+
+
+def _range(ns: list[int]) -> str:
+    return f"{ns[0]}–{ns[-1]}" if len(ns) > 1 else str(ns[0]) if ns else ""
 
 
 def _find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
@@ -517,7 +947,8 @@ def _find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
 
 def _param_uses(node: Any, loc: Loc):
     if isinstance(node, str):
-        for m in re.finditer(r"^\$([A-Za-z_]\w*)$", node):
+        m = PARAM_RE.match(node)
+        if m:
             yield m.group(1), loc
     elif isinstance(node, YMap):
         for k, v in node.items():
@@ -525,6 +956,12 @@ def _param_uses(node: Any, loc: Loc):
     elif isinstance(node, YList):
         for i, v in enumerate(node):
             yield from _param_uses(v, node.loc_of(i))
+    elif isinstance(node, Mapping):
+        for v in node.values():
+            yield from _param_uses(v, loc)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _param_uses(v, loc)
 
 
 def _subst(node: Any, env: dict) -> Any:
@@ -549,12 +986,12 @@ def _subst(node: Any, env: dict) -> Any:
 
 
 def direction(v: Any) -> float | None:
-    return DIRS.get(str(v).removesuffix("面"))
+    return DIRS.get(str(v).removesuffix("面")) if isinstance(v, str) else None
 
 
-def formation(v: str) -> Formation:
-    m = re.fullmatch(r"(北|東|南|西)面(北|東|南|西)上", v)
-    return Formation(DIRS[m.group(1)], DIRS[m.group(2)], v)
+def formation(v: Any) -> Formation | None:
+    m = re.fullmatch(r"(北|東|南|西)面(北|東|南|西)上", v) if isinstance(v, str) else None
+    return Formation(DIRS[m.group(1)], DIRS[m.group(2)], v) if m else None
 
 
 def settings_from(doc: YMap) -> Settings:
@@ -566,24 +1003,52 @@ def settings_from(doc: YMap) -> Settings:
                                                 "brisk_speed") if k in s}, gestures=gestures)
 
 
-def read_script(doc: Any, name: str, layout, corpus) -> Script:
+def script_readings(doc: Any) -> set[str]:
+    """Every reading a document's step variants name."""
+    out: set[str] = set()
+    for st in (doc.get("stages") or []) if isinstance(doc, Mapping) else []:
+        for s in (st.get("steps") or []) if isinstance(st, Mapping) else []:
+            for v in (s.get("variants") or []) if isinstance(s, Mapping) else []:
+                if isinstance(v, Mapping) and isinstance(v.get("reading"), str):
+                    out.add(v["reading"])
+    return out
+
+
+def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
+                files: Sequence[str] = ()) -> Script:
     """Check a parsed script and build the model; raises InputError listing every problem."""
     problems = check_structure(doc, name)
     if problems:
         raise InputError(problems)
     out = Collector()
-    r = _Reader(doc, name, layout, corpus, out)
+    _check_numbers(doc, out, doc.loc)
+    out.raise_if_errors()
+    r = _Reader(doc, layout, corpus, out, tuple(readings))
     cast, props = r.cast(), r.props()
     r.check_patterns()
-    stages = tuple(r.stage(st, doc["stages"].loc_of(i)) for i, st in enumerate(doc["stages"]))
+    stages: list[Stage] = []
+    prev_sec = None
+    seen: dict[str, Loc] = {}
+    for i, st in enumerate(doc["stages"]):
+        stage, sec = r.stage(st, doc["stages"].loc_of(i), i, prev_sec)
+        if stage.name in seen:
+            out.warn(st.loc_of("name"), f"a second stage named {clip(stage.name)} (the first is "
+                                        f"at {seen[stage.name]}): --stage NAME reaches only the "
+                                        "first")
+        seen.setdefault(stage.name, st.loc_of("name"))
+        prev_sec = sec or prev_sec
+        stages.append(stage)
     out.raise_if_errors()
-    return Script(name, doc.get("rite", ""), settings_from(doc), cast, props, stages,
-                  tuple(out.warnings))
+    return Script(name, doc.get("rite", ""), settings_from(doc), cast, props, tuple(stages),
+                  tuple(out.warnings), tuple(sorted(r.script_readings)), tuple(files) or (name,))
 
 
-def load_script(path: str | Path, layout, corpus) -> Script:
-    return read_script(load_file(path), str(path), layout, corpus)
+def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = ()) -> Script:
+    """A rite folder, its manifest, or a one-file script."""
+    doc, files = read_document(path)
+    return read_script(doc, str(path), layout, corpus, readings, files)
 
 
-def parse_script(text: str, layout, corpus, name: str = "<script>") -> Script:
-    return read_script(load_text(text, name), name, layout, corpus)
+def parse_script(text: str, layout, corpus, name: str = "<script>",
+                 readings: Sequence[str] = ()) -> Script:
+    return read_script(load_text(text, name), name, layout, corpus, readings)

@@ -1,12 +1,18 @@
-"""The compiled rite: keyframe arrays, and sample(t), the state of everyone at time t."""
+"""The compiled rite: named keyframe channels and an event table, and sample(t), everyone at t."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 POSTURES = ("立", "坐", "拜", "揖")
 GESTURES = frozenset({2, 3})  # posture codes that are timed gestures, with a phase
+SET_DOWN = -1  # a prop's holder when it lies somewhere
+FLYING = -2  # … when it is in flight (an arrow)
+INTERPS = ("step", "linear")
+# the channels every timeline has; any other channel is sampled generically into Frame.values
+STANDARD = ("motion", "posture", "presence", "props", "label")
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,7 @@ class PropInfo:
     id: str
     name: str
     kind: str
+    bundle: str = ""  # the bundle this prop is one of (乘矢 → four 矢), or ""
 
 
 @dataclass(frozen=True)
@@ -34,7 +41,8 @@ class StageSpan:
     t1: float
     first_step: int
     last_step: int  # inclusive
-    labels: tuple[str, ...] = ()  # each actor's label in this stage (司正 is 司馬 for the archery)
+    labels: tuple[str, ...] = ()  # each actor's label as the stage opens
+    gap: str = ""  # the sections before this stage that are not enacted ("6–13"), if any
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class StepSpan:
     loc: str  # file:line:col of the step in the script
     pattern: str = ""  # the pattern this step came from, if any
     note: str = ""
+    reading: str = "鄭"  # the reading this step follows (a variant's, when one was chosen)
 
 
 @dataclass(frozen=True)
@@ -70,28 +79,58 @@ class Frame:
     prop_holder: np.ndarray
     prop_visible: np.ndarray
     captions: tuple[tuple[int, str], ...]
-    labels: tuple[str, ...] = ()  # each actor's label in the current stage
+    labels: tuple[str, ...] = ()  # each actor's label at this moment (相 → 司正 → 司馬)
+    values: Mapping[str, Mapping[str, np.ndarray]] = field(default_factory=dict)  # other channels
+    events: tuple[Event, ...] = ()  # events live at t (calls, captions …)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happens over [t0, t1): a caption, a call, a hit. actor -1 for nobody."""
+
+    t0: float
+    t1: float
+    kind: str
+    actor: int
+    text: str
+    data: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Channel:
-    """Keyframes of many owners in one flat array, sorted by (owner, t), for one searchsorted."""
+    """Keyframes of many owners in one flat array, sorted by (owner, t), for one searchsorted.
+
+    interp "step" holds each keyframe's values until the next; "linear" interpolates numeric
+    values between an owner's consecutive keyframes. The sort keys owner × span + t are built
+    once, so a look-up costs one searchsorted whatever the rite's length."""
 
     owner: np.ndarray  # (K,) int
     t: np.ndarray  # (K,) float
     values: dict[str, np.ndarray] = field(default_factory=dict)
+    interp: str = "step"
+    span: float = 1.0  # separates owners in the sort key: more than the rite's duration
+    keys: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    owners: int = 0  # how many owners (actors, props, sides …) the channel has
+    writer: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # step that wrote each
 
-    def lookup(self, n_owners: int, t: float, span: float,
-               closing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Index of each owner's last keyframe at or before t, and whether it has one. With
-        closing, keyframes at exactly t are not yet applied: the state as what ended at t
-        left it, not as what begins at t."""
+    def lookup(self, n_owners: int, t: float,
+               closing: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Index of each owner's last keyframe at or before t, and whether it has one.
+        closing = a step's index: keyframes at exactly t written by later steps are not yet
+        applied (the state as that step, ending at t, left it, not as the next one begins)."""
         if not len(self.t):
             return np.zeros(n_owners, int), np.zeros(n_owners, bool)
-        keys = self.owner * span + self.t
-        q = np.arange(n_owners) * span + t
-        i = np.searchsorted(keys, q, side="left" if closing else "right") - 1
-        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == np.arange(n_owners))
+        base = _owner_base(n_owners)
+        i = np.searchsorted(self.keys, base * self.span + t, side="right") - 1
+        if closing is not None and len(self.writer):
+            for _ in range(len(self.t)):  # a few keyframes at most share one owner and instant
+                j = np.clip(i, 0, None)
+                later = (i >= 0) & (self.owner[j] == base) & (self.t[j] == t) & \
+                    (self.writer[j] > closing)
+                if not later.any():
+                    break
+                i = np.where(later, i - 1, i)
+        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == base)
         return np.clip(i, 0, None), ok
 
     def get(self, name: str, i: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
@@ -101,35 +140,95 @@ class Channel:
             return np.full(len(i), default, dtype=float)
         return np.where(ok, v[i], default)
 
+    def sample(self, n_owners: int, t: float, closing: int | None = None) -> dict[str, np.ndarray]:
+        """Every value of every owner at t, interpolated as the channel says."""
+        i, ok = self.lookup(n_owners, t, closing)
+        if self.interp == "step" or not len(self.t):
+            return {k: self.get(k, i, ok, 0) for k in self.values}
+        j = np.minimum(i + 1, len(self.t) - 1)
+        nxt = ok & (j > i) & (self.owner[j] == self.owner[i])
+        t0, t1 = self.t[i], self.t[j]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a = np.clip(np.where(nxt & (t1 > t0), (t - t0) / (t1 - t0), 0.0), 0.0, 1.0)
+        return {k: np.where(ok, v[i] + a * (v[j] - v[i]) * nxt, 0.0) for k, v in self.values.items()}
 
-def build_channel(owner: list[int], t: list[float], **values: list) -> Channel:
-    """Sort keyframes once into the flat layout sample() searches."""
+
+_BASES: dict[int, np.ndarray] = {}
+
+
+def _owner_base(n: int) -> np.ndarray:
+    b = _BASES.get(n)
+    if b is None:
+        b = _BASES[n] = np.arange(n)
+    return b
+
+
+def build_channel(owner: Sequence[int], t: Sequence[float], interp: str = "step",
+                  span: float = 1e6, owners: int | None = None, writer: Sequence[int] = (),
+                  **values: Sequence) -> Channel:
+    """Sort keyframes once into the flat layout sample() searches (later writes at equal t win).
+    span must exceed every t; owners defaults to one more than the largest owner; writer is
+    the step that wrote each keyframe (-1 before any), for closing samples."""
+    if interp not in INTERPS:
+        raise ValueError(f"interp must be one of {INTERPS}, not {interp!r}")
     o, tt = np.asarray(owner, dtype=np.int64), np.asarray(t, dtype=np.float64)
-    order = np.lexsort((np.arange(len(tt)), tt, o))  # stable: later writes at equal t win
+    order = np.lexsort((np.arange(len(tt)), tt, o))
     vals = {k: np.asarray(v)[order] if len(v) else np.asarray(v) for k, v in values.items()}
-    return Channel(o[order], tt[order], vals)
+    o, tt = o[order], tt[order]
+    n = owners if owners is not None else (int(o.max()) + 1 if len(o) else 0)
+    w = np.asarray(writer, dtype=np.int64)[order] if len(writer) else np.zeros(0, np.int64)
+    return Channel(o, tt, vals, interp, float(span), o * float(span) + tt, n, w)
+
+
+def _legacy_parts(motion, posture, presence, prop_state, captions, duration):
+    """Channels and events from the older constructor's fixed arguments."""
+    def rekey(c: Channel, interp: str) -> Channel:
+        return build_channel(c.owner, c.t, interp, **c.values)
+    chans = {"motion": rekey(motion, "linear"), "posture": rekey(posture, "step"),
+             "presence": rekey(presence, "step"), "props": rekey(prop_state, "step")}
+    events = [Event(float(a), float(b), "say", int(w), str(x)) for a, b, w, x in
+              zip(captions.get("t0", ()), captions.get("t1", ()), captions.get("actor", ()),
+                  captions.get("text", ()))]
+    return chans, events, duration
 
 
 class Timeline:
-    """Arrays compiled once from a script; sample(t) reads them and never accumulates state."""
+    """Arrays compiled once from a script; sample(t) reads them and never accumulates state.
 
-    def __init__(self, actors, props, stages, steps, motion, posture, presence, prop_state,
-                 captions, duration: float):
+    channels: "motion" (linear: x, y, face per actor), "posture" (step: code, end, count),
+    "presence" (step: present), "props" (step: holder, x, y, visible per prop; an arrow in
+    flight moves straight to its next keyframe), "label" (step: index into label_names), and
+    any others a compiler adds (tallies, beats …), each sampled into Frame.values by name.
+    events: captions and other timed happenings, in order of t0."""
+
+    def __init__(self, actors, props, stages, steps, channels: Mapping[str, Channel],
+                 events: Sequence[Event], duration: float, label_names: Sequence[str] = (),
+                 *legacy):
+        if isinstance(channels, Channel):  # the older positional form, still used by test fakes
+            channels, events, duration = _legacy_parts(channels, events, duration, *legacy)
         self.actors: tuple[ActorInfo, ...] = tuple(actors)
         self.props: tuple[PropInfo, ...] = tuple(props)
         self.stages: tuple[StageSpan, ...] = tuple(stages)
         self.steps: tuple[StepSpan, ...] = tuple(steps)
         self.duration = float(duration)
-        self._span = self.duration + 10.0  # separates owners in the combined sort key
-        self.motion: Channel = motion  # values: x, y, face (unwrapped degrees)
-        self.posture: Channel = posture  # values: code, end (gesture end time)
-        self.presence: Channel = presence  # values: present (bool)
-        self.prop_state: Channel = prop_state  # values: holder, x, y, visible
-        self.captions = captions  # dict: t0, t1, actor (arrays), text (list)
+        self.channels: dict[str, Channel] = dict(channels)
+        for name in STANDARD:
+            self.channels.setdefault(name, build_channel([], []))
+        self.events: tuple[Event, ...] = tuple(sorted(events, key=lambda e: (e.t0, e.t1)))
+        self._ev_t0 = np.array([e.t0 for e in self.events], float)
+        self._ev_t1 = np.array([e.t1 for e in self.events], float)
+        self.label_names: tuple[str, ...] = tuple(label_names)
+        says = [e for e in self.events if e.kind == "say"]
+        # the speech captions as arrays (t0, t1, actor) and a list (text), for whoever lists them
+        self.captions = {"t0": np.array([e.t0 for e in says], float),
+                         "t1": np.array([e.t1 for e in says], float),
+                         "actor": np.array([e.actor for e in says], dtype=int),
+                         "text": [e.text for e in says]}
         self._step_t0 = np.array([s.t0 for s in self.steps]) if self.steps else np.zeros(0)
         self._stage_t0 = np.array([s.t0 for s in self.stages]) if self.stages else np.zeros(0)
         self.actor_index = {a.id: i for i, a in enumerate(self.actors)}
         self.prop_index = {p.id: i for i, p in enumerate(self.props)}
+
 
     def step_at(self, t: float, closing: bool = False) -> int:
         """The last step begun at or before t (0 before the first); with closing, the last
@@ -141,57 +240,66 @@ class Timeline:
         side = "left" if closing else "right"
         return max(int(np.searchsorted(self._stage_t0, t, side=side)) - 1, 0)
 
+    def events_at(self, t: float, closing: bool = False) -> tuple[Event, ...]:
+        if not len(self._ev_t0):
+            return ()
+        if closing:
+            live = (self._ev_t0 < t) & (t <= self._ev_t1)
+        else:
+            live = (self._ev_t0 <= t) & (t < self._ev_t1)
+        return tuple(self.events[k] for k in np.nonzero(live)[0])
+
     def sample(self, t: float, closing: bool = False) -> Frame:
         """Everyone's state at t. closing=True gives the state as the step ending at t left it
         (`--after TEXT`), not the first instant of the next step."""
         t = float(np.clip(t, 0.0, self.duration))
         n, m = len(self.actors), len(self.props)
-        xy, facing, moving = self._sample_motion(n, t, closing)
-        posture, phase, count = self._sample_posture(n, t, closing)
-        pi, pok = self.presence.lookup(n, t, self._span, closing)
-        present = self.presence.get("present", pi, pok, 0).astype(bool)
-        holder, prop_xy, visible = self._sample_props(m, t, xy, closing)
+        ch = self.channels
+        step = self.step_at(t, closing)
+        cut = step if closing else None
+        xy, facing, moving = self._sample_motion(n, t, cut)
+        posture, phase, count = self._sample_posture(n, t, cut)
+        pi, pok = ch["presence"].lookup(n, t, cut)
+        present = ch["presence"].get("present", pi, pok, 0).astype(bool)
+        holder, prop_xy, visible = self._sample_props(m, t, xy, cut)
         hands: list[list[str]] = [[] for _ in range(n)]
         for j in np.nonzero(holder >= 0)[0]:
             hands[holder[j]].append(self.props[j].id)
         holding = tuple(tuple(h) for h in hands)
-        c = self.captions
-        if not len(c["t0"]):
-            live = []
-        elif closing:
-            live = np.nonzero((c["t0"] < t) & (t <= c["t1"]))[0]
-        else:
-            live = np.nonzero((c["t0"] <= t) & (t < c["t1"]))[0]
-        caps = tuple((int(c["actor"][k]), c["text"][k]) for k in live)
-        stage = self.stage_at(t, closing)
-        labels = (self.stages[stage].labels if self.stages and self.stages[stage].labels
-                  else tuple(a.label for a in self.actors))
-        return Frame(t, stage, self.step_at(t, closing), present, xy, facing, posture, phase, count,
-                     moving, holding, prop_xy, holder, visible & _held_visible(holder, present),
-                     caps, labels)
+        events = self.events_at(t, closing)
+        caps = tuple((e.actor, e.text) for e in events if e.kind == "say")
+        li, lok = ch["label"].lookup(n, t, cut)
+        codes = ch["label"].get("label", li, lok, -1).astype(int)
+        labels = tuple(self.label_names[c] if c >= 0 else a.label
+                       for c, a in zip(codes, self.actors))
+        values = {name: c.sample(c.owners, t, cut) for name, c in ch.items()
+                  if name not in STANDARD}
+        return Frame(t, self.stage_at(t, closing), step, present, xy, facing,
+                     posture, phase, count, moving, holding, prop_xy, holder,
+                     visible & _held_visible(holder, present), caps, labels, values, events)
 
-    def _sample_motion(self, n: int, t: float, closing: bool = False):
-        ch = self.motion
+    def _sample_motion(self, n: int, t: float, closing: int | None):
+        ch = self.channels["motion"]
         if not len(ch.t):
             return np.zeros((n, 2)), np.zeros(n), np.zeros(n, bool)
-        i, ok = ch.lookup(n, t, self._span, closing)
+        i, ok = ch.lookup(n, t, closing)
         j = np.minimum(i + 1, len(ch.t) - 1)
         nxt = ok & (j > i) & (ch.owner[j] == ch.owner[i])
         t0, t1 = ch.t[i], ch.t[j]
         with np.errstate(invalid="ignore", divide="ignore"):
             a = np.where(nxt & (t1 > t0), (t - t0) / (t1 - t0), 0.0)
         a = np.clip(a, 0.0, 1.0)
-        x = ch.values["x"][i] + a * (ch.values["x"][j] - ch.values["x"][i]) * nxt
-        y = ch.values["y"][i] + a * (ch.values["y"][j] - ch.values["y"][i]) * nxt
-        f = ch.values["face"][i] + a * (ch.values["face"][j] - ch.values["face"][i]) * nxt
-        moving = nxt & (a > 0) & (a < 1) & (
-            (ch.values["x"][j] != ch.values["x"][i]) | (ch.values["y"][j] != ch.values["y"][i]))
+        v = ch.values
+        x = v["x"][i] + a * (v["x"][j] - v["x"][i]) * nxt
+        y = v["y"][i] + a * (v["y"][j] - v["y"][i]) * nxt
+        f = v["face"][i] + a * (v["face"][j] - v["face"][i]) * nxt
+        moving = nxt & (a > 0) & (a < 1) & ((v["x"][j] != v["x"][i]) | (v["y"][j] != v["y"][i]))
         xy = np.stack([x, y], axis=1) if n else np.zeros((0, 2))
         return xy, np.mod(f, 360.0), moving
 
-    def _sample_posture(self, n: int, t: float, closing: bool = False):
-        ch = self.posture
-        i, ok = ch.lookup(n, t, self._span, closing)
+    def _sample_posture(self, n: int, t: float, closing: int | None):
+        ch = self.channels["posture"]
+        i, ok = ch.lookup(n, t, closing)
         code = ch.get("code", i, ok, 0).astype(int)
         end = ch.get("end", i, ok, 0.0)
         start = ch.t[i] if len(ch.t) else np.zeros(n)
@@ -201,21 +309,21 @@ class Timeline:
         count = np.where(gesture, ch.get("count", i, ok, 1), 0).astype(int)
         return code, phase, count
 
-    def _sample_props(self, m: int, t: float, actor_xy: np.ndarray, closing: bool = False):
+    def _sample_props(self, m: int, t: float, actor_xy: np.ndarray, closing: int | None):
         if not m:
             return np.zeros(0, int), np.zeros((0, 2)), np.zeros(0, bool)
-        ch = self.prop_state
+        ch = self.channels["props"]
         if not len(ch.t):
-            return np.full(m, -1), np.zeros((m, 2)), np.zeros(m, bool)
-        i, ok = ch.lookup(m, t, self._span, closing)
-        holder = np.where(ok, ch.values["holder"][i], -1).astype(int)
+            return np.full(m, SET_DOWN), np.zeros((m, 2)), np.zeros(m, bool)
+        i, ok = ch.lookup(m, t, closing)
+        holder = np.where(ok, ch.values["holder"][i], SET_DOWN).astype(int)
         visible = ok & ch.values["visible"][i].astype(bool)
         at = np.stack([ch.values["x"][i], ch.values["y"][i]], axis=1).astype(float)
         held = holder >= 0
         at[held] = actor_xy[holder[held]]
-        # an arrow in flight (holder -2) moves in a straight line to its next keyframe
+        # an arrow in flight moves in a straight line to its next keyframe
         j = np.minimum(i + 1, len(ch.t) - 1)
-        fly = ok & (holder == -2) & (j > i) & (ch.owner[j] == ch.owner[i])
+        fly = ok & (holder == FLYING) & (j > i) & (ch.owner[j] == ch.owner[i])
         if fly.any():
             span = np.where(fly, ch.t[j] - ch.t[i], 1.0)
             a = np.clip((t - ch.t[i]) / np.where(span > 0, span, 1.0), 0, 1)[:, None]

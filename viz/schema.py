@@ -1,0 +1,259 @@
+"""The rite script's JSON Schema and its docs table, built from the verbs so neither can drift.
+
+    python -m viz.schema --write    # regenerate assets/rites/script.schema.json and the verb
+                                    # table of docs/SCRIPT.md (tests fail when either is stale)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from viz import ASSETS, ROOT
+from viz.verbs import REGISTRY, Key
+
+SCHEMA_PATH = ASSETS / "rites" / "script.schema.json"
+DOCS_PATH = ROOT / "docs" / "SCRIPT.md"
+PARAM = r"\$[A-Za-z_][A-Za-z0-9_]*"
+DIR_RE = "(北|東北|東|東南|南|西南|西|西北)面?"
+GESTURES = ["拜", "揖", "坐", "興", "立"]
+POSTURE_WORDS = ["立", "坐", "興", "拜", "揖"]
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _key_schema(k: Key) -> dict:
+    kind = k.kind
+    if kind in ("who", "dir", "formation"):
+        return _ref(kind)
+    if kind in ("actor", "one"):
+        return {"type": "string", "minLength": 1}
+    if kind == "place":
+        return _ref("placeref")
+    if kind == "via":
+        return {"anyOf": [_ref("placeref"), {"type": "array", "items": _ref("placeref")}]}
+    if kind == "prop":
+        return {"type": "string", "minLength": 1}
+    if kind == "text":
+        return {"type": "string", "minLength": 1}
+    if kind == "posture":
+        return {"anyOf": [{"enum": POSTURE_WORDS}, _ref("param")]}
+    if kind in ("number", "count"):
+        return _ref("num")
+    raise ValueError(f"unknown key kind {kind!r}")
+
+
+def _verb_schema(v) -> dict:
+    keys = v.all_keys()
+    return {"type": "object", "description": v.doc,
+            "required": [k for k, spec in keys.items() if spec.required],
+            "additionalProperties": False,
+            "properties": {k: {**_key_schema(spec), "description": spec.doc}
+                           for k, spec in keys.items()}}
+
+
+def _step_body(extra: dict) -> dict:
+    return {"dur": {**_ref("num"), "description": "seconds, overriding the computed duration"},
+            "note": {"type": "string"},
+            "do": _ref("actions"),
+            "use": {"type": "string", "minLength": 1},
+            "with": {"type": "object"},
+            **extra}
+
+
+@lru_cache(maxsize=1)
+def script_schema() -> dict:
+    """The schema of a one-file script (and, by its $defs, of every file of a rite folder)."""
+    defs = {
+        "id": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+        "param": {"type": "string", "pattern": f"^{PARAM}$"},
+        "ptype": {"enum": ["actor", "actors", "place", "prop", "int", "number", "text", "dir"]},
+        "num": {"anyOf": [{"type": "number"}, _ref("param")]},
+        "who": {"anyOf": [{"type": "string", "minLength": 1},
+                          {"type": "array", "minItems": 1,
+                           "items": {"type": "string", "minLength": 1}}]},
+        "dir": {"type": "string", "pattern": f"^({PARAM}|{DIR_RE})$"},
+        "formation": {"type": "string", "pattern": f"^({PARAM}|(北|東|南|西)面(北|東|南|西)上)$"},
+        "placeref": {"anyOf": [
+            {"type": "string", "minLength": 1},
+            {"type": "object", "additionalProperties": False,
+             "properties": {"place": {"type": "string", "minLength": 1},
+                            "actor": {"type": "string", "minLength": 1},
+                            "prop": {"type": "string", "minLength": 1},
+                            "side": _ref("dir"), "dist": _ref("num"),
+                            "dx": _ref("num"), "dy": _ref("num")}}]},
+        "action": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                   "additionalProperties": False,
+                   "properties": {name: _verb_schema(v) for name, v in REGISTRY.items()}},
+        "actions": {"type": "array", "minItems": 1, "items": _ref("action")},
+        "variants": {"type": "array", "items": {
+            "type": "object", "required": ["reading"], "additionalProperties": False,
+            "properties": {"reading": {"type": "string", "minLength": 1},
+                           "note": {"type": "string"}, "do": _ref("actions"),
+                           "use": {"type": "string", "minLength": 1}, "with": {"type": "object"},
+                           "dur": _ref("num")}}},
+        "expect": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["who"], "additionalProperties": False,
+            "properties": {"who": _ref("who"), "at": _ref("placeref"),
+                           "within": {**_ref("num"), "description": "尺 (default 1)"},
+                           "face": _ref("dir"), "posture": {"enum": ["立", "坐"]},
+                           "holding": {"type": "array", "items": {"type": "string"}},
+                           "present": {"type": "boolean"}}}},
+        "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
+                 "properties": _step_body({
+                     "cite": {"type": "string", "minLength": 1},
+                     "reading": {"type": "string", "minLength": 1},
+                     "variants": _ref("variants"), "expect": _ref("expect")})},
+        "patternstep": {"type": "object", "additionalProperties": False,
+                        "properties": _step_body({"expect": _ref("expect")})},
+        "placement": {"type": "object", "required": ["who", "at"], "additionalProperties": False,
+                      "properties": {"who": _ref("who"), "at": _ref("placeref"),
+                                     "face": _ref("dir"), "formation": _ref("formation"),
+                                     "spacing": _ref("num"), "posture": {"enum": ["立", "坐"]},
+                                     "holding": {"type": "array", "items": {"type": "string"}},
+                                     "absent": {"type": "boolean"},
+                                     "cite": {"type": "string", "minLength": 1},
+                                     "note": {"type": "string"}}},
+        "propplacement": {"type": "object", "required": ["prop"], "additionalProperties": False,
+                          "properties": {"prop": _ref("who"), "at": _ref("placeref"),
+                                         "held_by": {"type": "string", "minLength": 1},
+                                         "absent": {"type": "boolean"},
+                                         "cite": {"type": "string", "minLength": 1},
+                                         "note": {"type": "string"}}},
+        "stage": {"type": "object", "required": ["name", "steps"], "additionalProperties": False,
+                  "properties": {
+                      "name": {"type": "string", "minLength": 1},
+                      "section": {"type": "string", "minLength": 1},
+                      "note": {"type": "string"},
+                      "gap": {"type": "object", "required": ["skips"], "additionalProperties": False,
+                              "description": "the sections before this stage that are not "
+                                             "enacted; only then may the stage have a setup",
+                              "properties": {"skips": {"type": "string", "pattern":
+                                                       r"^\d+([–-]\d+)?$"},
+                                             "note": {"type": "string"}}},
+                      "setup": {"type": "array", "items": {
+                          "if": {"type": "object", "required": ["prop"]},
+                          "then": _ref("propplacement"), "else": _ref("placement")}},
+                      "labels": {"type": "object", "additionalProperties": {
+                          "type": "string", "minLength": 1, "maxLength": 4}},
+                      "steps": {"type": "array", "minItems": 1, "items": _ref("step")}}},
+        "pattern": {"type": "object", "required": ["steps"], "additionalProperties": False,
+                    "properties": {
+                        "doc": {"type": "string"},
+                        "params": {"type": "object", "additionalProperties": {"anyOf": [
+                            _ref("ptype"),
+                            {"type": "object", "required": ["type"], "additionalProperties": False,
+                             "properties": {"type": _ref("ptype"), "default": {},
+                                            "doc": {"type": "string"}}}]}},
+                        "steps": {"type": "array", "minItems": 1, "items": _ref("patternstep")}}},
+        "settings": {"type": "object", "additionalProperties": False, "properties": {
+            "walk_speed": {"type": "number", "exclusiveMinimum": 0, "maximum": 50},
+            "stair_step": {"type": "number", "minimum": 0, "maximum": 60},
+            "turn": {"type": "number", "minimum": 0, "maximum": 60},
+            "spacing": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+            "brisk_speed": {"type": "number", "exclusiveMinimum": 0, "maximum": 50},
+            "gestures": {"type": "object",
+                         "propertyNames": {"enum": GESTURES + sorted(set(REGISTRY) - {"move",
+                                                                          "face", "wait",
+                                                                          "posture", "label"})},
+                         "additionalProperties": {"type": "number", "minimum": 0,
+                                                  "maximum": 600}}}},
+        "cast": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["id", "name", "party", "label"],
+            "additionalProperties": False,
+            "properties": {"id": _ref("id"), "name": {"type": "string", "minLength": 1},
+                           "party": {"enum": ["主", "賓"]},
+                           "label": {"type": "string", "minLength": 1, "maxLength": 4},
+                           "note": {"type": "string"}}}},
+        "props": {"type": "array", "items": {
+            "type": "object", "required": ["id", "name", "kind"], "additionalProperties": False,
+            "properties": {"id": _ref("id"), "name": {"type": "string", "minLength": 1},
+                           "kind": {"type": "string", "minLength": 1},
+                           "count": {"type": "integer", "minimum": 1, "maximum": 64,
+                                     "description": "a bundle: this many, each tracked "
+                                                    "(id.1, id.2 …)"},
+                           "at": _ref("placeref"), "held_by": _ref("id"),
+                           "note": {"type": "string"},
+                           "absent": {"type": "boolean", "description": "not in the scene "
+                                      "until a stage's setup brings it"}}}},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.invalid/xiangshe/script.schema.json",
+        "title": "鄉射禮 rite script",
+        "description": "Generated from viz/verbs.py by `python -m viz.schema --write`; see "
+                       "docs/SCRIPT.md. A one-file script; a rite folder's files are checked "
+                       "against the same $defs (cast file: settings/cast/props; pattern files: "
+                       "patterns; section files: one stage).",
+        "type": "object", "required": ["cast", "stages"], "additionalProperties": False,
+        "properties": {"rite": {"type": "string"}, "note": {"type": "string"},
+                       "settings": _ref("settings"), "cast": _ref("cast"), "props": _ref("props"),
+                       "patterns": {"type": "object", "additionalProperties": _ref("pattern")},
+                       "stages": {"type": "array", "minItems": 1, "items": _ref("stage")}},
+        "$defs": defs,
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(script_schema(), ensure_ascii=False, indent=2) + "\n"
+
+
+BEGIN, END = "<!-- verbs: generated by python -m viz.schema --write -->", "<!-- /verbs -->"
+
+
+def verb_table() -> str:
+    """The docs' table of verbs: one row a verb, its keys (required in bold) and what it does."""
+    rows = ["| action | keys | what |", "|---|---|---|"]
+    for name, v in REGISTRY.items():
+        keys = ", ".join(f"**`{k}`**" if s.required else f"`{k}`" for k, s in v.keys.items())
+        rows.append(f"| `{name}` | {keys} | {v.doc} |")
+    rows.append("")
+    rows.append("Every action may also take `after: WHO`: " + REGISTRY["move"].all_keys()["after"].doc
+                + ".")
+    rows.append("")
+    rows.append("Keys, by verb:")
+    rows.append("")
+    for name, v in REGISTRY.items():
+        for k, s in v.keys.items():
+            bound = ""
+            if s.kind == "number" and (s.lo is not None or s.hi is not None):
+                lo = "" if s.lo is None else f"{'>' if s.open_lo else '≥'} {s.lo:g}"
+                hi = "" if s.hi is None else f"≤ {s.hi:g}"
+                bound = f" ({', '.join(x for x in (lo, hi) if x)})"
+            rows.append(f"- `{name}.{k}` ({s.kind}{', required' if s.required else ''}){bound}: "
+                        f"{s.doc}")
+    return "\n".join(rows)
+
+
+def docs_with_table(text: str) -> str:
+    pat = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if not pat.search(text):
+        raise ValueError(f"{DOCS_PATH} has no {BEGIN} … {END} block")
+    return pat.sub(lambda _: f"{BEGIN}\n{verb_table()}\n{END}", text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true", help="rewrite the schema and the docs table")
+    args = ap.parse_args(argv)
+    docs = DOCS_PATH.read_text(encoding="utf-8")
+    fresh = docs_with_table(docs)
+    stale = [p for p, old, new in ((SCHEMA_PATH, SCHEMA_PATH.read_text(encoding="utf-8"),
+                                    schema_text()), (DOCS_PATH, docs, fresh)) if old != new]
+    if args.write:
+        SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+        DOCS_PATH.write_text(fresh, encoding="utf-8")
+        print("wrote " + ", ".join(str(p) for p in (SCHEMA_PATH, DOCS_PATH)))
+        return 0
+    for p in stale:
+        print(f"{p} is stale: run python -m viz.schema --write", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

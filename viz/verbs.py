@@ -1,0 +1,346 @@
+"""The script's verbs, one class each: its keys (schema and docs), its checks and how it compiles.
+
+A verb is the one home of an action: `keys` gives the schema fragment (viz/schema.py builds
+script.schema.json from it), the reader parses each key by its kind (viz/script.py), `check`
+adds what a schema cannot say, `compile` writes keyframes through the compiler's primitives
+(viz/compile.py), and `doc` with the keys' docs is the verb's row in docs/SCRIPT.md (generated;
+a test keeps the file in step). Adding a verb touches this file only.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from viz.timeline import FLYING, SET_DOWN
+
+if TYPE_CHECKING:
+    from viz.compile import Compiler
+    from viz.script import Action
+
+REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
+ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a verb. kind says how it is read:
+    who (an actor id or a list), one (one actor id, read as a list of one), actor, place, via (places or named ways, in order), prop (a
+    prop, a bundle or one of a bundle), dir, formation, text, posture, number (finite, within
+    lo/hi), count (a whole number ≥ 1)."""
+
+    kind: str
+    doc: str
+    required: bool = False
+    lo: float | None = None  # numbers: smallest allowed (inclusive unless open_lo)
+    open_lo: bool = False
+    hi: float | None = None
+
+
+AFTER = Key("who", "start only when these people have finished what is written before this "
+                   "action in the step (one person after another, no hand-timed wait)")
+
+
+class Verb:
+    name: ClassVar[str]
+    doc: ClassVar[str]
+    keys: ClassVar[dict[str, Key]]
+    one_of: ClassVar[tuple[tuple[str, ...], ...]] = ()  # groups of keys: exactly one of each
+
+    @classmethod
+    def all_keys(cls) -> dict[str, Key]:
+        return {**cls.keys, "after": AFTER}
+
+    @classmethod
+    def check(cls, args: dict, say: Callable[[str], None]) -> None:
+        """Problems of meaning a schema cannot express; say(message) reports one."""
+        for group in cls.one_of:
+            if sum(k in args for k in group) != 1:
+                say(f"{cls.name} needs exactly one of {' or '.join(k + ':' for k in group)}")
+
+    @staticmethod
+    def compile(c: Compiler, act: Action, busy: dict[int, float]) -> float:
+        """Write the action's keyframes; return when (relative to the step) it ends."""
+        raise NotImplementedError
+
+
+REGISTRY: dict[str, type[Verb]] = {}
+
+
+def verb(cls: type[Verb]) -> type[Verb]:
+    REGISTRY[cls.name] = cls
+    return cls
+
+
+WHO = Key("who", "an actor id or a list of them (the text's order, which a formation follows)",
+          required=True)
+ONE = Key("one", "one actor id", required=True)
+SPACING = Key("number", "尺 between people in the row (default: settings.spacing)", lo=0,
+              open_lo=True, hi=100)
+
+
+@verb
+class Move(Verb):
+    name = "move"
+    doc = ("walk along a path that crosses no wall, 楹 or 堂 edge, turning first; a group walks "
+           "in file, each at spacing behind the one before, and stands as the formation says")
+    keys = {
+        "who": WHO,
+        "to": Key("place", "where to (for a group: where the senior stands)", required=True),
+        "via": Key("via", "places or named ways to pass, in order; a way (由楹内 …) is walked in "
+                          "whichever direction the walk needs"),
+        "face": Key("dir", "the facing at the end"),
+        "formation": Key("formation", "X面Y上: stand in a row facing X, senior end toward Y"),
+        "spacing": SPACING,
+        "speed": Key("number", "尺 per second (default: settings.walk_speed)", lo=0, open_lo=True,
+                     hi=50),
+    }
+
+    @staticmethod
+    def compile(c, act, busy):
+        return c.move(act, busy)
+
+
+@verb
+class Face(Verb):
+    name = "face"
+    doc = "turn in place to a direction, or toward a place, a person or a prop"
+    keys = {"who": WHO, "dir": Key("dir", "one of the eight directions"),
+            "toward": Key("place", "a place, {actor: …} or {prop: …} to turn toward")}
+    one_of = (("dir", "toward"),)
+
+    @staticmethod
+    def compile(c, act, busy):
+        end = 0.0
+        for w in act.args["who"]:
+            a = c.ai[w]
+            t = busy.get(a, 0.0)
+            toward = act.args.get("toward")
+            deg = act.args["dir"] if toward is None else c.heading_to(a, c.xy(toward, act.loc))
+            busy[a] = t = c.turn(a, t, deg)
+            end = max(end, t)
+        return end
+
+
+@verb
+class Posture(Verb):
+    name = "posture"
+    doc = ("坐 sits (kneels) until 興; 立 stands; 拜 bows count times and 揖 salutes, then the "
+           "person is as before: a 拜 made seated (坐奠觶，拜) ends seated")
+    keys = {"who": WHO, "is": Key("posture", "立 坐 興 拜 揖", required=True),
+            "count": Key("count", "how many bows (再拜 = 2); only with 拜", hi=9)}
+
+    @classmethod
+    def check(cls, args, say):
+        super().check(args, say)
+        if "count" in args and args.get("is") != "拜":
+            say("count: goes only with is: 拜")
+
+    @staticmethod
+    def compile(c, act, busy):
+        kind = act.args["is"]
+        end = 0.0
+        for w in act.args["who"]:
+            a = c.ai[w]
+            end = max(end, c.posture(a, busy, kind, int(act.args.get("count", 1))))
+        return end
+
+
+@verb
+class Take(Verb):
+    name = "take"
+    doc = ("pick a thing up where it lies, or from someone's hands (from: an actor); a bundle "
+           "(乘矢) is taken whole")
+    keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
+            "from": Key("place", "an actor who hands it over, or where it lies (default: where "
+                                 "it is)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        src = act.args.get("from")
+        giver = c.ai[src.actor] if src is not None and src.actor and src.place is None else None
+        members = c.members(act.args["prop"])
+        for p in members:
+            c.holder_check(act, p, giver, "take it")
+        if giver is None:
+            c.reach_check(act, a, c.prop_spot(members[0]), "take")
+        else:
+            c.reach_check(act, a, c.pos[giver], "take it from")
+        t = busy.get(a, 0.0) + c.cfg.gestures["take"]
+        if giver is not None:
+            busy[giver] = max(busy.get(giver, 0.0), t)
+        for p in members:
+            c.set_prop(p, t, a, c.pos[a])
+        busy[a] = t
+        return t
+
+
+@verb
+class Put(Verb):
+    name = "put"
+    doc = ("set a thing down (奠): at a place, or by default just in front of the person "
+           "(1 尺 the way he faces); at: {prop: X} is where X lies, or was last set down (奠於其所)")
+    keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
+            "at": Key("place", "where it is set down")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        members = c.members(act.args["prop"])
+        for p in members:
+            c.holder_check(act, p, a, "set it down")
+        spot = (c.xy(act.args["at"], act.loc) if "at" in act.args
+                else c.pos[a] + c.unit(c.face[a]))
+        c.reach_check(act, a, spot, "set it down at")
+        t = busy.get(a, 0.0) + c.cfg.gestures["put"]
+        for p in members:
+            c.set_prop(p, t, SET_DOWN, spot)
+        busy[a] = t
+        return t
+
+
+@verb
+class Give(Verb):
+    name = "give"
+    doc = "hand a thing to someone within reach; both are busy until it has passed"
+    keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
+            "to": Key("actor", "who receives it", required=True)}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a, b = c.ai[act.args["who"][0]], c.ai[act.args["to"]]
+        members = c.members(act.args["prop"])
+        for p in members:
+            c.holder_check(act, p, a, "hand it over")
+        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is")
+        t = max(busy.get(a, 0.0), busy.get(b, 0.0)) + c.cfg.gestures["give"]
+        for p in members:
+            c.set_prop(p, t, b, c.pos[b])
+        busy[a] = busy[b] = t
+        return t
+
+
+@verb
+class Shoot(Verb):
+    name = "shoot"
+    doc = ("loose an arrow held (of a bundle: the first still in hand); it flies at 200 尺/s to "
+           "at and lies there")
+    keys = {"who": ONE, "prop": Key("prop", "an arrow, or a bundle of them", required=True),
+            "at": Key("place", "where the arrow lands", required=True)}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        members = c.members(act.args["prop"])
+        held = [p for p in members if c.holder[p] == a]
+        p = held[0] if held else members[0]
+        c.holder_check(act, p, a, "shoot it")
+        t = busy.get(a, 0.0) + c.cfg.gestures["shoot"]
+        goal = c.xy(act.args["at"], act.loc)
+        c.set_prop(p, t, FLYING, c.pos[a])
+        t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
+        c.set_prop(p, t_hit, SET_DOWN, goal)
+        busy[a] = t
+        return t_hit
+
+
+@verb
+class Say(Verb):
+    name = "say"
+    doc = "words said, shown as a caption over the speaker (at least settings.gestures.say s)"
+    keys = {"who": ONE, "text": Key("text", "the words", required=True)}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        t = busy.get(a, 0.0)
+        text = act.args["text"]
+        d = max(c.cfg.gestures["say"], 0.3 * len(text))
+        c.event(t, t + d, "say", a, text)
+        busy[a] = t + d
+        return t + d
+
+
+@verb
+class Enter(Verb):
+    name = "enter"
+    doc = "appear at a place (someone not yet in the scene comes in)"
+    keys = {"who": WHO, "at": Key("place", "where they appear", required=True),
+            "face": Key("dir", "their facing"), "formation": Move.keys["formation"],
+            "spacing": SPACING}
+
+    @staticmethod
+    def compile(c, act, busy):
+        who = act.args["who"]
+        form, face = act.args.get("formation"), act.args.get("face")
+        t = c.start(busy, [c.ai[w] for w in who])
+        spots = c.spots(who, c.xy(act.args["at"], act.loc), form, face, act.args.get("spacing"))
+        for w, spot in zip(who, spots):
+            a = c.ai[w]
+            c.teleport(a, t, spot, form.facing if form else face)
+            c.set_presence(a, t, True)
+            busy[a] = t + c.cfg.gestures["enter"]
+        return t + c.cfg.gestures["enter"]
+
+
+@verb
+class Exit(Verb):
+    name = "exit"
+    doc = "leave the scene where one stands (walk to the gate first with move)"
+    keys = {"who": WHO}
+
+    @staticmethod
+    def compile(c, act, busy):
+        end = 0.0
+        for w in act.args["who"]:
+            a = c.ai[w]
+            t = busy.get(a, 0.0) + c.cfg.gestures["exit"]
+            c.set_presence(a, t, False)
+            busy[a] = t
+            end = max(end, t)
+        return end
+
+
+@verb
+class Wait(Verb):
+    name = "wait"
+    doc = ("nothing, for a time; with who, only they wait, so their next actions in this step "
+           "start later")
+    keys = {"dur": Key("number", "seconds", required=True, lo=0, hi=3600),
+            "who": Key("who", "who waits (default: the step as a whole)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        who = [c.ai[w] for w in act.args.get("who", ())]
+        end = c.start(busy, who) + act.args["dur"]
+        for a in who:
+            busy[a] = end
+        return end
+
+
+@verb
+class Label(Verb):
+    name = "label"
+    doc = ("from this moment the person is labelled so (作相為司正: the 相 becomes 司正); a "
+           "stage's labels: set them as the stage opens")
+    keys = {"who": WHO, "is": Key("text", "the new label (one to four characters)",
+                                  required=True)}
+
+    @classmethod
+    def check(cls, args, say):
+        super().check(args, say)
+        if isinstance(args.get("is"), str) and not 1 <= len(args["is"]) <= 4:
+            say("label is: one to four characters")
+
+    @staticmethod
+    def compile(c, act, busy):
+        end = 0.0
+        for w in act.args["who"]:
+            a = c.ai[w]
+            t = busy.get(a, 0.0)
+            c.set_label(a, t, act.args["is"])
+            end = max(end, t)
+        return end
