@@ -189,5 +189,5 @@ def next_free_name(folder: str | Path, stem: str, suffix: str) -> Path:
             return candidate
         except OSError as e:
             raise OutputError(_describe(e, candidate)) from None
-    raise OutputError(f"{d} already holds {stem}-0001{suffix} … {stem}-{MAX_SERIAL}{suffix}; "
+    raise OutputError(f"{d} already holds {stem}-0001{suffix} … {stem}-{MAX_SERIAL:04d}{suffix}; "
                       "move some away")
