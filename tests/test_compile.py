@@ -48,7 +48,8 @@ SCRIPT = textwrap.dedent("""\
             dur: 1
             do:
               - move: {who: bin, to: {place: 門外, dx: 10}}
-      - name: 獻賔
+      - name: 酬賔
+        gap: {skips: 6-7}
         setup:
           - {who: zhuren, at: 阼階上, face: 西}
         steps:
@@ -161,7 +162,7 @@ def test_path_through_obstacle_warning(field, corpus):
 
 def reference_xy(tl, aid: str, t: float) -> np.ndarray:
     """A slow, separate reading of the keyframes: the last at or before t, then linear."""
-    ch, a = tl.motion, tl.actor_index[aid]
+    ch, a = tl.channels["motion"], tl.actor_index[aid]
     rows = [(ch.t[k], ch.values["x"][k], ch.values["y"][k]) for k in range(len(ch.t))
             if ch.owner[k] == a]
     before = [r for r in rows if r[0] <= t]
@@ -211,6 +212,7 @@ SETUP = textwrap.dedent("""\
               - move: {who: zhuren, to: 門外}
       - name: 誘射
         labels: {sizheng: 司馬}
+        gap: {skips: 6-16}
         setup:
           - {prop: gong, held_by: zhuren}
         steps:
@@ -237,9 +239,7 @@ def test_sample_with_empty_channels():
     from viz.timeline import ActorInfo, Timeline, build_channel
 
     empty = build_channel([], [])
-    tl = Timeline([ActorInfo("a", "主人", "主", "主")], [], [], [], empty, empty, empty, empty,
-                  {"t0": np.zeros(0), "t1": np.zeros(0), "actor": np.zeros(0, int), "text": []},
-                  5.0)
+    tl = Timeline([ActorInfo("a", "主人", "主", "主")], [], [], [], {"motion": empty}, [], 5.0)
     f = tl.sample(2.0)
     assert f.xy.shape == (1, 2) and f.posture.tolist() == [0] and not f.present[0]
 

@@ -33,6 +33,7 @@ from viz.verbs import REACH, REGISTRY
 STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its own final state
 CORNER_TURN = 0.25  # seconds to turn at a corner of a path
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
+MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 CODE = {name: i for i, name in enumerate(POSTURES)}
 # per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same
@@ -404,7 +405,7 @@ class Compiler:
                     busy[self.ai[w]] = max(busy.get(self.ai[w], 0.0), ready)
             end = max(end, REGISTRY[act.verb].compile(self, act, busy))
         natural = end
-        dur = step.dur if step.dur is not None else natural
+        dur = max(step.dur if step.dur is not None else natural, MIN_STEP)
         scale = dur / natural if natural > 0 and step.dur is not None else 1.0
         if scale < 1.0:
             self.check_speed(step, buf, scale)

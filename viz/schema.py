@@ -96,7 +96,8 @@ def script_schema() -> dict:
             "properties": {"reading": {"type": "string", "minLength": 1},
                            "note": {"type": "string"}, "do": _ref("actions"),
                            "use": {"type": "string", "minLength": 1}, "with": {"type": "object"},
-                           "dur": _ref("num")}}},
+                           "dur": _ref("num")},
+            "not": {"required": ["do", "use"]}}},
         "expect": {"type": "array", "minItems": 1, "items": {
             "type": "object", "required": ["who"], "additionalProperties": False,
             "properties": {"who": _ref("who"), "at": _ref("placeref"),
@@ -108,9 +109,11 @@ def script_schema() -> dict:
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
                      "reading": {"type": "string", "minLength": 1},
-                     "variants": _ref("variants"), "expect": _ref("expect")})},
+                     "variants": _ref("variants"), "expect": _ref("expect")}),
+                 "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "patternstep": {"type": "object", "additionalProperties": False,
-                        "properties": _step_body({"expect": _ref("expect")})},
+                        "properties": _step_body({"expect": _ref("expect")}),
+                        "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "placement": {"type": "object", "required": ["who", "at"], "additionalProperties": False,
                       "properties": {"who": _ref("who"), "at": _ref("placeref"),
                                      "face": _ref("dir"), "formation": _ref("formation"),
@@ -133,8 +136,9 @@ def script_schema() -> dict:
                       "gap": {"type": "object", "required": ["skips"], "additionalProperties": False,
                               "description": "the sections before this stage that are not "
                                              "enacted; only then may the stage have a setup",
-                              "properties": {"skips": {"type": "string", "pattern":
-                                                       r"^\d+([–-]\d+)?$"},
+                              "properties": {"skips": {"anyOf": [
+                                                 {"type": "integer", "minimum": 1},
+                                                 {"type": "string", "pattern": r"^\d+([–-]\d+)?$"}]},
                                              "note": {"type": "string"}}},
                       "setup": {"type": "array", "items": {
                           "if": {"type": "object", "required": ["prop"]},

@@ -211,8 +211,10 @@ def _schema_problem(doc: YMap, err: jsonschema.ValidationError) -> Problem:
     if err.validator == "maxProperties" and isinstance(inst, dict):
         return Problem(loc, f"an action holds exactly one verb, found {', '.join(map(str, inst))}"
                             f"{at}")
-    if err.validator == "oneOf" and isinstance(inst, dict) and "do" in inst and "use" in inst:
-        return Problem(loc, f"a step takes do: or use:, not both{at}")
+    if err.validator in ("oneOf", "not") and isinstance(inst, dict) and "do" in inst and \
+            "use" in inst:
+        return Problem(inst.key_loc("do") if isinstance(inst, YMap) else loc,
+                       f"a step takes do: or use:, not both{at}")
     if err.validator == "oneOf" and isinstance(inst, dict):
         return Problem(loc, f"a step needs do: (actions) or use: (a pattern){at}")
     if err.validator in ("oneOf", "anyOf") and err.context:
@@ -605,14 +607,17 @@ class _Reader:
                        if isinstance(s, YMap) and isinstance(s.get("use"), str)]
                 for name, pat in self.patterns.items()}
         state: dict[str, int] = {}  # 1 on the stack, 2 done
+        reported: set[frozenset] = set()
 
         def visit(name: str, chain: list[str]) -> None:
             state[name] = 1
             for used, loc in uses.get(name, ()):
                 if state.get(used) == 1:
                     cycle = chain[chain.index(used):] + [used]
-                    self.out.error(loc, f"pattern {clip(used)} uses itself: "
-                                        f"{' → '.join(cycle)}")
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        self.out.error(loc, f"pattern {clip(used)} uses itself: "
+                                            f"{' → '.join(cycle)}")
                     self.bad_patterns.update(cycle)
                 elif used in uses and state.get(used) is None:
                     visit(used, [*chain, used])
@@ -710,7 +715,7 @@ class _Reader:
         """A $name still standing after expansion: outside any pattern it has no value."""
         found = False
         for used, lc in _param_uses(node, loc):
-            where = (f"{ctx} has no parameter ${used}" if ctx
+            where = (f"${used} is not among the params of the {ctx}" if ctx
                      else f"${used} is a pattern parameter; a stage's step has no parameters")
             self.out.error(lc, where)
             found = True
@@ -766,7 +771,7 @@ class _Reader:
                     out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
                                 x.loc, x.pattern, x.expect) for x in out]
             return out + self.tail_expect(s, env, cite, span, loc, reading)
-        ctx = f"pattern {pattern!r}" if pattern else ""
+        ctx = f"pattern {pattern!r}, used at {loc}" if pattern else ""
         dur = None
         if "dur" in body:
             raw = _subst(body["dur"], env)
