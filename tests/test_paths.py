@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from viz.layout import DEFAULT_LAYOUT, load_layout
+from viz.paths import Planner, Unreachable
 
 XU = load_layout(DEFAULT_LAYOUT)
 NAMES = sorted(XU.places)
@@ -211,3 +212,50 @@ def test_segment_blocked_by_hand():
 def test_unknown_via_names_the_place():
     with pytest.raises(KeyError, match="西楹背"):
         XU.route((0, 0), (1, 1), via=("西楹背",))
+
+
+# -- cut-off places ----------------------------------------------------------------------
+
+# A closed room round the origin (walls 1 thick, inside 8 × 8) and a post to walk round.
+ROOM = [(-5, -5, 5, -4), (-5, 4, 5, 5), (-5, -5, -4, 5), (4, -5, 5, 5), (10, -2, 12, 2)]
+
+
+def test_a_walk_out_of_a_closed_room_raises_unreachable_with_its_ends():
+    planner = Planner(ROOM, clearance=1.0)
+    with pytest.raises(Unreachable) as e:
+        planner.route([(0, 0), (20, 0)])
+    assert isinstance(e.value, ValueError)  # callers that caught ValueError still do
+    assert (e.value.a, e.value.b) == ((0.0, 0.0), (20.0, 0.0))
+    assert "(0.0, 0.0)" in str(e.value) and "(20.0, 0.0)" in str(e.value)
+
+
+def test_reachable_answers_for_many_points_at_once():
+    planner = Planner(ROOM, clearance=1.0)
+    got = planner.reachable((20, 0), [(0, 0), (3, 3), (8, 0), (-20, -20), (11, 0)])
+    # in the room; in the room; beside the post; far off; inside the post (reached at its side)
+    assert got.tolist() == [False, False, True, True, True]
+    assert planner.reachable((0, 0), [(2, 2), (20, 0)]).tolist() == [True, False]
+    assert planner.reachable((0, 0), []).shape == (0,)
+
+
+def test_every_place_of_the_bundled_layout_is_reachable():
+    assert XU.planner.reachable(XU.place_xy("堂"), XU._place_array).all()
+
+
+_rects = st.lists(st.tuples(st.integers(-20, 15), st.integers(-20, 15), st.integers(1, 12),
+                            st.integers(1, 12)).map(lambda r: (r[0], r[1], r[0] + r[2], r[1] + r[3])),
+                  min_size=1, max_size=6)
+_pts = st.tuples(st.integers(-25, 25), st.integers(-25, 25))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rects=_rects, a=_pts, b=_pts, clearance=st.sampled_from([0.5, 1.0, 2.0]))
+def test_reachable_agrees_with_the_walk_itself(rects, a, b, clearance):
+    """reachable() is the loader's shortcut for "would route() find a walk": they never differ."""
+    planner = Planner(rects, clearance)
+    try:
+        planner.route([a, b])
+        walked = True
+    except Unreachable:
+        walked = False
+    assert bool(planner.reachable(a, [b])[0]) == walked

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
@@ -22,13 +23,21 @@ def hit_matrix(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
     p0 = np.asarray(p0, float).reshape(-1, 2)
     p1 = np.asarray(p1, float).reshape(-1, 2)
     r = rects if rects.ndim == 3 else rects[None, :, :]
+    out = np.zeros((len(p0), r.shape[1]), bool)
     if r.shape[1] == 0 or len(p0) == 0:
-        return np.zeros((len(p0), r.shape[1]), bool)
-    px, py = p0[:, 0:1], p0[:, 1:2]
-    dx, dy = (p1[:, 0] - p0[:, 0])[:, None], (p1[:, 1] - p0[:, 1])[:, None]
-    t_in = np.zeros((len(p0), r.shape[1]))
-    t_out = np.ones_like(t_in)
-    for d, p, lo, hi in ((dx, px, r[..., 0], r[..., 2]), (dy, py, r[..., 1], r[..., 3])):
+        return out
+    lo, hi = np.minimum(p0, p1), np.maximum(p0, p1)
+    # A segment can cross only a rectangle its bounding box overlaps; most pairs are far apart,
+    # so the clipping runs on a small share of them (loading checks every place this way).
+    i, j = np.nonzero((lo[:, 0:1] < r[..., 2]) & (hi[:, 0:1] > r[..., 0])
+                      & (lo[:, 1:2] < r[..., 3]) & (hi[:, 1:2] > r[..., 1]))
+    # gathered a column at a time: one 1-D take per coordinate is far cheaper than a row gather
+    cols = [r[0, :, c][j] if r.shape[0] == 1 else r[:, :, c][i, j] for c in range(4)]
+    t_in, t_out = np.zeros(len(i)), np.ones(len(i))
+    for axis in (0, 1):
+        p = p0[:, axis][i]
+        d = p1[:, axis][i] - p
+        lo, hi = cols[axis], cols[axis + 2]
         moving = np.abs(d) > 1e-12
         safe = np.where(moving, d, 1.0)
         ta, tb = (lo - p) / safe, (hi - p) / safe
@@ -39,12 +48,26 @@ def hit_matrix(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
         t_lo = np.where(moving | inside, t_lo, np.inf)
         t_in = np.maximum(t_in, t_lo)
         t_out = np.minimum(t_out, t_hi)
-    return t_out - t_in > _TOL
+    out[i, j] = t_out - t_in > _TOL
+    return out
 
 
 def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
     """(m,) bool: does segment i pass through the open interior of any rectangle?"""
     return hit_matrix(p0, p1, rects).any(axis=1)
+
+
+class Unreachable(ValueError):
+    """No walk joins two points: the obstacles, widened by the clearance, close every way.
+
+    `a` and `b` are the leg's ends as the planner moved them (see Planner.snap), so a caller
+    can say which walk of its own failed and where.
+    """
+
+    def __init__(self, a: Sequence[float], b: Sequence[float]):
+        self.a = (float(a[0]), float(a[1]))
+        self.b = (float(b[0]), float(b[1]))
+        super().__init__(f"no walkable path from {self.a} to {self.b}")
 
 
 def _inside(pts: np.ndarray, rects: np.ndarray) -> np.ndarray:
@@ -60,6 +83,10 @@ class Planner:
     stair facing it, step by step, never slantwise. Each stair has a foot and a head node on
     that line. The graph (inflated corners, stair nodes, their mutual visibility and
     all-pairs shortest paths) is built once; a query only tests its ends against the nodes.
+
+    leg() and route() raise Unreachable (a ValueError carrying the two points) when the
+    obstacles leave no way; reachable() answers the same question for many points at once,
+    which is how a Layout checks on loading that every named place can be walked to.
     """
 
     def __init__(self, rects: Sequence[Sequence[float]], clearance: float = 1.0,
@@ -69,6 +96,7 @@ class Planner:
         self.stairs = np.asarray(stairs, float).reshape(-1, 4)
         self.real = np.concatenate([hard, self.stairs])
         # Stairs are "soft": a segment straight up or down a stair's middle line passes.
+        self.n_hard = len(hard)
         self.soft = np.arange(len(self.real)) >= len(hard)
         self.mid_x = (self.real[:, 0] + self.real[:, 2]) / 2
         # Each stair riser crossed costs extra, as if the walk were that much longer: climbing
@@ -93,19 +121,64 @@ class Planner:
         seen = ~self._hits(self.nodes[iu], self.nodes[ju], self.infl)
         w = np.full((n, n), np.inf)
         np.fill_diagonal(w, 0.0)
-        lengths = self._cost(self.nodes[iu], self.nodes[ju])
-        w[iu[seen], ju[seen]] = lengths[seen]
-        w[ju[seen], iu[seen]] = lengths[seen]
-        self.dist, self.next = _floyd_warshall(w)
+        lengths = self._cost(self.nodes[iu[seen]], self.nodes[ju[seen]])
+        w[iu[seen], ju[seen]] = lengths
+        w[ju[seen], iu[seen]] = lengths
+        self.weights = w
+
+    @cached_property
+    def _shortest(self) -> tuple[np.ndarray, np.ndarray]:
+        # Built on the first route, not with the graph: loading a layout only asks which
+        # nodes are joined at all (reachable), and that needs no distances.
+        return _floyd_warshall(self.weights)
+
+    @property
+    def dist(self) -> np.ndarray:
+        """(n,n) length of the shortest walk between two nodes (risers included); inf if none."""
+        return self._shortest[0]
+
+    @property
+    def next(self) -> np.ndarray:
+        """(n,n) the node after i on the shortest walk from i to j."""
+        return self._shortest[1]
 
     def _hits(self, p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
-        """(m,) bool: segment i is blocked (a stair lets through only a segment straight along
-        its middle line)."""
-        hits = hit_matrix(p0, p1, rects)
-        p0, p1 = np.asarray(p0), np.asarray(p1)
+        """(m,) bool: segment i is blocked by one of rects."""
+        return self._blocking(p0, p1, hit_matrix(p0, p1, rects))
+
+    def _blocking(self, p0: np.ndarray, p1: np.ndarray, hits: np.ndarray) -> np.ndarray:
+        """(m,) bool from an (m, rects) hit matrix: a stair lets through only a segment straight
+        along its middle line."""
+        p0, p1 = np.asarray(p0).reshape(-1, 2), np.asarray(p1).reshape(-1, 2)
+        k = self.n_hard  # the stairs are the last columns
         vertical = np.abs(p1[:, 0] - p0[:, 0]) < 1e-9
-        on_line = np.abs(p0[:, 0:1] - self.mid_x[None, :]) < 1e-6
-        return (hits & ~(self.soft[None, :] & vertical[:, None] & on_line)).any(axis=1)
+        on_line = np.abs(p0[:, 0:1] - self.mid_x[None, k:]) < 1e-6
+        climbing = vertical[:, None] & on_line
+        return hits[:, :k].any(axis=1) | (hits[:, k:] & ~climbing).any(axis=1)
+
+    def _clear(self, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        """(m,) bool: may one walk straight from p0_i to p1_i?
+
+        Against the inflated rectangles, except the real one where an end stands within the
+        clearance: a person may start or stop right against a wall or a 楹.
+        """
+        p0, p1 = np.asarray(p0, float).reshape(-1, 2), np.asarray(p1, float).reshape(-1, 2)
+        near = _inside(p0, self.infl) | _inside(p1, self.infl)
+        hits = np.where(near, hit_matrix(p0, p1, self.real), hit_matrix(p0, p1, self.infl))
+        return ~self._blocking(p0, p1, hits)
+
+    def _sees(self, pts: np.ndarray) -> np.ndarray:
+        """(m, n) bool: which graph nodes each point can walk to straight.
+
+        A point squeezed into a narrow strip (behind the 堂, between two clearances) may see no
+        node past the inflated obstacles; then it may brush them, though never cross them.
+        """
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        m, n = len(pts), len(self.nodes)
+        p0, p1 = np.repeat(pts, n, 0), np.tile(self.nodes, (m, 1))
+        kept = self._clear(p0, p1).reshape(m, n)
+        brushing = ~self._hits(p0, p1, self.real).reshape(m, n)
+        return np.where(kept.any(axis=1, keepdims=True), kept, brushing)
 
     def _cost(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Length of each segment plus the cost of the stair risers it crosses."""
@@ -120,14 +193,6 @@ class Planner:
     def free(self, p: Sequence[float]) -> bool:
         """Is p outside every hard obstacle (not inflated)?"""
         return not (_inside(np.asarray([p], float), self.real)[0] & ~self.soft).any()
-
-    def _rects_for(self, *ends: np.ndarray) -> np.ndarray:
-        """Inflated rectangles, except the real one where an end stands within the clearance.
-
-        Lets a person start or stop right against a wall or a 楹 without the planner refusing.
-        """
-        near = np.any([_inside(p[None, :], self.infl)[0] for p in ends], axis=0)
-        return np.where(near[:, None], self.real, self.infl)
 
     def snap(self, p: np.ndarray, toward: np.ndarray) -> np.ndarray:
         """Where a walk to or from p really ends.
@@ -163,18 +228,13 @@ class Planner:
         return p
 
     def leg(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Shortest polyline a→b; raises ValueError if the obstacles leave no way through."""
-        direct = not self._hits(a[None], b[None], self._rects_for(a, b))[0]
+        """Shortest polyline a→b; raises Unreachable if the obstacles leave no way through."""
+        direct = bool(self._clear(a[None], b[None])[0])
         direct_cost = self._cost(a[None], b[None])[0]
         if direct and not crossings(a[None], b[None], self.risers)[0]:
             return np.array([a, b])  # nothing shorter than a straight walk on the level
         n = len(self.nodes)
-        va = self._sees(a, self._rects_for(a))
-        vb = self._sees(b, self._rects_for(b))
-        # An end squeezed into a narrow strip (behind the 堂, between two clearances) may see no
-        # node past the inflated obstacles; then it may brush them, though never cross them.
-        va = va if va.any() else self._sees(a, self.real)
-        vb = vb if vb.any() else self._sees(b, self.real)
+        va, vb = self._sees(np.array([a, b]))
         da = np.where(va, self._cost(np.repeat(a[None], n, 0), self.nodes), np.inf)
         db = np.where(vb, self._cost(self.nodes, np.repeat(b[None], n, 0)), np.inf)
         total = da[:, None] + self.dist + db[None, :]
@@ -182,7 +242,7 @@ class Planner:
         if direct and direct_cost <= best:
             return np.array([a, b])
         if not np.isfinite(best):
-            raise ValueError(f"no walkable path from {tuple(a)} to {tuple(b)}")
+            raise Unreachable(a, b)
         i, j = divmod(int(np.argmin(total)), n)
         pts = [a, self.nodes[i]]
         while i != j:
@@ -191,9 +251,40 @@ class Planner:
         pts.append(b)
         return np.array(pts)
 
-    def _sees(self, p: np.ndarray, rects: np.ndarray) -> np.ndarray:
-        """(n,) bool: which graph nodes p can walk to straight."""
-        return ~self._hits(np.repeat(p[None], len(self.nodes), 0), self.nodes, rects)
+    def reachable(self, src: Sequence[float], points: Sequence[Sequence[float]]) -> np.ndarray:
+        """(m,) bool: can a walk from src reach each point? Answers as leg() would, each point
+        moved as route() moves an end (snap, toward src), without building any route."""
+        s = np.asarray(src, float)
+        s = self.snap(s, s)
+        ends = np.asarray(points, float).reshape(-1, 2).copy()
+        for i in np.flatnonzero(_inside(ends, self.real).any(axis=1)):
+            ends[i] = self.snap(ends[i], s)  # only an end inside something moves
+        m = len(ends)
+        ok = self._clear(np.repeat(s[None], m, 0), ends)
+        joined = self._joined(self._sees(s)[0])
+        if not joined.any():
+            return ok
+        # Most ends see one of the few joined nodes nearest them; only the rest are tested
+        # against every node (and then, as leg() does, may brush the obstacles).
+        near = self.nodes[joined]
+        k = min(8, len(near))
+        d2 = ((ends[:, None, :] - near[None, :, :]) ** 2).sum(axis=2)
+        nearest = near[np.argpartition(d2, k - 1, axis=1)[:, :k]]
+        ok |= self._clear(np.repeat(ends, k, 0), nearest.reshape(-1, 2)).reshape(m, k).any(axis=1)
+        rest = np.flatnonzero(~ok)
+        if len(rest):
+            ok[rest] = (self._sees(ends[rest]) & joined[None, :]).any(axis=1)
+        return ok
+
+    def _joined(self, seen: np.ndarray) -> np.ndarray:
+        """(n,) bool: the nodes a walk can reach from the nodes marked in seen."""
+        linked = np.isfinite(self.weights)
+        reach = seen.copy()
+        while True:
+            grown = reach | linked[reach].any(axis=0)
+            if (grown == reach).all():
+                return reach
+            reach = grown
 
     def route(self, points: Sequence[Sequence[float]]) -> np.ndarray:
         """Polyline through all the points in order, each leg the shortest clear walk."""
