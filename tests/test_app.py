@@ -1,8 +1,9 @@
-"""The window's behaviour headless: keys, mouse, clause clicks, search, screenshots, shots, fonts."""
+"""The window's behaviour headless: keys, mouse, clause clicks, search, redraws, screenshots, shots."""
 from __future__ import annotations
 
 import io
 import os
+import threading
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -10,29 +11,20 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import numpy as np
 import pygame
 import pytest
-from test_draw import FakeLayout, fake_timeline
+from test_draw import FakeLayout, fake_corpus, fake_model, fake_timeline, pixels
 
+import viz.app
 from viz import fonts
-from viz.app import App
-from viz.draw import hud
-from viz.fileio import RefuseOverwrite
-from viz.shot import render_png
-from viz.text.corpus import Clause, Corpus, Section
+from viz.app import TOAST_SECONDS, App
+from viz.draw import hud, pgdraw
+from viz.draw.compose import View, compose
+from viz.draw.scene import FEATURE_STYLE
+from viz.fileio import OutputError, RefuseOverwrite
+from viz.shot import render_png, render_surface
 
 SIZE = (960, 600)
-
-
-def fake_corpus() -> Corpus:
-    """A chapter whose offsets match the fake timeline's cites: 1600 主人坐取爵, 1610 賔拜, 3000 司射請射;
-    and a 賔拜 at 10, in the front matter, that no step cites."""
-    plain = ("〇" * 10 + "賔拜" + "〇" * 1588 + "主人坐取爵" + "〇" * 5 + "賔拜" + "〇" * 1388
-             + "司射請射" + "〇" * 96)
-    sections = (Section(1, "獻賔", 0, 2000), Section(2, "請射", 2000, 3100))
-    clauses = (Clause("01.01", 1, "經", 1600, 1605, "主人坐取爵", "主人坐取爵，", ("取爵於篚",), "011-4a"),
-               Clause("01.02", 1, "經", 1610, 1612, "賔拜", "賔拜。", (), "011-4a"),
-               Clause("02.01", 2, "經", 3000, 3004, "司射請射", "司射請射。", (), "011-6b"))
-    return Corpus(plain, sections, (), clauses, ((0, "011-4a"), (2000, "011-6b")),
-                  _page_starts=(0, 2000))
+HALL = FEATURE_STYLE["hall"][0]
+BAR = (236, 229, 214)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -120,8 +112,30 @@ def test_click_and_drag_on_the_bar_scrubs(app):
     app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + w / 2, y + h / 2), rel=(w / 4, 0),
                                   buttons=(1, 0, 0)))
     assert app.t == pytest.approx(10.0)
-    c = app.camera.center
-    assert app.camera.center == c  # scrubbing does not pan
+
+
+def test_scrubbing_reframes_each_stage_unless_the_user_panned(app):
+    x, y, w, h = hud.bar_track(SIZE)
+
+    def scrub_to(t):
+        pos = (x + w * t / 20.0, y + h / 2)
+        app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        assert app.t == pytest.approx(t)
+
+    first = app.camera.key()
+    scrub_to(15.0)  # 請射: the 司射 has gone, so the stage is framed tighter
+    assert app.camera.key() != first
+    scrub_to(0.0)
+    assert app.camera.key() == first
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(200, 150), button=1))
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(240, 170), rel=(40, 20),
+                                  buttons=(1, 0, 0)))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(240, 170), button=1))
+    panned = app.camera.key()
+    assert panned != first
+    scrub_to(15.0)
+    assert app.camera.key() == panned  # the user's view stays where he put it
 
 
 def test_clicking_a_clause_jumps_to_the_first_step_citing_it(app):
@@ -170,9 +184,9 @@ def test_help_notes_inset_toggle_and_quit(app):
     assert not app.state.help and app.running
     app.handle(key(pygame.K_n))
     assert app.state.show_notes
-    on = app.inset_box() is not None
+    assert app.framing().inset_box is not None
     app.handle(key(pygame.K_i))
-    assert (app.inset_box() is not None) != on
+    assert app.framing().inset_box is None
     app.handle(key(pygame.K_q))
     assert not app.running
 
@@ -191,6 +205,41 @@ def test_screenshot_twice_gives_two_files_and_never_overwrites(app, tmp_path):
     assert app.state.toast.startswith("saved shots/xiangshe-0003.png")
 
 
+def test_a_screenshot_into_a_plain_file_says_why_and_does_not_hang(tmp_path):
+    blocker = tmp_path / "screenshots"
+    blocker.write_text("not a folder", encoding="utf-8")
+    a = App(FakeLayout(), fake_timeline(), fake_corpus(), size=SIZE, shots_dir=blocker)
+    got = []
+    worker = threading.Thread(target=lambda: got.append(a.screenshot()), daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "S hangs when ./screenshots is a plain file"
+    assert got == [None] and a.state.toast.startswith("未存 not saved: ")
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+@pytest.mark.parametrize("error", [OutputError("screenshots: the folder is read-only"),
+                                   PermissionError(13, "Permission denied")])
+def test_a_failed_save_is_said_in_the_window(app, monkeypatch, error):
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(viz.app, "atomic_write_bytes", refuse)
+    app.handle(key(pygame.K_s))
+    assert app.running and app.state.toast == f"未存 not saved: {error}"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root writes into read-only folders")
+def test_a_screenshot_into_a_read_only_folder_says_why(app):
+    app.shots_dir.mkdir()
+    app.shots_dir.chmod(0o500)
+    try:
+        assert app.screenshot() is None and app.state.toast.startswith("未存 not saved: ")
+    finally:
+        app.shots_dir.chmod(0o700)
+
+
 def test_draw_shows_the_stage_and_the_cite(app):
     surface = pygame.Surface(SIZE)
     app.seek(6.0)
@@ -202,6 +251,27 @@ def test_draw_shows_the_stage_and_the_cite(app):
     # the panel's clause of the current step is highlighted
     hl = [p for p in prims if isinstance(p, hud.Rect) and p.fill == hud.HILITE]
     assert len(hl) == 1
+
+
+@pytest.mark.parametrize(("t", "closing"), [(6.25, False), (10.0, True), (10.0, False)])
+def test_window_shot_and_composer_agree_pixel_for_pixel(t, closing, tmp_path):
+    a = App(FakeLayout(), fake_timeline(), fake_corpus(), size=SIZE, shots_dir=tmp_path)
+    a.seek(t, closing)
+    window = pygame.Surface(SIZE)
+    a.draw(window)
+    a.seek(0.0)
+    a.draw(window)
+    a.seek(t, closing)
+    a.draw(window)  # the plans now come from the window's layer cache
+    composed = pygame.Surface(SIZE)
+    pgdraw.draw_layers(composed, compose(fake_model(), View(), SIZE, t, closing).layers)
+    shot = render_surface(FakeLayout(), fake_timeline(), fake_corpus(), t, SIZE, closing)
+    png = render_png(FakeLayout(), fake_timeline(), fake_corpus(), t, SIZE, tmp_path / "f.png",
+                     closing=closing)
+    same = pygame.image.tobytes(window, "RGB")
+    assert pygame.image.tobytes(composed, "RGB") == same
+    assert pygame.image.tobytes(shot, "RGB") == same
+    assert pygame.image.tobytes(pygame.image.load(str(png)), "RGB") == same
 
 
 def test_render_png_writes_once_and_refuses_to_overwrite(tmp_path):
@@ -221,8 +291,7 @@ def test_font_check_names_missing_characters_and_substitutes_xuan():
 
 
 def test_app_start_up_check_prints_missing(tmp_path):
-    tl = fake_timeline()
-    tl.captions["text"][0] = "敢不敬從\ue001"
+    tl = fake_timeline(says="敢不敬從\ue001")
     a = App(FakeLayout(), tl, fake_corpus(), size=SIZE, shots_dir=tmp_path)
     buf = io.StringIO()
     missing = a.check_font(buf)
@@ -230,44 +299,61 @@ def test_app_start_up_check_prints_missing(tmp_path):
     assert "U+E001" in buf.getvalue()
 
 
+def move(app, pos) -> None:
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+
+
 def test_hovering_a_token_names_the_person_and_what_he_holds(app):
     fr = app.timeline.sample(0.0)
     x, y = app.camera.to_screen(fr.xy[0])
-    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + 1, y), rel=(0, 0),
-                                  buttons=(0, 0, 0)))
-    assert app.hover_text(fr) == "主人 · 立 · 執爵"
-    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + 60, y + 60), rel=(0, 0),
-                                  buttons=(0, 0, 0)))
-    assert app.hover_text(fr) == ""
-
-
-def test_when_everyone_is_at_the_guests_gate_the_view_goes_there(tmp_path):
-    from viz.timeline import ActorInfo, StageSpan, StepSpan, Timeline, build_channel
-
-    tl = Timeline([ActorInfo("zhuren", "主人", "主", "主")], [],
-                  [StageSpan(0, "戒賔", "戒賔", 0.0, 5.0, 0, 0),
-                   StageSpan(1, "迎賔", "迎賔", 5.0, 10.0, 1, 1)],
-                  [StepSpan(0, 0, 0.0, 5.0, "主人戒賔", (0, 4), (), "x:1:1"),
-                   StepSpan(1, 1, 5.0, 10.0, "迎", (0, 1), (), "x:2:1")],
-                  build_channel([0, 0], [0.0, 5.0], x=[-300.0, 0.0], y=[-4.0, -85.0],
-                                face=[90.0, 0.0]),
-                  build_channel([0], [0.0], code=[0], end=[0.0]),
-                  build_channel([0], [0.0], present=[True]),
-                  build_channel([], [], holder=[], x=[], y=[], visible=[]),
-                  {"t0": np.zeros(0), "t1": np.zeros(0), "actor": np.zeros(0, int), "text": []},
-                  10.0)
-    a = App(FakeLayout(), tl, None, size=SIZE, shots_dir=tmp_path)
+    move(app, (x + 1, y))
+    assert app.tooltip() == "主人 · 立 · 執爵"
     surface = pygame.Surface(SIZE)
-    a.draw(surface)
-    assert a.view_kind() == "elsewhere" and a.inset_box() is None
-    mx, my, mw, mh = hud.areas(SIZE)["map"]
-    sx, sy = a.camera.to_screen((-300.0, -4.0))
-    assert mx < sx < mx + mw and my < sy < my + mh  # the 賔門 is on screen
-    a.seek(7.0)
-    a.draw(surface)
-    assert a.view_kind() == "site" and a.inset_box() is not None
-    sx, sy = a.camera.to_screen((0.0, 15.0))
-    assert mx < sx < mx + mw and my < sy < my + mh  # back at the school
+    app.draw(surface)
+    move(app, (x + 60, y + 60))
+    assert app.tooltip() == ""
+
+
+def test_a_paused_unchanged_window_does_not_redraw(app):
+    surface = pygame.Surface(SIZE)
+    assert app.needs_redraw()  # nothing drawn yet
+
+    def drawn_and_still():
+        app.draw(surface)
+        assert not app.needs_redraw()
+
+    drawn_and_still()
+    app.update(0.5)  # paused: the clock stands
+    assert not app.needs_redraw()
+    fr = app.timeline.sample(0.0)
+    x, y = app.camera.to_screen(fr.xy[0])
+    move(app, (x + 60, y + 60))  # over the plan, no one there
+    assert not app.needs_redraw()
+    move(app, (x + 1, y))  # over the 主人: his tooltip
+    assert app.needs_redraw()
+    drawn_and_still()
+    move(app, (x + 2, y))  # still over him
+    assert not app.needs_redraw()
+    app.handle(key(pygame.K_RIGHT))
+    assert app.needs_redraw()
+    drawn_and_still()
+    app.handle(key(pygame.K_PLUS))  # the speed, said in a toast …
+    assert app.needs_redraw()
+    drawn_and_still()
+    app.update(TOAST_SECONDS + 0.1)  # … which goes away
+    assert app.needs_redraw()
+    drawn_and_still()
+    app.handle(pygame.event.Event(pygame.WINDOWEXPOSED))
+    assert app.needs_redraw()
+    drawn_and_still()
+    app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(900, 560), w=900, h=560))
+    assert app.needs_redraw()
+    surface = pygame.Surface((900, 560))
+    drawn_and_still()
+    app.handle(key(pygame.K_SPACE))
+    drawn_and_still()
+    app.update(0.1)  # playing: every tick is a new picture
+    assert app.needs_redraw()
 
 
 def test_panel_degrades_without_clauses_and_without_a_corpus(tmp_path):
@@ -288,9 +374,8 @@ def test_panel_degrades_without_clauses_and_without_a_corpus(tmp_path):
 
 def test_hovering_the_bar_names_the_stage_there(app):
     x, y, w, h = hud.bar_track(SIZE)
-    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(x + w * 0.75, y + h / 2), rel=(0, 0),
-                                  buttons=(0, 0, 0)))
-    assert app.hover_text(app.timeline.sample(0.0)) == "2 請射 · 15 s"
+    move(app, (x + w * 0.75, y + h / 2))
+    assert app.tooltip() == "2 請射 · 15 s"
 
 
 def test_notes_toggle_shows_the_clauses_note_in_the_panel(app):
@@ -304,18 +389,64 @@ def test_notes_toggle_shows_the_clauses_note_in_the_panel(app):
     assert any(t.startswith("注") and "取爵於篚" in t for t in texts())
 
 
+def modal_colour(img: np.ndarray, box) -> tuple[int, ...]:
+    x, y, w, h = (int(v) for v in box)
+    px = img[max(y, 0):y + h, max(x, 0):x + w].reshape(-1, 3).astype(np.int64)
+    packed = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
+    top = int(np.argmax(np.bincount(packed)))
+    return (top >> 16, (top >> 8) & 255, top & 255)
+
+
+def hall_on_screen(a: App) -> tuple[int, int, int, int]:
+    """The 堂's box in px, within the map and clear of the legend (empty if none shows)."""
+    fr = a.framing()
+    (x0, y0), (x1, y1) = fr.camera.to_screen(np.array([[-32.0, 30.0], [32.0, 0.0]]))
+    mx, my, mw, mh = hud.areas(a.size)["map"]
+    lx, ly, lw = fr.legend_at
+    top = max(y0, my, ly + 60) if lx < x1 and x0 < lx + lw else max(y0, my)
+    left, right, bottom = max(x0, mx), min(x1, mx + mw), min(y1, my + mh)
+    return (int(left) + 2, int(top) + 2, max(int(right - left) - 4, 0),
+            max(int(bottom - top) - 4, 0))
+
+
+def assert_a_whole_picture(a: App, img: np.ndarray) -> None:
+    """Every pixel painted, the hall in its colour where the hall is, the bar across the
+    window's foot, and every layer inside the window."""
+    w, h = a.size
+    assert img.shape[:2] == (h, w)
+    assert not (img.sum(axis=2) == 0).any(), "unpainted (black) pixels"
+    bx, by, bw, bh = hud.areas(a.size)["bar"]
+    assert (bx, by + bh, bw) == (0, h, w)
+    assert modal_colour(img, (bx, by + 2, bw, bh - 2)) == BAR
+    for layer in compose(a.model, a.view(), a.size, a.t).layers:
+        if layer.clip is not None:
+            x, y, cw, ch = layer.clip
+            assert 0 <= x <= x + cw <= w and 0 <= y <= y + ch <= h, layer.name
+    hall = hall_on_screen(a)
+    if hall[2] * hall[3] >= 100:
+        assert modal_colour(img, hall) == HALL
+
+
 def test_resize_refits_into_the_new_window(app):
+    app.draw(pygame.Surface(SIZE))
     app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1400, 900), w=1400, h=900))
     assert app.size == (1400, 900)
     assert app.camera.viewport == tuple(float(v) for v in hud.areas((1400, 900))["map"])
     surface = pygame.Surface((1400, 900))
     app.draw(surface)
     assert app.size == (1400, 900)
+    assert_a_whole_picture(app, pixels(surface))
+    assert hall_on_screen(app)[2] > 300  # the hall framed large in the bigger map
 
 
 @pytest.mark.parametrize("size", [(64, 64), (300, 200), (800, 500), (1280, 800), (2400, 1400)])
-def test_any_window_size_draws(size, tmp_path):
+def test_any_window_size_draws_a_whole_picture(size, tmp_path):
     a = App(FakeLayout(), fake_timeline(), fake_corpus(), size=size, shots_dir=tmp_path)
     a.seek(6.0)
-    a.draw(pygame.Surface(size))
+    surface = pygame.Surface(size)
+    a.draw(surface)
     assert a.size == size
+    assert_a_whole_picture(a, pixels(surface))
+    if size[0] >= 800:  # smaller, the legend covers most of the map
+        hall = hall_on_screen(a)
+        assert hall[2] * hall[3] >= 100, "the hall is not on screen"

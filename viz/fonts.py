@@ -101,6 +101,3 @@ class TextCache:
         if len(self._cache) > self.capacity:
             self._cache.popitem(last=False)
         return line
-
-    def size(self, text: str, px: int) -> tuple[int, int]:
-        return self.render(text, px, (0, 0, 0)).get_size()

@@ -1,40 +1,32 @@
-"""Headless shot: one frame of the window (plan, text panel, timeline bar) written as a PNG."""
+"""Headless shot: one composed frame (plan, text panel, timeline bar) written as a PNG."""
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
+import pygame
+
+from viz.draw import pgdraw
+from viz.draw.compose import Model, View, compose
 from viz.fileio import atomic_write_bytes
 
 
-def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800)):
-    """Draw the frame at time t exactly as the window would, on an offscreen Surface."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
-
-    from viz.app import App
-
-    # no pygame.init(): a shot needs neither a display nor audio, only surfaces and the font
-    app = App(layout, timeline, corpus, size=size)
-    app.state.substitutions = tuple(_subs(app))
-    app.seek(t)
-    surface = pygame.Surface(app.size)
-    app.draw(surface)
+def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
+                   closing: bool = False) -> pygame.Surface:
+    """The frame at t (closing: as the step ending at t left it, e.g. `--after TEXT`) on an
+    offscreen Surface: the layers the window draws for the same size, t and default view."""
+    # neither pygame.init() nor a display: surfaces and the font are all a shot needs
+    model = pgdraw.with_font(Model(layout, timeline, corpus))
+    size = (int(size[0]), int(size[1]))
+    surface = pygame.Surface(size)
+    pgdraw.draw_layers(surface, compose(model, View(), size, t, closing).layers)
     return surface
 
 
-def _subs(app):
-    from viz import fonts
-    return fonts.substitutions_used(app.chars_drawn())
-
-
 def render_png(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
-               path: str | Path = "shot.png", overwrite: bool = False) -> Path:
+               path: str | Path = "shot.png", overwrite: bool = False,
+               closing: bool = False) -> Path:
     """Write the frame at t to `path` atomically; refuses to replace a file unless overwrite."""
-    import pygame
-
-    surface = render_surface(layout, timeline, corpus, t, size)
     buf = io.BytesIO()
-    pygame.image.save(surface, buf, "shot.png")
+    pygame.image.save(render_surface(layout, timeline, corpus, t, size, closing), buf, "shot.png")
     return atomic_write_bytes(path, buf.getvalue(), overwrite=overwrite)

@@ -101,6 +101,13 @@ class Camera:
     def breaks(self) -> tuple[Break, ...]:
         return self.ymap.breaks
 
+    def key(self) -> tuple:
+        """Everything that decides where a point lands: equal keys draw equal pictures."""
+        return (self.viewport, self.scale, self.center, self.breaks)
+
+    def copy(self) -> Camera:
+        return Camera(self.viewport, self.scale, self.center, self.breaks)
+
     def to_screen(self, pts) -> np.ndarray:
         """(k,2) or (2,) world 尺 → pixels."""
         if isinstance(pts, (list, tuple)) and len(pts) <= 8 and pts and isinstance(pts[0], tuple):

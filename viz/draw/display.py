@@ -9,13 +9,20 @@ Conventions (every back end follows them):
   the plan like the thing it names (a label inside a token); `min_px` then keeps it readable and
   `max_px` keeps it from swamping the plan.
 - Colours are (r, g, b) or (r, g, b, a) tuples of ints 0..255.
+
+A frame is a list of `Layer`s, drawn in order, each a list of primitives with its own camera and
+clip box (see viz.draw.compose).
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
+
+from viz.draw.camera import Camera
 
 Color = tuple[int, ...]
 Pt = tuple[float, float]
+Box = tuple[int, int, int, int]  # x, y, w, h in pixels
 
 
 @dataclass(frozen=True)
@@ -51,16 +58,6 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Arrow:
-    start: Pt
-    end: Pt
-    color: Color
-    width: float = 1.0
-    head: float = 8.0  # px
-    screen: bool = False
-
-
-@dataclass(frozen=True)
 class Text:
     """anchor: which point of the text box sits at pos: c, n, s, e, w, ne, nw, se, sw."""
 
@@ -88,4 +85,21 @@ class Rect:
     radius: int = 0
 
 
-Primitive = Circle | Polygon | Line | Arrow | Text | Rect
+Primitive = Circle | Polygon | Line | Text | Rect
+
+
+@dataclass(frozen=True)
+class Layer:
+    """Primitives drawn back to front through one camera, inside one clip box (None: everywhere).
+
+    `key` is set only on a layer that paints every pixel of its clip box (its first primitive is
+    an opaque Rect over the box) and is the same whenever its pixels are: a back end may keep
+    the pixels and reuse them while the key is unchanged. The camera is never changed after the
+    layer is made.
+    """
+
+    name: str
+    clip: Box | None
+    camera: Camera
+    prims: tuple[Primitive, ...]
+    key: Hashable | None = None

@@ -1,7 +1,7 @@
 """Screen-space parts of a frame: the text panel, the timeline bar, legend, help, toast, search box.
 
-Built as display-list primitives (Rect, Text, Line with screen=True) so the window and the PNG
-draw the same thing; returns also the clickable areas (clauses, the bar) for the window.
+Built as display-list primitives (Rect, Text, Line with screen=True) so every back end draws the
+same thing; returns also the clickable areas (the clauses) for the window.
 Text is wrapped with a width estimate, not a font: in the bundled Noto face every hanzi and
 CJK punctuation mark is one em wide, which is what the estimate assumes.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
-from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, text_width_em
+from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
 
 PAPER: Color = (250, 247, 240)
 PANEL_BG: Color = (244, 239, 228)
@@ -20,6 +20,29 @@ RED: Color = (150, 36, 30)
 HILITE: Color = (252, 226, 150)
 BAR_H = 66
 NO_BREAK_START = set("，。、：；！？」』）》〉…")
+
+# The words the HUD itself writes, as templates (the model's names, cites and text aside)
+STAGE_TITLE = "{number}　{name}"
+STAGE_SECTION = "{name}（{section}）"
+PLAYING, PAUSED = "▶", "‖"
+CLOCK = "{state}  ×{speed:g}   t = {t:6.1f} s / {duration:.0f} s   步 {step}/{steps}"
+CITE = "「{}」"
+PAGE = "頁 {}   "
+PATTERN = "  · {}"
+SECTION_HEAD = "經文 · 第{index}節 {name}   頁 {page}"
+NO_CORPUS = "（無經文：未載入文本）"
+NO_SECTION = "（此節不在文本中）"
+JI = "記"
+NOTE = "注　{}"
+MORE_ABOVE, MORE_BELOW = "▲", "▼"
+ELSEWHERE = "此節在賔門外（他處，非州序之中）"
+PARTIES = ("主黨", "賓黨", "他")
+MARKS = "▶ 面向　□ 坐　拜／揖 行禮"
+SUBSTITUTE = "U+{code:04X} 以「{shown}」示"
+SUBSTITUTIONS = "字：{}（缺末筆字，字體無此字）"
+LIST_SEP = "、"
+SEARCH = "尋 / {}▏"
+HELP_TITLE = "按鍵 Keys"
 
 KEYS = [
     ("Space", "播放／暫停 play / pause"),
@@ -41,8 +64,16 @@ KEYS = [
 ]
 
 
-@dataclass
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
+    STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
+    NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, *PARTIES, MARKS, SUBSTITUTE,
+    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.",)
+
+
+@dataclass(frozen=True)
 class HudState:
+    """What the window's HUD shows besides the moment: play state, toggles, typing, a message."""
+
     playing: bool = False
     speed: float = 1.0
     show_notes: bool = False
@@ -50,15 +81,13 @@ class HudState:
     search_note: str = ""
     toast: str = ""
     help: bool = False
-    substitutions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
 class Hits:
-    """Clickable areas of the HUD, in pixels."""
+    """Clickable areas of the HUD, in pixels: (box, clause index, clause start) per visible row."""
 
     clauses: list[tuple[tuple[float, float, float, float], int, int]] = field(default_factory=list)
-    bar: tuple[float, float, float, float] = (0, 0, 0, 0)  # the track: x, y, w, h
 
 
 def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
@@ -127,17 +156,18 @@ def wrap(s: str, px: float, width: float) -> list[str]:
 
 
 def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
-              legend_at: tuple[float, float, float] | None = None, where: str = "site"
-              ) -> tuple[list[Primitive], Hits]:
+              legend_at: tuple[float, float, float] | None = None, where: str = "site",
+              substitutions: tuple[tuple[str, str], ...] = ()) -> tuple[list[Primitive], Hits]:
+    """Panel, bar, legend, and what is open over the map (banner, search, toast, help)."""
     hits = Hits()
     out: list[Primitive] = []
     a = areas(size)
     out += panel(timeline, frame, corpus, a["panel"], st, hits)
-    out += bar(timeline, frame, a["bar"], hits)
-    out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), st)
+    out += bar(timeline, frame, a["bar"])
+    out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
     if where == "elsewhere":
         mx, my, mw, _ = a["map"]
-        out.append(Text((mx + mw / 2, my + 40), "此節在賔門外（他處，非州序之中）", 15, RED, "c",
+        out.append(Text((mx + mw / 2, my + 40), ELSEWHERE, 15, RED, "c",
                         bg=(255, 250, 236), border=RED, screen=True))
     if st.search is not None:
         mx, my, mw, mh = a["map"]
@@ -170,22 +200,22 @@ def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primit
     stage = timeline.stages[frame.stage] if timeline.stages else None
     step = _cur_step(timeline, frame)
     if stage is not None:
-        title = stage.name if stage.section in ("", stage.name) else f"{stage.name}（{stage.section}）"
-        out.append(Text((x + pad, cy), f"{stage.index + 1}　{title}", 22, RED, "nw", screen=True))
+        title = (stage.name if stage.section in ("", stage.name)
+                 else STAGE_SECTION.format(name=stage.name, section=stage.section))
+        out.append(Text((x + pad, cy), STAGE_TITLE.format(number=stage.index + 1, name=title), 22,
+                        RED, "nw", screen=True))
         cy += 32
-    state = "▶" if st.playing else "‖"
-    speed = f"×{st.speed:g}"
-    out.append(Text((x + pad, cy), f"{state}  {speed}   t = {frame.t:6.1f} s / "
-                    f"{timeline.duration:.0f} s   步 {frame.step + 1}/{len(timeline.steps)}", 12,
-                    GREY, "nw", screen=True))
+    clock = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=frame.t,
+                         duration=timeline.duration, step=frame.step + 1, steps=len(timeline.steps))
+    out.append(Text((x + pad, cy), clock, 12, GREY, "nw", screen=True))
     cy += 22
     if step is not None:
-        for line in wrap(f"「{step.cite}」", 16, inner):
+        for line in wrap(CITE.format(step.cite), 16, inner):
             out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))
             cy += 22
-        meta = step.loc + (f"  · {step.pattern}" if step.pattern else "")
+        meta = step.loc + (PATTERN.format(step.pattern) if step.pattern else "")
         if corpus is not None and step.span[1] > step.span[0]:
-            meta = f"頁 {corpus.page_at(step.span[0])}   " + meta
+            meta = PAGE.format(corpus.page_at(step.span[0])) + meta
         out.append(Text((x + pad, cy), meta, 10, GREY, "nw", screen=True))
         cy += 16
         if step.note:
@@ -202,7 +232,7 @@ def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primit
 
 def _section_for(corpus, step, stage):
     if step is not None and step.span[1] > step.span[0]:
-        s = corpus.section_at(step.span[0]) if hasattr(corpus, "section_at") else None
+        s = corpus.section_at(step.span[0])
         if s is not None:
             return s
     return corpus.section_named(stage.section or stage.name) if stage is not None else None
@@ -213,16 +243,16 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     """The 經 of the current section, the clause being enacted highlighted, scrolled into view."""
     x, y, w, h = box
     if corpus is None:
-        return [Text((x, y), "（無經文：未載入文本）", 12, GREY, "nw", screen=True)]
+        return [Text((x, y), NO_CORPUS, 12, GREY, "nw", screen=True)]
     sec = _section_for(corpus, step, stage)
     if sec is None:
-        return [Text((x, y), "（此節不在文本中）", 12, GREY, "nw", screen=True)]
+        return [Text((x, y), NO_SECTION, 12, GREY, "nw", screen=True)]
     span = step.span if step is not None else (0, 0)
     clauses = [(k, c) for k, c in enumerate(corpus.clauses) if c.section == sec.index]
     # rows: (text, px, colour, highlighted, clause index or -1, tag)
     rows: list[tuple[str, int, Color, bool, int, str]] = []
-    rows.append((f"經文 · 第{sec.index}節 {sec.name}   頁 {corpus.page_at(sec.start)}", 11, GREY,
-                 False, -1, ""))
+    rows.append((SECTION_HEAD.format(index=sec.index, name=sec.name, page=corpus.page_at(sec.start)),
+                 11, GREY, False, -1, ""))
     if not clauses:  # degrade: the plain text of the section, lines with the cited words marked
         pos = sec.start
         for line in wrap(corpus.plain[sec.start:sec.end], 15, w):
@@ -231,14 +261,14 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
             pos = end
     for ci, c in clauses:
         cur = c.start < span[1] and span[0] < c.end
-        tag = "記" if c.kind == "記" else ""
+        tag = JI if c.kind == JI else ""
         body = c.punct or c.text
         lines = wrap(body, 15, w - (22 if tag else 0))
         for k, line in enumerate(lines):
             rows.append((line, 15, INK, cur, ci, tag if k == 0 else ""))
         if cur and st.show_notes:
             for note in c.notes:
-                for line in wrap("注　" + note, 11, w - 10):
+                for line in wrap(NOTE.format(note), 11, w - 10):
                     rows.append((line, 11, (96, 86, 74), False, -2, ""))
     heights = [int(px * 1.5) for _, px, *_ in rows]
     first_hl = next((i for i, r in enumerate(rows) if r[3]), None)
@@ -252,7 +282,7 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     cy = y - offset
     for (line, px, col, hl, ci, tag), rh in zip(rows, heights, strict=True):
         if cy >= y - 1 and cy + rh <= y + h + 1:  # whole rows only: none under the header
-            indent = 22 if (ci >= 0 and corpus.clauses[ci].kind == "記") else 0
+            indent = 22 if (ci >= 0 and corpus.clauses[ci].kind == JI) else 0
             if ci == -2:
                 indent = 10
             if hl:
@@ -265,19 +295,18 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
                 hits.clauses.append(((x, cy, w, rh), ci, corpus.clauses[ci].start))
         cy += rh
     if offset > 0:
-        out.append(Text((x + w, y), "▲", 10, GREY, "ne", screen=True))
+        out.append(Text((x + w, y), MORE_ABOVE, 10, GREY, "ne", screen=True))
     if cy > y + h:
-        out.append(Text((x + w, y + h), "▼", 10, GREY, "se", screen=True))
+        out.append(Text((x + w, y + h), MORE_BELOW, 10, GREY, "se", screen=True))
     return out
 
 
-def bar(timeline, frame, box, hits: Hits) -> list[Primitive]:
+def bar(timeline, frame, box) -> list[Primitive]:
     """Stages as alternating bands with names, step ticks, and the playhead."""
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, (236, 229, 214)),
                             Line(((x, y), (x + w, y)), (200, 190, 170), 1.0, screen=True)]
-    tx, tw, ty = x + 14, w - 28, y + 40
-    hits.bar = (tx, y + 4, tw, h - 8)  # = bar_track(size)
+    tx, tw, ty = x + 14, w - 28, y + 40  # the track of bar_track(size)
     dur = max(timeline.duration, 1e-9)
 
     def px(t: float) -> float:
@@ -308,13 +337,13 @@ def bar(timeline, frame, box, hits: Hits) -> list[Primitive]:
     return out
 
 
-def legend(at: tuple[float, float, float], st: HudState) -> list[Primitive]:
+def legend(at: tuple[float, float, float], substitutions: tuple[tuple[str, str], ...] = ()
+           ) -> list[Primitive]:
     """Party colours, posture marks, and any glyph substitution (honestly said)."""
     x, y, w = at
-    items = [("主黨", PARTY_COLORS["主"]), ("賓黨", PARTY_COLORS["賓"]), ("他", OTHER_PARTY)]
-    subs = ("、".join(f"U+{ord(a):04X} 以「{b}」示" for a, b in st.substitutions)
-            if st.substitutions else "")
-    sub_lines = wrap(f"字：{subs}（缺末筆字，字體無此字）", 11, w - 16) if subs else []
+    items = list(zip(PARTIES, (PARTY_COLORS["主"], PARTY_COLORS["賓"], OTHER_PARTY)))
+    subs = LIST_SEP.join(SUBSTITUTE.format(code=ord(a), shown=b) for a, b in substitutions)
+    sub_lines = wrap(SUBSTITUTIONS.format(subs), 11, w - 16) if subs else []
     out: list[Primitive] = [Rect((x, y, w, 52 + 15 * len(sub_lines)), (250, 247, 240, 230),
                                  (200, 190, 170), radius=4)]
     cx = x + 14
@@ -323,7 +352,7 @@ def legend(at: tuple[float, float, float], st: HudState) -> list[Primitive]:
                            col, None, 1.0, screen=True))
         out.append(Text((cx + 10, y + 15), name, 12, INK, "w", screen=True))
         cx += 58
-    out.append(Text((x + 8, y + 37), "▶ 面向　□ 坐　拜／揖 行禮", 12, INK, "w", screen=True))
+    out.append(Text((x + 8, y + 37), MARKS, 12, INK, "w", screen=True))
     for k, line in enumerate(sub_lines):
         out.append(Text((x + 8, y + 58 + 15 * k), line, 11, GREY, "w", screen=True))
     return out
@@ -334,7 +363,7 @@ def search_box(map_box, st: HudState) -> list[Primitive]:
     bw = min(w - 24, 480)
     bx = x + 12
     out: list[Primitive] = [Rect((bx, y + 12, bw, 34), (255, 253, 246), RED, 1.5, radius=5),
-                            Text((bx + 10, y + 29), f"尋 / {st.search}▏", 15, INK, "w",
+                            Text((bx + 10, y + 29), SEARCH.format(st.search), 15, INK, "w",
                                  screen=True)]
     if st.search_note:
         out.append(Text((bx + bw - 10, y + 29), st.search_note, 11, GREY, "e", screen=True))
@@ -347,7 +376,7 @@ def help_overlay(size: tuple[int, int]) -> list[Primitive]:
     bx, by = (w - bw) / 2, (h - bh) / 2
     out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 110)),
                             Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
-                            Text((bx + bw / 2, by + 18), "按鍵 Keys", 16, RED, "c", screen=True)]
+                            Text((bx + bw / 2, by + 18), HELP_TITLE, 16, RED, "c", screen=True)]
     for i, (k, what) in enumerate(KEYS):
         yy = by + 44 + 24 * i
         out.append(Text((bx + 150, yy), k, 13, INK, "e", screen=True))

@@ -1,19 +1,78 @@
-"""The pygame back end: draws a display list onto a Surface through a Camera (window and PNG alike)."""
+"""The pygame back end: draws composed layers onto a Surface (the window and the PNG alike).
+
+`draw_layers` draws what viz.draw.compose returns; with a `LayerCache` the layers that carry a
+key (the plans) are drawn once into a Surface and copied while the key stays the same, which
+gives the same pixels as drawing them again.
+"""
 from __future__ import annotations
 
+import dataclasses
 import itertools
-import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pygame
 import pygame.gfxdraw
 
+from viz import fonts
 from viz.draw.camera import Camera
-from viz.draw.display import Arrow, Circle, Line, Polygon, Primitive, Rect, Text
-from viz.fonts import TextCache
+from viz.draw.compose import Model, chars_drawn
+from viz.draw.display import Circle, Layer, Line, Polygon, Primitive, Rect, Text
 
-_cache = TextCache()
+_cache = fonts.TextCache()
+
+
+def with_font(model: Model) -> Model:
+    """The model with the substitutions the bundled font needs (the legend names them)."""
+    subs = tuple(fonts.substitutions_used(chars_drawn(model)))
+    return dataclasses.replace(model, substitutions=subs)
+
+
+class LayerCache:
+    """The pixels of keyed layers, one Surface per layer name, redrawn when the key changes.
+
+    A Surface of the target's size and format, drawn with the layer's clip exactly as the
+    target would be, so copying its clip box is pixel for pixel the same as drawing there.
+    """
+
+    def __init__(self) -> None:
+        self._store: dict[str, tuple[tuple, pygame.Surface]] = {}
+
+    def pixels(self, layer: Layer, target: pygame.Surface) -> pygame.Surface:
+        key = (layer.key, target.get_size(), target.get_bitsize(), target.get_masks())
+        kept = self._store.get(layer.name)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        surf = pygame.Surface(target.get_size(), 0, target)
+        surf.set_clip(pygame.Rect(layer.clip))
+        draw(surf, layer.prims, layer.camera)
+        surf.set_clip(None)
+        self._store[layer.name] = (key, surf)
+        return surf
+
+
+def _paints_its_clip(layer: Layer) -> bool:
+    """Whether the layer's first primitive is an opaque box over all of its clip."""
+    if layer.key is None or layer.clip is None or not layer.prims:
+        return False
+    r = layer.prims[0]
+    if not isinstance(r, Rect) or r.fill is None or r.radius or (len(r.fill) == 4
+                                                                 and r.fill[3] < 255):
+        return False
+    return pygame.Rect(*(round(v) for v in r.box)).contains(pygame.Rect(layer.clip))
+
+
+def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
+                cache: LayerCache | None = None) -> None:
+    """Draw the layers in order, each through its camera inside its clip box."""
+    for layer in layers:
+        clip = None if layer.clip is None else pygame.Rect(layer.clip)
+        surface.set_clip(clip)
+        if cache is not None and _paints_its_clip(layer):
+            surface.blit(cache.pixels(layer, surface), clip.topleft, clip)
+        else:
+            draw(surface, layer.prims, layer.camera)
+    surface.set_clip(None)
 
 
 def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) -> None:
@@ -27,8 +86,6 @@ def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) ->
             _line(surface, p, camera)
         elif isinstance(p, Text):
             _text(surface, p, camera)
-        elif isinstance(p, Arrow):
-            _arrow(surface, p, camera)
         elif isinstance(p, Rect):
             _rect(surface, p)
         else:
@@ -116,23 +173,6 @@ def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> None:
             if w >= 3:  # round the joints so thick walls do not show notches
                 for q in pts:
                     pygame.draw.circle(surf, ln.color, q, w // 2)
-
-
-def _arrow(surf: pygame.Surface, ar: Arrow, cam: Camera) -> None:
-    (x0, y0), (x1, y1) = _xy([ar.start, ar.end], ar.screen, cam)
-    ang = math.atan2(y1 - y0, x1 - x0)
-    h = ar.head
-    w = max(round(ar.width), 1)
-    bx, by = x1 - h * math.cos(ang), y1 - h * math.sin(ang)
-    if w == 1:
-        pygame.draw.aaline(surf, ar.color, (x0, y0), (bx, by))
-    else:
-        pygame.draw.line(surf, ar.color, (x0, y0), (bx, by), w)
-    left = (x1 - h * math.cos(ang - 0.4), y1 - h * math.sin(ang - 0.4))
-    right = (x1 - h * math.cos(ang + 0.4), y1 - h * math.sin(ang + 0.4))
-    tri = _ipts(np.array([(x1, y1), left, right]))
-    pygame.gfxdraw.filled_polygon(surf, tri, ar.color)
-    pygame.gfxdraw.aapolygon(surf, tri, ar.color)
 
 
 def text_px(t: Text, cam: Camera) -> int:

@@ -1,19 +1,22 @@
-"""(layout, timeline, frame) → display list: the hall, court and range to scale, people and things.
+"""Display lists of the plan: the hall, court and range to scale, the people and things in them.
 
 Everything here is in 尺 in the layout frame; what must stay on screen whatever the zoom (scale
 bar, north arrow) is built by `overlay()` from a camera. The layout is read through its documented
 surface only (places, features, chi_m), so a fake with the same attributes draws the same way.
+`viz.draw.compose` puts these pieces together into the layers of a frame.
 """
 from __future__ import annotations
 
 import itertools
 import math
 from dataclasses import dataclass
+from string import Formatter
 
 import numpy as np
 
 from viz.draw.camera import Break, Camera
 from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
+from viz.timeline import POSTURES
 
 INK = (40, 34, 28)
 GREY = (120, 112, 100)
@@ -65,6 +68,27 @@ KIND_ORDER = ["range", "court", "yard", "path", "hall", "room", "stair", "step",
               "target", "target_center", "target_line", "post", "implement", "beam", "line", "mark",
               "pillar"]
 PILLAR_R = 0.6  # 尺: a 楹 about a 尺 thick
+SIT, BOW, BOW_HANDS = (POSTURES.index(p) for p in ("坐", "拜", "揖"))
+
+# The words the plan itself writes (the model's names and cites aside): the font check reads them
+BOW_WORDS = {1: "拜", 2: "再拜", 3: "三拜"}  # by the number of bows in the gesture
+HOU_LABELS = ("中", "上个", "躬", "下个", "侯（立面，倒置北）")
+RANGE_NOTE = "侯道五十弓 = {dist:.0f} 尺 ≈ {m:.0f} m · 此略 {cut:.0f} 尺"
+BREAK_NOTE = "略 {cut:.0f} 尺"
+FA_NOTE = "乏：侯北 {north:.0f} 尺，西 {west:.0f} 尺"
+SCALE_NOTE = "{chi:g} 尺 ≈ {m:.1f} m"
+NORTH = "北"
+SPEECH = "「{}」"
+
+
+def literal(template: str) -> str:
+    """The characters a format template always writes (its fields left out)."""
+    return "".join(text for text, *_ in Formatter().parse(template))
+
+
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
+    *BOW_WORDS.values(), POSTURES[BOW_HANDS], *HOU_LABELS, RANGE_NOTE, BREAK_NOTE, FA_NOTE,
+    SCALE_NOTE, NORTH, SPEECH)) + ("×0123456789.-",)
 
 # The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
 # each 躬 and 个 one 幅 (2 尺) high. Drawn in elevation, laid flat northward from its line, as the
@@ -75,7 +99,6 @@ HOU_BANDS = [("上个", 40.0, 2.0), ("上躬", 20.0, 2.0), ("中", 10.0, 10.0), 
 
 @dataclass(frozen=True)
 class SceneOptions:
-    place_labels: bool = True
     captions: bool = True
     token_r: float = 1.5  # 尺: a robed person seen from above
     token_min_px: float = 8.0
@@ -91,22 +114,6 @@ def facing_vector(deg: float) -> tuple[float, float]:
     """0 = north, clockwise, as unit (dx, dy) in the layout frame (y north)."""
     r = math.radians(deg)
     return math.sin(r), math.cos(r)
-
-
-def build_scene(layout, timeline, frame, options: SceneOptions | None = None) -> list[Primitive]:
-    """Everything drawn in the plan for one frame, back to front."""
-    o = options or SceneOptions()
-    out: list[Primitive] = []
-    out += features(layout)
-    out += range_marks(layout, o.breaks)
-    if o.place_labels:
-        out += place_labels(layout, o.px_per_chi)
-    if timeline is not None and frame is not None:
-        out += set_down_props(timeline, frame, o)
-        out += actors(timeline, frame, o)
-        if o.captions:
-            out += captions(timeline, frame, o)
-    return out
 
 
 def _pts(points) -> tuple[tuple[float, float], ...]:
@@ -165,11 +172,12 @@ def hou_elevation(pts: tuple[tuple[float, float], ...]) -> list[Primitive]:
         out.append(Polygon(((cx - w / 2, y), (cx + w / 2, y), (cx + w / 2, y - h),
                             (cx - w / 2, y - h)), fill, (110, 60, 40), 1.0))
         y -= h
-    out.append(Text((cx, y0 + 9), "中", 11, WHITE, "c"))
-    out.append(Text((cx + 21, y0 + 17), "上个", 10, LABEL, "w"))
-    out.append(Text((cx + 11, y0 + 13), "躬", 10, LABEL, "w"))
-    out.append(Text((cx + 16, y0 + 1), "下个", 10, LABEL, "w"))
-    out.append(Text((cx - 21, y0 + 9), "侯（立面，倒置北）", 10, LABEL, "e"))
+    zhong, shang, gong, xia, hou = HOU_LABELS
+    out.append(Text((cx, y0 + 9), zhong, 11, WHITE, "c"))
+    out.append(Text((cx + 21, y0 + 17), shang, 10, LABEL, "w"))
+    out.append(Text((cx + 11, y0 + 13), gong, 10, LABEL, "w"))
+    out.append(Text((cx + 16, y0 + 1), xia, 10, LABEL, "w"))
+    out.append(Text((cx - 21, y0 + 9), hou, 10, LABEL, "e"))
     return out
 
 
@@ -231,13 +239,12 @@ def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
             pts = [(x0 + (x1 - x0) * i / 16, mid + off + (0.9 if i % 2 else -0.9) * per)
                    for i in range(17)]
             out.append(Line(tuple(pts), (120, 100, 80), 1.5))
-        text = f"略 {b.length:.0f} 尺"
-        if k == 0:
-            text = f"侯道五十弓 = {dist:.0f} 尺 ≈ {dist * chi_m:.0f} m · 此略 {b.length:.0f} 尺"
+        text = (RANGE_NOTE.format(dist=dist, m=dist * chi_m, cut=b.length) if k == 0
+                else BREAK_NOTE.format(cut=b.length))
         out.append(Text((hou[0], mid), text, 10, col, "c"))
     if fa is not None:
-        out.append(Text((fa[0] - 3.5, fa[1] - 2.5), f"乏：侯北 {fa[1] - hou[1]:.0f} 尺，"
-                        f"西 {hou[0] - fa[0]:.0f} 尺", 10, LABEL, "nw"))
+        out.append(Text((fa[0] - 3.5, fa[1] - 2.5),
+                        FA_NOTE.format(north=fa[1] - hou[1], west=hou[0] - fa[0]), 10, LABEL, "nw"))
     return out
 
 
@@ -314,30 +321,30 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
         phase = float(frame.phase[i])
         col = party_color(a.party)
         r = r0
-        if code == 1:  # 坐: lower and smaller, on a square base (the mat-kneel)
+        if code == SIT:  # lower and smaller, on a square base (the mat-kneel)
             r *= 0.8
             s = r0 * 1.05
             out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
                                (236, 228, 210), col, 1.5))
-        elif code == 2:  # 拜: the token dips (shrinks) once for each bow of the gesture
+        elif code == BOW:  # the token dips (shrinks) once for each bow of the gesture
             bows = max(int(frame.count[i]), 1)
             r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * phase))
         fx, fy = facing_vector(float(frame.facing[i]))
         out.append(facing_mark(x, y, fx, fy, r, col))
         out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
         text = short_label((frame.labels[i] if frame.labels else a.label) or a.name[:1])
-        em = max(sum(1.0 if ord(c) > 0x2E7F else 0.6 for c in text), 1.0)
+        em = max(text_width_em(text), 1.0)
         out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
                         min_px=8, max_px=18))
-        if code == 2:
-            bows = int(frame.count[i])
-            word = {2: "再拜", 3: "三拜"}.get(bows, "拜")
+        if code == BOW:
+            word = BOW_WORDS.get(int(frame.count[i]), BOW_WORDS[1])
             out.append(Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230)))
-        elif code == 3:
-            out.append(Text((x - r, y + r), "揖", 10, (32, 54, 112), "se", bg=(240, 244, 255)))
+        elif code == BOW_HANDS:
+            out.append(Text((x - r, y + r), POSTURES[BOW_HANDS], 10, (32, 54, 112), "se",
+                            bg=(240, 244, 255)))
         held: dict[str, int] = {}
         for pid in frame.holding[i]:
-            j = timeline.prop_index.get(pid) if hasattr(timeline, "prop_index") else None
+            j = timeline.prop_index.get(pid)
             # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
             name = (timeline.props[j].name if j is not None else pid)[-1:]
             held[name] = held.get(name, 0) + 1
@@ -394,7 +401,7 @@ def captions(timeline, frame, o: SceneOptions) -> list[Primitive]:
             continue
         x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
         out.append(Line(((x, y + r0), (x + 0.6 * r0, y + 2.2 * r0)), INK, 1.0))
-        out.append(Text((x + 0.6 * r0, y + 2.2 * r0), f"「{text}」", 13, INK, "s",
+        out.append(Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
                         bg=(255, 255, 250), border=INK))
     return out
 
@@ -495,10 +502,10 @@ def overlay(camera: Camera, chi_m: float, corner: tuple[float, float]) -> list[P
                (x0 + (k + 1) * w / 2, y0), (x0 + k * w / 2, y0))
         out.append(Polygon(seg, INK if k == 0 else WHITE, INK, 1.0, screen=True))
     out.append(Text((x0, y0 - 8), "0", 10, INK, "s", screen=True))
-    out.append(Text((x0 + w, y0 - 8), f"{chi:g} 尺 ≈ {chi * chi_m:.1f} m", 10, INK, "sw",
+    out.append(Text((x0 + w, y0 - 8), SCALE_NOTE.format(chi=chi, m=chi * chi_m), 10, INK, "sw",
                     screen=True))
     nx, ny = x0 + 12, y0 - 30
     out.append(Polygon(((nx, ny - 22), (nx + 7, ny), (nx, ny - 5), (nx - 7, ny)), INK, INK, 1.0,
                        screen=True))
-    out.append(Text((nx, ny - 24), "北", 12, INK, "s", screen=True))
+    out.append(Text((nx, ny - 24), NORTH, 12, INK, "s", screen=True))
     return out

@@ -1,0 +1,406 @@
+"""The frame composer: one moment of the rite as layers of display primitives, for every back end.
+
+`compose(model, view, size, t, closing)` is pure: the window, `shot` and any later back end (SVG,
+video) draw the layers it returns and nothing else, so what is saved is what is on screen. The
+framing (which part of the site the main view shows, where the range inset goes) depends only on
+(layout, timeline, size, t, closing, inset on/off), unless the user zoomed or panned, which the
+view carries; so a video made of frames is deterministic.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from viz.draw import hud, scene
+from viz.draw.camera import Camera, YMap
+from viz.draw.display import Box, Layer, Line, Primitive, Rect, Text
+from viz.draw.hud import Hits, HudState, areas
+from viz.draw.scene import Bounds, SceneOptions, literal
+from viz.timeline import POSTURES
+
+INSET_W = (236, 340)  # px: the column on the map's right with the legend and the range inset
+INSET_HEAD = 24  # px: the inset's title row
+INSET_MIN_H = 80  # px: below this the inset is left out, not squashed
+NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the school"
+STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
+
+# The words the composer itself writes (templates; the model's names aside)
+INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
+ACTOR_NOTE = "（{}）"
+ACTOR_TIP = "{name} · {posture}"
+HOLDING = " · 執{}"
+BAR_TIP = "{number} {name} · {t:.0f} s"
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING,
+                                                    BAR_TIP, *POSTURES))
+
+_serial = itertools.count()
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """What a frame shows: the layout, the compiled timeline, the text (or None), and the glyph
+    substitutions the back end's font needs (the legend owns up to them).
+
+    Geometry derived from the layout and the timeline (breaks, bounds, each stage's extent) is
+    computed once per model, so every back end frames a moment the same way.
+    """
+
+    layout: Any
+    timeline: Any
+    corpus: Any = None
+    substitutions: tuple[tuple[str, str], ...] = ()
+    serial: int = field(default_factory=lambda: next(_serial), init=False, repr=False)
+
+    @cached_property
+    def breaks(self) -> tuple:
+        """Where the long empty 侯道 is drawn short; both views share them."""
+        return scene.range_breaks(self.layout)
+
+    @cached_property
+    def range(self) -> Bounds | None:
+        return scene.range_bounds(self.layout)
+
+    @cached_property
+    def elsewhere(self) -> Bounds | None:
+        return scene.elsewhere_bounds(self.layout)
+
+    @cached_property
+    def whole(self) -> Bounds:
+        return scene.all_bounds(self.layout)
+
+    @cached_property
+    def near(self) -> Bounds:
+        """The school and its range with a margin: "at the school"."""
+        b = self.whole
+        return (b[0] - NEAR, b[1] - NEAR, b[2] + NEAR, b[3] + NEAR)
+
+    @cached_property
+    def _stage_bounds(self) -> dict[int, Bounds]:
+        return {}
+
+    @cached_property
+    def static_layers(self) -> OrderedDict:
+        """Layers that change only with their camera, by key (most recently used last)."""
+        return OrderedDict()
+
+    def stage_bounds(self, stage: int) -> Bounds:
+        """The part of the school where this stage happens: the hall, and everywhere anyone
+        present in the stage stands in it (sampled), except the range, which has its inset."""
+        if stage not in self._stage_bounds:
+            self._stage_bounds[stage] = self._measure_stage(stage)
+        return self._stage_bounds[stage]
+
+    def _measure_stage(self, stage: int) -> Bounds:
+        site = scene.site_bounds(self.layout)
+        # the school and just outside its gate; further south is the range, in its inset
+        lim = (self.near[0], site[1] - 20.0, self.near[2], self.near[3])
+        pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
+               if f.kind == "hall"]
+        tl = self.timeline
+        if tl.stages:
+            s = tl.stages[stage]
+            for t in np.linspace(s.t0, s.t1, 48):
+                fr = tl.sample(float(t))
+                xy = fr.xy[np.nonzero(fr.present)[0]]
+                keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
+                        & (xy[:, 1] <= lim[3]))
+                pts.append(xy[keep])
+        a = np.vstack(pts) if pts else np.zeros((0, 2))
+        if not len(a):
+            return site
+        pad = 8.0
+        return (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
+                min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
+
+
+@dataclass(frozen=True)
+class ManualCamera:
+    """Where the user zoomed or panned the main view to: px per drawn 尺, and the drawn point
+    at the map's centre."""
+
+    scale: float
+    center: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class View:
+    """The window's state that changes the picture; the defaults are what `shot` draws."""
+
+    hud: HudState = field(default_factory=HudState)
+    inset: bool = True  # the range inset (I)
+    camera: ManualCamera | None = None  # None: framed from the moment
+    mouse: tuple[float, float] | None = None  # where a tooltip is asked for; None: nowhere
+
+
+@dataclass(frozen=True)
+class Framing:
+    """Where things go in a window of some size at one moment."""
+
+    kind: str  # "site", or "elsewhere" while the rite is away at the 賔's gate
+    stage: int
+    camera: Camera  # the main view
+    inset: Camera | None  # the range at its own scale, None when not shown
+    inset_box: Box | None  # the inset's frame, title row included
+    legend_at: tuple[float, float, float]  # x, y, width
+    overlay_at: tuple[float, float]  # bottom left of the scale bar
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed frame: the layers to draw, and what the window needs to answer the mouse."""
+
+    layers: tuple[Layer, ...]
+    hits: Hits
+    framing: Framing
+    tooltip: str
+
+
+def view_kind(model: Model, frame) -> str:
+    """"elsewhere" while nobody present is at the school or its range (sections 1, 4, 36).
+
+    Judged by distance, not by region_at: the layout calls the ground just outside the gate
+    "elsewhere" too, and the 主人 greeting the 賓 there is still a scene at the school.
+    """
+    idx = np.nonzero(frame.present)[0]
+    if not len(idx) or model.elsewhere is None:
+        return "site"
+    x0, y0, x1, y1 = model.near
+    xy = frame.xy[idx]
+    near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+    return "site" if near.any() else "elsewhere"
+
+
+def column_w(size: tuple[int, int]) -> float:
+    """Width of the map's right column (legend above, inset below): a quarter of the map."""
+    return float(np.clip(areas(size)["map"][2] * 0.26, *INSET_W))
+
+
+def _inset_box(model: Model, size: tuple[int, int], kind: str) -> Box | None:
+    mx, my, mw, mh = areas(size)["map"]
+    if model.range is None or mw < 640 or kind == "elsewhere":
+        return None
+    cw = column_w(size)
+    iw = cw - 14
+    x0, y0, x1, y1 = model.range
+    ymap = YMap(model.breaks)
+    dh = float(ymap.fwd(y1) - ymap.fwd(y0))
+    h = min(mh - 170, (iw - 16) / max(x1 - x0, 1e-6) * dh + 16 + INSET_HEAD)
+    if h < INSET_MIN_H:
+        return None
+    return (int(mx + mw - cw + 4), int(my + mh - h - 10), int(iw), int(h))
+
+
+def inset_body(box: Box) -> Box:
+    """The inset's drawing area: below the title row, inside the 2 px frame."""
+    x, y, w, h = box
+    return (x + 2, y + INSET_HEAD + 1, w - 4, h - INSET_HEAD - 3)
+
+
+def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False,
+            inset: bool = True, manual: ManualCamera | None = None, frame=None) -> Framing:
+    """Frame the moment: the 賔's gate when the rite is there; else the stage's extent with
+    the range in its inset, or (inset off, or no room) the whole site and range in one view.
+    `frame` may pass timeline.sample(t, closing) when the caller has it already."""
+    tl = model.timeline
+    frame = tl.sample(t, closing) if frame is None else frame
+    kind = view_kind(model, frame)
+    stage = tl.stage_at(t, closing)
+    mbox = areas(size)["map"]
+    mx, my, mw, mh = mbox
+    ibox = _inset_box(model, size, kind) if inset else None
+    cam = Camera(mbox, breaks=model.breaks)
+    if manual is not None:
+        cam.scale, cam.center = float(manual.scale), (float(manual.center[0]),
+                                                      float(manual.center[1]))
+    elif kind == "elsewhere":
+        cam.fit(model.elsewhere, margin=30)
+    elif ibox is not None:
+        cam.fit(model.stage_bounds(stage), margin=18, box=(mx, my, mw - column_w(size), mh))
+    else:
+        b = model.whole
+        dh = float(cam.ymap.fwd(b[3]) - cam.ymap.fwd(b[1]))
+        width = (b[2] - b[0]) * (mh - 40) / max(dh, 1e-6)
+        # a tall drawing leaves a margin at the right: keep it in one piece for the legend
+        side = (mx, my, mw - 180, mh) if mw - width >= 200 else None
+        cam.fit(b, margin=20, box=side)
+    icam = None
+    if ibox is not None:
+        x, y, w, h = ibox
+        icam = Camera((x, y + INSET_HEAD, w, h - INSET_HEAD), breaks=model.breaks)
+        icam.fit(model.range, margin=8)
+    legend_at = _legend_at(model, size, ibox, cam)
+    return Framing(kind, stage, cam, icam, ibox, legend_at, _overlay_at(size, ibox, legend_at))
+
+
+def _legend_at(model: Model, size, ibox: Box | None, cam: Camera) -> tuple[float, float, float]:
+    mx, my, mw, _ = areas(size)["map"]
+    if ibox is not None:
+        cw = column_w(size)
+        return (mx + mw - cw + 4, my + 10, cw - 14)
+    # no right column: in the margin beside the drawing if it has room, else top left
+    right = float(cam.to_screen((model.whole[2], 0.0))[0])
+    free = mx + mw - right - 16
+    if free >= 170:
+        return (mx + mw - min(300.0, free) - 8, my + 10, min(300.0, free))
+    return (mx + 10, my + 10, min(300.0, mw - 20))
+
+
+def _overlay_at(size, ibox: Box | None, legend_at) -> tuple[float, float]:
+    """Scale bar and north arrow: in the right column above the inset, in the margin with the
+    legend, or bottom left."""
+    mx, my, _, mh = areas(size)["map"]
+    if ibox is not None:
+        return (ibox[0] + 8, ibox[1] - 16)
+    lx = legend_at[0]
+    return (lx + 8, my + mh - 14) if lx > mx + 20 else (mx + 16, my + mh - 14)
+
+
+def compose(model: Model, view: View, size: tuple[int, int], t: float,
+            closing: bool = False) -> Composition:
+    """The frame at t (closing: as the step ending at t left it) in a window of `size` px:
+    plan, people, range inset, scale bar, HUD and tooltip, back to front."""
+    size = (int(size[0]), int(size[1]))
+    tl = model.timeline
+    frame = tl.sample(t, closing)
+    fr = framing(model, size, t, closing, view.inset, view.camera, frame)
+    mbox = areas(size)["map"]
+    cam = fr.camera
+    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, places=True)),
+              Layer("people", mbox, cam, tuple(_people(model, frame, cam, captions=True)))]
+    if fr.inset is not None:
+        ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
+        layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
+                   # only the drawn things are named here: at this scale place names would
+                   # crowd the 侯
+                   _static(model, "inset.plan", body, icam,
+                           lambda: _plan(model, icam, places=False)),
+                   Layer("inset.people", body, icam,
+                         tuple(_people(model, frame, icam, captions=False)))]
+    chi_m = getattr(model.layout, "chi_m", 0.231)
+    layers.append(Layer("overlay", mbox, cam, tuple(scene.overlay(cam, chi_m, fr.overlay_at))))
+    prims, hits = hud.build_hud(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
+                                where=fr.kind, substitutions=model.substitutions)
+    layers.append(Layer("hud", None, cam, tuple(prims)))
+    tip = _tooltip_text(model, fr, size, frame, view.mouse)
+    if tip:
+        layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size),)))
+    return Composition(tuple(layers), hits, fr, tip)
+
+
+def tooltip(model: Model, view: View, size: tuple[int, int], t: float,
+            closing: bool = False) -> str:
+    """The tooltip compose would draw, without composing the rest."""
+    if view.mouse is None:
+        return ""
+    frame = model.timeline.sample(t, closing)
+    fr = framing(model, size, t, closing, view.inset, view.camera, frame)
+    return _tooltip_text(model, fr, size, frame, view.mouse)
+
+
+def _static(model: Model, name: str, clip: Box, camera: Camera,
+            build: Callable[[], list[Primitive]]) -> Layer:
+    """A layer on paper that changes only with its camera: built once, kept by key."""
+    key = (model.serial, name, clip, camera.key())
+    memo = model.static_layers
+    layer = memo.get(key)
+    if layer is None:
+        layer = Layer(name, clip, camera, (Rect(clip, hud.PAPER), *build()), key)
+        memo[key] = layer
+        if len(memo) > STATIC_MEMO:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return layer
+
+
+def _plan(model: Model, camera: Camera, places: bool) -> list[Primitive]:
+    lay = model.layout
+    return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
+            + scene.place_labels(lay, camera.scale, places))
+
+
+def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primitive]:
+    """Props set down, then the people, then what they say (back to front)."""
+    tl = model.timeline
+    o = SceneOptions(captions=captions, breaks=camera.breaks, px_per_chi=camera.scale)
+    out = scene.set_down_props(tl, frame, o) + scene.actors(tl, frame, o)
+    return out + scene.captions(tl, frame, o) if captions else out
+
+
+def _inset_frame(box: Box) -> list[Primitive]:
+    x, y, w, h = box
+    edge = (150, 130, 100)
+    return [Rect(box, None, edge, 1.5, radius=3),
+            Text((x + 8, y + 12), INSET_TITLE, 12, hud.RED, "w", screen=True),
+            Line(((x, y + INSET_HEAD), (x + w, y + INSET_HEAD)), (200, 190, 170), 1.0,
+                 screen=True)]
+
+
+def _inside(box, pos) -> bool:
+    x, y, w, h = box
+    return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
+def _tooltip_text(model: Model, fr: Framing, size, frame, mouse) -> str:
+    """Over the timeline bar: the stage and time there. Over a token in the main view: full
+    name, note, posture, what he holds."""
+    if mouse is None:
+        return ""
+    tl, a = model.timeline, areas(size)
+    if _inside(a["bar"], mouse):
+        if not tl.stages:
+            return ""
+        x, _, w, _ = hud.bar_track(size)
+        t = float(np.clip((mouse[0] - x) / max(w, 1e-9), 0, 1)) * tl.duration
+        s = tl.stages[tl.stage_at(t)]
+        return BAR_TIP.format(number=s.index + 1, name=s.name, t=t)
+    idx = np.nonzero(frame.present)[0]
+    if not _inside(a["map"], mouse) or not len(idx):
+        return ""
+    scr = fr.camera.to_screen(frame.xy[idx])
+    d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
+    k = int(np.argmin(d))
+    o = SceneOptions()
+    if d[k] > max(o.token_r * fr.camera.scale, o.token_min_px) + 2:
+        return ""
+    i = int(idx[k])
+    who = tl.actors[i]
+    name = who.name + (ACTOR_NOTE.format(who.note) if who.note else "")
+    text = ACTOR_TIP.format(name=name, posture=POSTURES[int(frame.posture[i])])
+    held = [tl.props[tl.prop_index[p]].name for p in frame.holding[i] if p in tl.prop_index]
+    return text + (HOLDING.format(hud.LIST_SEP.join(held)) if held else "")
+
+
+def _tooltip(tip: str, mouse, size) -> Text:
+    """Beside the cursor, turned back inside the window near its right and bottom edges."""
+    x, y = mouse
+    right = x + 14 + hud.text_width(tip, 13) + 8 > size[0]
+    below = y + 40 > size[1]
+    return Text((x + (-10 if right else 14), y + (-10 if below else 12)), tip, 13, hud.INK,
+                ("s" if below else "n") + ("e" if right else "w"), bg=(255, 253, 244),
+                border=hud.INK, screen=True)
+
+
+def chars_drawn(model: Model) -> str:
+    """Every character a frame of this model may draw: the model's names, cites, captions and
+    text, and the fixed words of the plan, the HUD and the composer (for the font check)."""
+    tl, lay = model.timeline, model.layout
+    parts: list[str] = list(lay.places)
+    parts += [f.name + (f.label if isinstance(f.label, str) else "") for f in lay.features]
+    parts += [a.name + a.label + a.note for a in tl.actors] + [p.name for p in tl.props]
+    parts += [s.name + s.section + "".join(s.labels) for s in tl.stages]
+    parts += [s.cite + "".join(s.captions) + s.note + s.loc + s.pattern for s in tl.steps]
+    parts += list(tl.label_names) + [e.text for e in tl.events]
+    if model.corpus is not None:
+        c = model.corpus
+        parts += [c.plain] + [s.name for s in c.sections]
+        parts += [cl.punct + "".join(cl.notes) for cl in c.clauses]
+        parts += [page for _, page in c.pages]
+    parts += scene.TEXTS + hud.TEXTS + TEXTS
+    return "".join(parts)
