@@ -2,9 +2,10 @@
 
     python bench/run.py [--frames N]
 
-Rows: load+compile the bundled rite; one sample(t); one display list; one full window frame
-drawn headless (plan layer cached, as when playing); and, for scale, pygame drawing the same
-number of primitives raw (filled circles) — the floor our frame sits on.
+Rows: load+compile the bundled rite; one sample(t); one composed frame (every layer's display
+list); one full window frame drawn headless (plans from the layer cache, as when playing); the
+same frame with every layer drawn (as `shot` does); and, for scale, pygame drawing as many
+primitives as a composed frame holds, raw (filled circles) — the floor our frame sits on.
 """
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def main() -> int:
     import pygame
 
     from viz.app import App
-    from viz.draw.scene import SceneOptions, build_scene
+    from viz.draw import pgdraw
+    from viz.draw.compose import Model, View, compose
 
     rows = []
 
@@ -69,21 +71,26 @@ def main() -> int:
     ts = np.random.default_rng(1).uniform(0, tl.duration, 2000)
     it = iter(np.tile(ts, 4))
     row("sample(t)", timed(lambda: tl.sample(next(it)), 2000), "call")
-    frame = tl.sample(tl.duration / 2)
-    opts = SceneOptions()
-    row("build_scene (display list)", timed(lambda: build_scene(d.layout, tl, frame, opts),
-                                            args.frames), "frame")
-    n_prims = len(build_scene(d.layout, tl, frame, opts))
-    app = App(d.layout, tl, d.corpus, size=(1280, 800))
+    size = (1280, 800)
+    model = pgdraw.with_font(Model(d.layout, tl, d.corpus))
+    moments = iter(np.tile(np.linspace(0, tl.duration, args.frames), 3))
+    for s in tl.stages:  # each stage's extent is measured once per model, not per frame
+        compose(model, View(), size, s.t0)
+    row("compose (every layer)", timed(lambda: compose(model, View(), size, next(moments)),
+                                       args.frames), "frame")
+    n_prims = sum(len(la.prims) for la in compose(model, View(), size, tl.duration / 2).layers)
+    app = App(d.layout, tl, d.corpus, size=size)
     surf = pygame.Surface(app.size)
-    frames = iter(np.linspace(0, tl.duration, args.frames + 1))
-    app.seek(next(frames))
-    app.draw(surf)  # warm the plan layer and glyph cache, as a playing window has
+    app.draw(surf)  # warm the plan layers and glyph cache, as a playing window has
 
     def one_frame():
-        app.seek(next(frames))
+        app.seek(next(moments))
         app.draw(surf)
     row("window frame 1280x800 (headless)", timed(one_frame, args.frames), "frame")
+
+    def uncached():
+        pgdraw.draw_layers(surf, compose(model, View(), size, next(moments)).layers)
+    row("frame, every layer drawn (as shot)", timed(uncached, args.frames), "frame")
     rng = np.random.default_rng(2)
     pts = rng.uniform(0, 800, (n_prims, 2)).astype(int)
 
