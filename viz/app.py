@@ -83,7 +83,7 @@ class App:
         self._matches: list[int] = []
         self._match_i = 0
         self._layers = pgdraw.LayerCache()
-        self._drawn: tuple | None = None  # what the last draw depended on
+        self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
         self._exposed = True  # the window asks for a picture whatever changed
 
@@ -360,12 +360,15 @@ class App:
     # ---------------------------------------------------------------- drawing
 
     def _depends_on(self) -> tuple:
-        """Everything a frame depends on besides the model: equal, the same picture."""
-        return (self.t, self.closing, self.size, replace(self.view(), mouse=None), self.tooltip())
+        """What a frame depends on besides the model and the tooltip: equal, the same picture."""
+        return (self.t, self.closing, self.size, replace(self.view(), mouse=None))
 
     def needs_redraw(self) -> bool:
-        """Whether the picture would differ from the last one drawn (or the window lost it)."""
-        return self._exposed or self._drawn != self._depends_on()
+        """Whether the picture would differ from the last one drawn (or the window lost it);
+        the tooltip, which costs a sample, is looked at only when nothing else changed."""
+        if self._exposed or self._drawn is None or self._drawn[0] != self._depends_on():
+            return True
+        return self.tooltip() != self._drawn[1]
 
     def draw(self, surface: pygame.Surface) -> None:
         """Compose the frame and draw it (the plans come from the layer cache)."""
@@ -376,7 +379,7 @@ class App:
         pgdraw.draw_layers(surface, comp.layers, self._layers)
         self.hits = comp.hits
         self._tip = ((view, self.size, self.t, self.closing), comp.tooltip)
-        self._drawn = self._depends_on()
+        self._drawn = (self._depends_on(), comp.tooltip)
         self._exposed = False
 
     def screenshot(self) -> Path | None:

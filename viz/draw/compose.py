@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from viz.draw import hud, scene
-from viz.draw.camera import Camera, YMap
+from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Layer, Line, Primitive, Rect, Text
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import Bounds, SceneOptions, literal
@@ -58,7 +58,7 @@ class Model:
     serial: int = field(default_factory=lambda: next(_serial), init=False, repr=False)
 
     @cached_property
-    def breaks(self) -> tuple:
+    def breaks(self) -> tuple[Break, ...]:
         """Where the long empty 侯道 is drawn short; both views share them."""
         return scene.range_breaks(self.layout)
 
@@ -282,8 +282,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
                            lambda: _plan(model, icam, places=False)),
                    Layer("inset.people", body, icam,
                          tuple(_people(model, frame, icam, captions=False)))]
-    chi_m = getattr(model.layout, "chi_m", 0.231)
-    layers.append(Layer("overlay", mbox, cam, tuple(scene.overlay(cam, chi_m, fr.overlay_at))))
+    layers.append(Layer("overlay", mbox, cam,
+                        tuple(scene.overlay(cam, model.layout.chi_m, fr.overlay_at))))
     prims, hits = hud.build_hud(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
                                 where=fr.kind, substitutions=model.substitutions)
     layers.append(Layer("hud", None, cam, tuple(prims)))
@@ -310,7 +310,8 @@ def _static(model: Model, name: str, clip: Box, camera: Camera,
     memo = model.static_layers
     layer = memo.get(key)
     if layer is None:
-        layer = Layer(name, clip, camera, (Rect(clip, hud.PAPER), *build()), key)
+        # its own camera: the caller's may be handed on and changed (a zoom starts from it)
+        layer = Layer(name, clip, camera.copy(), (Rect(clip, hud.PAPER), *build()), key)
         memo[key] = layer
         if len(memo) > STATIC_MEMO:
             memo.popitem(last=False)

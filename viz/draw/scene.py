@@ -229,7 +229,7 @@ def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
     col = (160, 70, 50)
     # the 侯道 on the axis between the 物 (射自楹間)
     out.append(Line(((hou[0], ytop), (hou[0], hou[1])), col, 1.0, dash=(2.0, 5.0)))
-    chi_m = getattr(layout, "chi_m", 0.231)
+    chi_m = layout.chi_m
     dist = ytop - hou[1]
     x0, x1 = hou[0] - 34, hou[0] + 34
     for k, b in enumerate(breaks):
