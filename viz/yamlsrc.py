@@ -1,6 +1,6 @@
 """YAML loading that remembers where every mapping key, value and list item came from.
 
-Parsing uses libyaml's C loader when PyYAML has it (about six times faster) and PyYAML's own
+Parsing uses libyaml's C loader when PyYAML has it (four to six times faster) and PyYAML's own
 otherwise; both keep the line and column of every node. A file is refused, with a located
 InputError naming the limit, when it could otherwise exhaust memory or time: more than MAX_BYTES
 bytes or MAX_LINES lines, nesting deeper than MAX_DEPTH, more than MAX_NODES values, or aliases
