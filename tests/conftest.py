@@ -6,6 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# no example database: tests write nothing into the source tree (no .hypothesis/ folder)
+settings.register_profile("project", database=None)
+settings.load_profile("project")
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -51,6 +56,15 @@ class FieldLayout:
     def place_xy(self, name):
         p = self.places[name]
         return np.array([p.x, p.y])
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _parse_cache(tmp_path_factory):
+    """Parsed files are cached under a temporary folder, not the user's."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XIANGSHE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    yield
+    mp.undo()
 
 
 @pytest.fixture

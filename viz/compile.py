@@ -9,7 +9,6 @@ the scene anew.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +37,18 @@ JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 CODE = {name: i for i, name in enumerate(POSTURES)}
 # per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same
 # legs again and again (如初), and the planner is the costliest part of a compile.
-_LEGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LEGS: dict = {}
+
+
+def _layout_key(layout) -> object:
+    """What a layout's walks depend on: its obstacles, stairs and clearance (so each reading's
+    layout, and a reload of the same file, share the planned legs); a layout without them (a
+    test's open field) is its own key."""
+    obstacles = getattr(layout, "obstacles", None)
+    if obstacles is None:
+        return id(layout)
+    return (tuple(o.rect for o in obstacles), tuple(s.rect for s in layout.stairs),
+            layout.clearance)
 
 
 def unit(deg: float) -> np.ndarray:
@@ -272,52 +282,63 @@ class Compiler:
                                            f"({p[0]:.1f}, {p[1]:.1f})")
                     return
 
-    def leg(self, a: np.ndarray, b: np.ndarray, loc: Loc, who: str):
-        """The planner's way from a to b, whether it crosses an obstacle, and the 等 climbed
-        on each of its segments; remembered per layout."""
-        cache = _LEGS.setdefault(self.layout, {})
+    def leg(self, a, b, loc: Loc, who: str) -> tuple[list, bool, list, list, list]:
+        """The planner's way from a to b as points, whether it crosses an obstacle, and for each
+        segment the 等 it climbs, its length and its heading; remembered per layout, since the
+        rite walks the same legs again and again (如初)."""
+        cache = _LEGS.setdefault(_layout_key(self.layout), {})
         key = (round(float(a[0]), 4), round(float(a[1]), 4), round(float(b[0]), 4),
                round(float(b[1]), 4))
         hit = cache.get(key)
         if hit is None:
             try:
-                pts = np.asarray(self.layout.route(a, b), float)
+                arr = np.asarray(self.layout.route(np.asarray(a, float), np.asarray(b, float)),
+                                 float)
             except ValueError as e:
                 self.out.error(loc, f"{who} cannot walk from {self.layout.nearest_place(*a)} to "
                                     f"{self.layout.nearest_place(*b)}: {e}")
-                return np.array([a, b], float), False, [0]
-            keep = np.r_[True, np.hypot(*np.diff(pts, axis=0).T) > 1e-6]
-            pts = pts[keep]
+                arr = np.array([a, b], float)
+            keep = np.r_[True, np.hypot(*np.diff(arr, axis=0).T) > 1e-6]
+            pts = [(float(x), float(y)) for x, y in arr[keep]]
             segs = list(zip(pts, pts[1:]))
             blocked = any(self.layout.segment_blocked(p, q) for p, q in segs)
             steps = [self.layout.stair_steps(np.array([p, q])) for p, q in segs]
-            hit = cache[key] = (pts, blocked, steps)
+            lengths = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in segs]
+            heads = [math.degrees(math.atan2(q[0] - p[0], q[1] - p[1])) % 360.0 for p, q in segs]
+            hit = cache[key] = (pts, blocked, steps, lengths, heads)
         return hit
 
     def walk(self, a: int, t: float, goal: np.ndarray, vias, speed: float, loc: Loc) -> float:
-        p0 = self.pos[a].copy()
-        if np.hypot(*(goal - p0)) < 0.05 and not vias:
+        x0, y0 = float(self.pos[a][0]), float(self.pos[a][1])
+        if math.hypot(goal[0] - x0, goal[1] - y0) < 0.05 and not vias:
             return t
         name = self.s.cast[a].name
-        path, stairs = [p0], []
+        last = (x0, y0)
+        segs: list[tuple[tuple[float, float], float, float, int]] = []  # (end, len, head, 等)
         for target in [*vias, goal]:
-            pts, blocked, steps = self.leg(path[-1], np.asarray(target, float), loc, name)
+            pts, blocked, steps, lengths, heads = self.leg(last, target, loc, name)
             if blocked:
                 self.out.warn(loc, f"{name}'s path from {self.layout.nearest_place(*pts[0])} to "
                                    f"{self.layout.nearest_place(*pts[-1])} passes through an "
                                    "obstacle")
-            for q, n in zip(pts[1:], steps):
-                if np.hypot(*(q - path[-1])) > 1e-6:
-                    path.append(q)
-                    stairs.append(n)
+            for q, n, d, h in zip(pts[1:], steps, lengths, heads):
+                if math.hypot(q[0] - last[0], q[1] - last[1]) > 1e-6:
+                    segs.append((q, d, h, n))
+                    last = q
         self.hold(a, t)
-        for i, (p, q) in enumerate(zip(path, path[1:])):
-            h = unwrap_to(self.face[a], heading(p, q))
-            if abs(h - self.face[a]) > 1.0:
+        face, cur = float(self.face[a]), (x0, y0)
+        for i, (q, d, h, n) in enumerate(segs):
+            h = unwrap_to(face, h)
+            if abs(h - face) > 1.0:
                 t += self.cfg.turn if i == 0 else CORNER_TURN
-                self.key(a, t, p, h)
-            t += float(np.hypot(*(q - p))) / speed + stairs[i] * self.cfg.stair_step
-            self.key(a, t, q, h)
+                self.buf.motion.append((a, t, cur[0], cur[1], h, self.w))
+                face = h
+            t += d / speed + n * self.cfg.stair_step
+            self.buf.motion.append((a, t, q[0], q[1], h, self.w))
+            cur = q
+        if segs:
+            self.pos[a] = segs[-1][0]
+            self.face[a] = face
         return t
 
     # ---- checks used by verbs ----
@@ -412,7 +433,7 @@ class Compiler:
         self.buf = self.kf
         self.flush(buf, scale)
         t0, self.t = self.t, self.t + dur
-        self.check_overlap(step)
+        self.check_overlap(step, buf)
         for ex in step.expect:
             self.check_expect(ex)
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,
@@ -468,16 +489,23 @@ class Compiler:
                                             f"({self.cfg.brisk_speed:g} 尺/s): dur is too short")
                     return
 
-    def check_overlap(self, step: Step) -> None:
+    def check_overlap(self, step: Step, buf: _Buffer) -> None:
+        """Two people in one spot when the step ends: only those who moved or came in can have
+        come to stand on someone."""
+        moved = sorted({r[0] for r in buf.motion} | {r[0] for r in buf.presence})
+        moved = [a for a in moved if self.present[a]]
         idx = np.nonzero(self.present)[0]
-        if len(idx) < 2:
+        if not moved or len(idx) < 2:
             return
-        d = np.hypot(*(self.pos[idx, None, :] - self.pos[None, idx, :]).transpose(2, 0, 1))
-        iu, ju = np.triu_indices(len(idx), 1)
-        for k in np.nonzero(d[iu, ju] < OVERLAP)[0]:
-            i, j = iu[k], ju[k]
-            a, b = self.s.cast[idx[i]], self.s.cast[idx[j]]
-            self.out.warn(step.loc, f"{a.name} ({a.id}) and {b.name} ({b.id}) stand "
+        d = np.hypot(*(self.pos[moved][:, None, :] - self.pos[idx][None, :, :]).transpose(2, 0, 1))
+        seen: set[tuple[int, int]] = set()
+        for i, j in zip(*np.nonzero(d < OVERLAP)):
+            a, b = sorted((moved[i], int(idx[j])))
+            if a == b or (a, b) in seen:
+                continue
+            seen.add((a, b))
+            x, y = self.s.cast[a], self.s.cast[b]
+            self.out.warn(step.loc, f"{x.name} ({x.id}) and {y.name} ({y.id}) stand "
                                     f"{d[i, j]:.1f} 尺 apart at the end of this step")
 
     # ---- arrays ----

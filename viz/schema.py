@@ -203,6 +203,25 @@ def script_schema() -> dict:
     }
 
 
+FILE_KINDS = ("script", "cast", "patterns", "stage")
+
+
+@lru_cache(maxsize=None)
+def file_schema(kind: str) -> dict:
+    """The schema of one file of a rite folder (or of a whole one-file script)."""
+    whole = script_schema()
+    if kind == "script":
+        return whole
+    props = whole["properties"]
+    body = {"cast": {"type": "object", "additionalProperties": False,
+                     "properties": {k: props[k] for k in ("settings", "cast", "props")}
+                     | {"note": {"type": "string"}}},
+            "patterns": {"type": "object", "required": ["patterns"], "additionalProperties": False,
+                         "properties": {"patterns": props["patterns"], "note": {"type": "string"}}},
+            "stage": _ref("stage")}[kind]
+    return {"$schema": whole["$schema"], **body, "$defs": whole["$defs"]}
+
+
 def schema_text() -> str:
     return json.dumps(script_schema(), ensure_ascii=False, indent=2) + "\n"
 

@@ -9,6 +9,7 @@ their kinds (viz/verbs.py); a step's variant for a chosen reading replaces its a
 from __future__ import annotations
 
 import difflib
+import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -19,8 +20,9 @@ from typing import Any
 
 import jsonschema
 
+from viz.cache import cached
 from viz.errors import Collector, InputError, Loc, Problem, clip
-from viz.schema import script_schema
+from viz.schema import file_schema, schema_text
 from viz.verbs import REGISTRY, Key
 from viz.yamlsrc import YList, YMap, load_file, load_text, locate
 
@@ -183,9 +185,15 @@ class Script:
 # ---------------------------------------------------------------------------- structure
 
 
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(file_schema(kind))
+
+
 @lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(script_schema())
+def _salt() -> bytes:
+    """What a cached check depends on besides the file: this program's schema."""
+    return hashlib.sha256(schema_text().encode()).digest()
 
 
 def _extra_keys(err: jsonschema.ValidationError) -> list:
@@ -226,12 +234,35 @@ def _schema_problem(doc: YMap, err: jsonschema.ValidationError) -> Problem:
     return Problem(loc, f"{clip(err.message, 200)}{at}")
 
 
-def check_structure(doc: Any, name: str) -> list[Problem]:
+WHAT = {"script": "a rite script is a YAML mapping with cast: and stages: (or a rite folder's "
+                  "manifest with sections:)",
+        "cast": "a cast file is a YAML mapping with settings:, cast: and props:",
+        "patterns": "a pattern file is a YAML mapping patterns: {NAME: …}",
+        "stage": "a section file is a YAML mapping with name: and steps: (one stage)"}
+
+
+def check_structure(doc: Any, name: str, kind: str = "script") -> list[Problem]:
     if not isinstance(doc, YMap):
-        return [Problem(getattr(doc, "loc", Loc(name, 1, 1)), "a rite script is a YAML mapping "
-                        "with cast: and stages: (or a rite folder's manifest with sections:)")]
-    errs = sorted(_validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+        return [Problem(getattr(doc, "loc", Loc(name, 1, 1)), WHAT[kind])]
+    errs = sorted(_validator(kind).iter_errors(doc),
+                  key=lambda e: list(map(str, e.absolute_path)))
     return [_schema_problem(doc, e) for e in errs]
+
+
+def _checked_file(path: str | Path, kind: str) -> tuple[Any, list[Problem]]:
+    """A file parsed and its structure and numbers checked, from the cache when its bytes are."""
+    def work(text: str, name: str) -> tuple[Any, list[Problem]]:
+        try:
+            doc = load_text(text, name)
+        except InputError as e:
+            return None, e.problems
+        problems = check_structure(doc, name, kind)
+        if not problems:
+            out = Collector()
+            _check_numbers(doc, out, doc.loc)
+            problems = out.problems
+        return doc, problems
+    return cached(path, kind, _salt(), work)
 
 
 def _check_numbers(node: Any, out: Collector, loc: Loc) -> None:
@@ -255,6 +286,9 @@ _MANIFEST_KEYS = {"rite": str, "note": str, "cast": str, "patterns": (str, list)
 def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
     """A rite folder's manifest and the files it names → one document, every node located."""
     man = load_file(path)
+    if not isinstance(man, YMap):
+        raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
+                                 "a manifest is a YAML mapping with cast: and sections:"))
     out = Collector()
     base = path.parent
     for k in man:
@@ -269,20 +303,21 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
     out.raise_if_errors()
     files = [str(path)]
 
-    def load(rel: Any, loc: Loc) -> Any:
-        if not isinstance(rel, str) or not rel:
+    def load(rel: Any, loc: Loc, kind: str) -> Any:
+        if not isinstance(rel, (str, Path)) or not str(rel):
             out.error(loc, f"expected a file name, found {clip(rel)}")
             return None
-        p = base / rel
+        p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
         if not p.is_file():
             out.error(loc, f"no file {rel} beside the manifest ({base})")
             return None
         files.append(str(p))
         try:
-            return load_file(p)
+            doc, problems = _checked_file(p, kind)
         except InputError as e:
-            out.problems.extend(e.problems)
-            return None
+            doc, problems = None, e.problems
+        out.problems.extend(problems)
+        return None if problems else doc
 
     doc = YMap()
     doc.loc, doc.key_locs, doc.value_locs = man.loc, {}, {}
@@ -290,40 +325,28 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
         if k in man:
             doc[k] = man[k]
             doc.key_locs[k], doc.value_locs[k] = man.key_loc(k), man.loc_of(k)
-    cast = load(man["cast"], man.loc_of("cast"))
-    if isinstance(cast, YMap):
-        for k, v in cast.items():
-            if k not in ("settings", "cast", "props", "note"):
-                out.error(cast.key_loc(k), f"unexpected key {clip(k)} in the cast file; expected "
-                                           "settings, cast, props")
-                continue
-            if k != "note":
-                doc[k] = v
-                doc.key_locs[k], doc.value_locs[k] = cast.key_loc(k), cast.loc_of(k)
-    elif cast is not None:
-        out.error(getattr(cast, "loc", Loc(str(base / man["cast"]), 1, 1)),
-                  "the cast file is a mapping with settings:, cast: and props:")
+    cast = load(man["cast"], man.loc_of("cast"), "cast")
+    for k, v in (cast or {}).items():
+        if k != "note":
+            doc[k] = v
+            doc.key_locs[k], doc.value_locs[k] = cast.key_loc(k), cast.loc_of(k)
     pats = YMap()
     pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
     spec = man.get("patterns")
-    pfiles: list[tuple[str, Loc]] = []
+    pfiles: list[tuple[str | Path, Loc]] = []
     if isinstance(spec, str):
         d = base / spec
         if d.is_dir():
-            pfiles = [(str(p.relative_to(base)), man.loc_of("patterns"))
-                      for p in sorted(d.glob("*.yaml"))]
+            pfiles = [(p, man.loc_of("patterns")) for p in sorted(d.glob("*.yaml"))]
         else:
             pfiles = [(spec, man.loc_of("patterns"))]
     elif isinstance(spec, YList):
         pfiles = [(v, spec.loc_of(i)) for i, v in enumerate(spec)]
     for rel, loc in pfiles:
-        pd = load(rel, loc)
+        pd = load(rel, loc, "patterns")
         if pd is None:
             continue
-        body = pd.get("patterns") if isinstance(pd, YMap) else None
-        if not isinstance(body, YMap):
-            out.error(getattr(pd, "loc", loc), "a pattern file is a mapping patterns: {NAME: …}")
-            continue
+        body = pd["patterns"]
         for name, p in body.items():
             if name in pats:
                 out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
@@ -337,7 +360,7 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
     stages = YList()
     stages.loc, stages.item_locs = man.loc_of("sections"), []
     for i, rel in enumerate(man["sections"]):
-        st = load(rel, man["sections"].loc_of(i))
+        st = load(rel, man["sections"].loc_of(i), "stage")
         if st is not None:
             stages.append(st)
             stages.item_locs.append(getattr(st, "loc", man["sections"].loc_of(i)))
@@ -356,9 +379,11 @@ def read_document(path: str | Path) -> tuple[Any, tuple[str, ...]]:
         if not m.is_file():
             raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))
         return _read_manifest(m)
-    doc = load_file(p)
+    doc, problems = _checked_file(p, "script")
     if isinstance(doc, YMap) and "sections" in doc and "stages" not in doc:
         return _read_manifest(p)
+    if problems:
+        raise InputError(problems)
     return doc, (str(p),)
 
 
@@ -852,7 +877,11 @@ class _Reader:
         """The stage's declared gap, checked against the sections it really skips."""
         skipped = (list(range(prev_sec.index + 1, sec.index))
                    if sec is not None and prev_sec is not None else [])
-        if index == 0 and sec is not None:
+        if sec is not None and prev_sec is not None and sec.index <= prev_sec.index:
+            self.out.warn(st.loc_of("name"), f"this stage goes back in the text (section "
+                                             f"{sec.index} after {prev_sec.index})")
+        if sec is not None and (index == 0 or (prev_sec is not None
+                                               and sec.index <= prev_sec.index)):
             skipped = list(range(1, sec.index))
         if "gap" not in st:
             if skipped and index > 0:
@@ -1020,14 +1049,16 @@ def script_readings(doc: Any) -> set[str]:
 
 
 def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
-                files: Sequence[str] = ()) -> Script:
-    """Check a parsed script and build the model; raises InputError listing every problem."""
-    problems = check_structure(doc, name)
-    if problems:
-        raise InputError(problems)
+                files: Sequence[str] = (), checked: bool = False) -> Script:
+    """Check a parsed script and build the model; raises InputError listing every problem.
+    checked: the structure was checked already, file by file (read_document)."""
     out = Collector()
-    _check_numbers(doc, out, doc.loc)
-    out.raise_if_errors()
+    if not checked:
+        problems = check_structure(doc, name)
+        if problems:
+            raise InputError(problems)
+        _check_numbers(doc, out, doc.loc)
+        out.raise_if_errors()
     r = _Reader(doc, layout, corpus, out, tuple(readings))
     cast, props = r.cast(), r.props()
     r.check_patterns()
@@ -1051,7 +1082,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
 def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = ()) -> Script:
     """A rite folder, its manifest, or a one-file script."""
     doc, files = read_document(path)
-    return read_script(doc, str(path), layout, corpus, readings, files)
+    return read_script(doc, str(path), layout, corpus, readings, files, checked=True)
 
 
 def parse_script(text: str, layout, corpus, name: str = "<script>",
