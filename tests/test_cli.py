@@ -146,3 +146,38 @@ def test_another_commentators_reading(capsys):
 def test_shot_wants_a_png_name(capsys, tmp_path):
     code, _, err = run(capsys, "shot", "--at", "1", "-o", str(tmp_path / "x.txt"))
     assert code == 2 and "ending in .png" in err and not (tmp_path / "x.txt").exists()
+
+
+def test_options_may_come_before_the_command(capsys):
+    code, out, _ = run(capsys, "--reading", "敖", "check")
+    assert code == 0 and "reading 敖" in out
+    code, out, _ = run(capsys, "--stage", "1", "state", "--json")
+    assert code == 0 and json.loads(out)["stage"]["name"] == "迎賔"
+
+
+def test_strict_check_fails_on_a_warning(capsys, tmp_path):
+    import shutil
+
+    from viz import DEFAULT_SCRIPT
+
+    rite = tmp_path / "rite"
+    shutil.copytree(DEFAULT_SCRIPT, rite)
+    f = rite / "sections" / "17-誘射.yaml"
+    # the 司射 walks into the court's west wall
+    f.write_text(f.read_text(encoding="utf-8").replace(
+        "- move: {who: sishe, to: 司射位, face: 東}", "- move: {who: sishe, to: {place: 司射位, "
+        "dx: -37}, face: 東}", 1), encoding="utf-8")
+    code, out, err = run(capsys, "check", "--script", str(rite))
+    assert code == 0 and "the move ends inside 西壁 (a wall)" in err
+    code, out, err = run(capsys, "check", "--strict", "--script", str(rite))
+    assert code == 2 and "the move ends inside 西壁" in err and "--strict" in err
+    assert str(f) in err
+
+
+def test_after_draws_and_reports_the_closing_state(capsys, tmp_path):
+    """--after 再拜 (the 主人's, at the gate): he has bowed; the 賔 has not begun to answer."""
+    code, out, _ = run(capsys, "state", "--after", "主人一相出迎於門外再拜", "--json")
+    s = json.loads(out)
+    who = {a["id"]: a for a in s["actors"]}
+    assert code == 0 and s["step"]["cite"] == "再拜"
+    assert who["bin"]["posture"] == "立"
