@@ -6,9 +6,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from hypothesis import settings
+import tempfile
 
-# no example database: tests write nothing into the source tree (no .hypothesis/ folder)
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# tests write nothing into the source tree: no example database, and hypothesis' own files
+# (.hypothesis/) in a temporary folder
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="xiangshe-hypothesis-"))
 settings.register_profile("project", database=None)
 settings.load_profile("project")
 

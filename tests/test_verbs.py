@@ -58,6 +58,7 @@ def test_a_bow_made_seated_ends_seated(field, corpus):
     t0 = tl.steps[0].t0
     assert posture(tl, t0 + 0.9, "sz") == "坐"  # 坐 takes 1 s; seated half-way through
     assert posture(tl, t0 + 2.0, "sz") == "拜"  # the bow: 1 … 3 s
+    assert tl.sample(t0 + 2.0).seated[tl.actor_index["sz"]]  # … made kneeling
     assert posture(tl, t0 + 3.2, "sz") == "坐"  # after the bow, still seated
     assert posture(tl, tl.steps[0].t1, "sz", closing=True) == "立"  # 興
     assert not warns
@@ -265,3 +266,29 @@ def _with_keyframe(ch, owner: int, t: float, dx: float):
     rows = {k: list(v) + [v[last] + (dx if k == "x" else 0)] for k, v in ch.values.items()}
     return build_channel(list(ch.owner) + [owner], list(ch.t) + [t], ch.interp, ch.span,
                          ch.owners, list(ch.writer) + [1], **rows)
+
+
+def test_a_marked_spot_outlives_later_set_downs(field, corpus):
+    tl, warns, _ = build("""\
+        - cite: 中庭北面坐奠觶
+          do:
+            - take: {who: sz, prop: zhi}
+            - put: {who: sz, prop: zhi, at: {place: 洗, side: 南, dist: 2}, mark: 觶位}
+        - cite: 進坐取觶
+          do:
+            - take: {who: sz, prop: zhi}
+            - put: {who: sz, prop: zhi}
+            - take: {who: sz, prop: zhi}
+        - cite: 北面坐奠於其所
+          do:
+            - put: {who: sz, prop: zhi, at: {mark: 觶位}}
+        """, field, corpus)
+    j = tl.prop_index["zhi"]
+    assert tl.sample(tl.duration).prop_xy[j] == pytest.approx([30, -32])
+    assert not warns
+    _, warns, _ = build("""\
+        - cite: 北面坐奠於其所
+          do:
+            - put: {who: sz, prop: zhi, at: {mark: 無}}
+        """, field, corpus)
+    assert any("no spot is marked '無' yet" in w.message for w in warns)

@@ -74,7 +74,7 @@ class _Buffer:
     # every keyframe row ends with the index of the step that wrote it (-1: before any step),
     # so a closing sample leaves out what the next step writes at the same instant
     motion: list = field(default_factory=list)  # (actor, t, x, y, face, writer)
-    posture: list = field(default_factory=list)  # (actor, t, code, end, count, writer)
+    posture: list = field(default_factory=list)  # (actor, t, code, end, count, seated, writer)
     presence: list = field(default_factory=list)  # (actor, t, present, writer)
     props: list = field(default_factory=list)  # (prop, t, holder, x, y, visible, writer)
     label: list = field(default_factory=list)  # (actor, t, label index, writer)
@@ -101,6 +101,7 @@ class Compiler:
         self.holder = np.full(m, SET_DOWN)
         self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
         self.labels = [a.label for a in script.cast]
+        self.marks: dict[str, np.ndarray] = {}  # spots named by put: {…, mark: NAME}
         self.label_names: list[str] = []
         self.kf = _Buffer()
         self.buf = self.kf  # where the primitives write: the step's buffer while compiling one
@@ -118,6 +119,11 @@ class Compiler:
                 self.out.warn(loc or ref.loc, f"{self.s.cast[a].name} ({ref.actor}) is not present "
                                               "here: {actor: …} means where he was last")
             base = self.pos[a].copy()
+        elif ref.mark is not None:
+            if ref.mark not in self.marks:
+                self.out.warn(loc or ref.loc, f"no spot is marked {ref.mark!r} yet (put: {{…, "
+                                              f"mark: {ref.mark}}} names one); taken as the origin")
+            base = self.marks.get(ref.mark, np.zeros(2)).copy()
         else:
             base = self.prop_spot(self.members(ref.prop)[0])
         if ref.side is not None:
@@ -209,12 +215,14 @@ class Compiler:
         if kind in ("拜", "揖"):
             n = count if kind == "拜" else 1
             d = g[kind] * n
-            self.buf.posture.append((a, t, CODE[kind], t + d, n, self.w))
-            self.buf.posture.append((a, t + d, CODE[self.base[a]], t + d, 0, self.w))
+            seated = self.base[a] == "坐"
+            self.buf.posture.append((a, t, CODE[kind], t + d, n, seated, self.w))
+            self.buf.posture.append((a, t + d, CODE[self.base[a]], t + d, 0, seated, self.w))
         else:
             d = g[kind]
             self.base[a] = "坐" if kind == "坐" else "立"
-            self.buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0, self.w))
+            self.buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0,
+                                     self.base[a] == "坐", self.w))
         busy[a] = t + d
         return t + d
 
@@ -397,7 +405,8 @@ class Compiler:
                 self.teleport(a, self.t, spot, face)
                 self.set_presence(a, self.t, not pl.absent)
                 self.base[a] = pl.posture
-                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0, self.w))
+                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0,
+                                        pl.posture == "坐", self.w))
             for p in (self.pi[pid] for pid in pl.holding):
                 self.set_prop(p, self.t, idx[0], self.pos[idx[0]])
 
@@ -443,8 +452,8 @@ class Compiler:
     def flush(self, buf: _Buffer, scale: float) -> None:
         T = self.t
         self.kf.motion += [(a, T + t * scale, *rest) for a, t, *rest in buf.motion]
-        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n, w)
-                            for a, t, c, e, n, w in buf.posture]
+        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n, st, w)
+                            for a, t, c, e, n, st, w in buf.posture]
         self.kf.presence += [(a, T + t * scale, *rest) for a, t, *rest in buf.presence]
         self.kf.props += [(p, T + t * scale, *rest) for p, t, *rest in buf.props]
         self.kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
@@ -520,11 +529,11 @@ class Compiler:
             k = first.get(a, (a, 0.0, 0.0, 0.0, 0.0))
             motion.insert(0, (a, 0.0, k[2], k[3], k[4], -1))
         pres = [(a, 0.0, False, -1) for a in range(n)] + self.kf.presence
-        post = [(a, 0.0, 0, 0.0, 0, -1) for a in range(n)] + self.kf.posture
+        post = [(a, 0.0, 0, 0.0, 0, False, -1) for a in range(n)] + self.kf.posture
         span = self.t + 10.0
         channels = {
             "motion": _chan(motion, "linear", span, n, "x", "y", "face"),
-            "posture": _chan(post, "step", span, n, "code", "end", "count"),
+            "posture": _chan(post, "step", span, n, "code", "end", "count", "seated"),
             "presence": _chan(pres, "step", span, n, "present"),
             "props": _chan(self.kf.props, "step", span, m, "holder", "x", "y", "visible"),
             "label": _chan(self.kf.label, "step", span, n, "label"),

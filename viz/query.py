@@ -19,17 +19,23 @@ def dir_name(deg: float) -> str:
 
 
 def step_after(timeline: Timeline, corpus, text: str) -> int:
-    """The step citing the last character of TEXT's first occurrence (the last such to end)."""
+    """The step citing the last character of TEXT's first occurrence that the script enacts
+    (the last such step to end): 答再拜 is found where a scripted section has it, not where an
+    unscripted one has it first."""
     hits = corpus.find(text)
     if not hits:
         raise QueryError(f"{text!r} does not occur in the text (variants count as equal)")
+    for h in hits:
+        last = h + len(text) - 1
+        steps = [s for s in timeline.steps if s.span[0] <= last < s.span[1]]
+        if steps:
+            return max(steps, key=lambda s: s.t1).index
     last = hits[0] + len(text) - 1
-    steps = [s for s in timeline.steps if s.span[0] <= last < s.span[1]]
-    if not steps:
-        sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
-        raise QueryError(f"no step of the script cites {text!r} (it is in section {sec}, "
-                         f"page {corpus.page_at(last)})")
-    return max(steps, key=lambda s: s.t1).index
+    sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
+    where = f"section {sec}, page {corpus.page_at(last)}"
+    if len(hits) > 1:
+        where = f"first in {where}; {len(hits)} places in all"
+    raise QueryError(f"no step of the script cites {text!r} ({where})")
 
 
 def time_after(timeline: Timeline, corpus, text: str) -> float:
@@ -138,7 +144,8 @@ def format_state(s: dict[str, Any]) -> str:
     w = max((len(a["name"]) for a in s["actors"]), default=2)
     for a in s["actors"]:
         held = "、".join(h["name"] for h in a["holding"]) or "—"
-        lines.append(f"{a['name']:\u3000<{w}} {a['id']:<10} x={a['x']:7.1f} y={a['y']:7.1f}  "
+        lines.append(f"{a['name']:\u3000<{w}} {a['label']:\u3000<3} {a['id']:<10} "
+                     f"x={a['x']:7.1f} y={a['y']:7.1f}  "
                      f"{a['region']:\u3000<2} near {a['place']:\u3000<4} "
                      f"{a['facing']['dir']}面 {a['facing']['deg']:5.1f}°  {a['posture']}  "
                      f"holds {held}")

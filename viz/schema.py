@@ -85,6 +85,7 @@ def script_schema() -> dict:
              "properties": {"place": {"type": "string", "minLength": 1},
                             "actor": {"type": "string", "minLength": 1},
                             "prop": {"type": "string", "minLength": 1},
+                            "mark": {"type": "string", "minLength": 1},
                             "side": _ref("dir"), "dist": _ref("num"),
                             "dx": _ref("num"), "dy": _ref("num")}}]},
         "action": {"type": "object", "minProperties": 1, "maxProperties": 1,

@@ -66,6 +66,7 @@ class PlaceRef:
     place: str | None = None
     actor: str | None = None
     prop: str | None = None
+    mark: str | None = None  # a spot named by an earlier put (put: {…, mark: NAME})
     side: float | None = None  # degrees, 0 = north
     dist: float = 3.0
     dx: float = 0.0
@@ -481,8 +482,12 @@ class _Reader:
 
         def at(k: str) -> Loc:
             return v.loc_of(k) if isinstance(v, YMap) and k in v else loc
-        if sum(k in v for k in ("place", "actor", "prop")) != 1:
-            self.out.error(loc, "a place mapping needs exactly one of place:, actor: or prop:")
+        if sum(k in v for k in ("place", "actor", "prop", "mark")) != 1:
+            self.out.error(loc, "a place mapping needs exactly one of place:, actor:, prop: or "
+                                "mark:")
+            return None
+        if "mark" in v and not (isinstance(v["mark"], str) and v["mark"]):
+            self.out.error(at("mark"), f"mark: expected a name, found {clip(v['mark'])}")
             return None
         if "place" in v and v["place"] not in self.layout.places:
             self.out.error(at("place"), f"unknown place {clip(v['place'])}"
@@ -509,7 +514,7 @@ class _Reader:
                                            f"{clip(v['side'])}")
                 return None
         return PlaceRef(loc, place=v.get("place"), actor=v.get("actor"), prop=v.get("prop"),
-                        side=side, **nums)
+                        mark=v.get("mark"), side=side, **nums)
 
     def vias(self, vs: Any, loc: Loc) -> tuple[PlaceRef | Way, ...]:
         """Places to pass, in order; a named way of the text (鉤楹內, 由楹内 …) is a Way."""
@@ -795,7 +800,12 @@ class _Reader:
                 if total is not None:
                     out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
                                 x.loc, x.pattern, x.expect) for x in out]
-            return out + self.tail_expect(s, env, cite, span, loc, reading)
+            ex = self.expects(s.get("expect"), s.loc_of("expect")) if "expect" in s else ()
+            if ex and out:  # checked when the pattern's last step has ended
+                last = out[-1]
+                out[-1] = Step(last.cite, last.span, last.actions, last.dur, last.note,
+                               last.reading, last.loc, last.pattern, last.expect + ex)
+            return out
         ctx = f"pattern {pattern!r}, used at {loc}" if pattern else ""
         dur = None
         if "dur" in body:
@@ -808,13 +818,6 @@ class _Reader:
         return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
                      pattern, self.expects(s.get("expect"), s.loc_of("expect")
                                            if "expect" in s else loc))]
-
-    def tail_expect(self, s: YMap, env, cite, span, loc, reading) -> list[Step]:
-        """A use: step's expect: is checked after the pattern's last step (a step of no time)."""
-        if not s.get("expect") or env:
-            return []
-        ex = self.expects(s["expect"], s.loc_of("expect"))
-        return [Step(cite, span, (), 0.0, "", reading, loc, "", ex)] if ex else []
 
     def variant(self, s: YMap) -> tuple[YMap, str]:
         """The step's body under the chosen readings: a variant that names one and carries

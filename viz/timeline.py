@@ -82,6 +82,8 @@ class Frame:
     labels: tuple[str, ...] = ()  # each actor's label at this moment (相 → 司正 → 司馬)
     values: Mapping[str, Mapping[str, np.ndarray]] = field(default_factory=dict)  # other channels
     events: tuple[Event, ...] = ()  # events live at t (calls, captions …)
+    seated: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # kneeling (坐), also
+    # while he bows or salutes from there (坐奠觶，拜)
 
 
 @dataclass(frozen=True)
@@ -180,32 +182,19 @@ def build_channel(owner: Sequence[int], t: Sequence[float], interp: str = "step"
     return Channel(o, tt, vals, interp, float(span), o * float(span) + tt, n, w)
 
 
-def _legacy_parts(motion, posture, presence, prop_state, captions, duration):
-    """Channels and events from the older constructor's fixed arguments."""
-    def rekey(c: Channel, interp: str) -> Channel:
-        return build_channel(c.owner, c.t, interp, **c.values)
-    chans = {"motion": rekey(motion, "linear"), "posture": rekey(posture, "step"),
-             "presence": rekey(presence, "step"), "props": rekey(prop_state, "step")}
-    events = [Event(float(a), float(b), "say", int(w), str(x)) for a, b, w, x in
-              zip(captions.get("t0", ()), captions.get("t1", ()), captions.get("actor", ()),
-                  captions.get("text", ()))]
-    return chans, events, duration
-
 
 class Timeline:
     """Arrays compiled once from a script; sample(t) reads them and never accumulates state.
 
-    channels: "motion" (linear: x, y, face per actor), "posture" (step: code, end, count),
+    channels: "motion" (linear: x, y, face per actor), "posture" (step: code, end, count,
+    seated),
     "presence" (step: present), "props" (step: holder, x, y, visible per prop; an arrow in
     flight moves straight to its next keyframe), "label" (step: index into label_names), and
     any others a compiler adds (tallies, beats …), each sampled into Frame.values by name.
     events: captions and other timed happenings, in order of t0."""
 
     def __init__(self, actors, props, stages, steps, channels: Mapping[str, Channel],
-                 events: Sequence[Event], duration: float, label_names: Sequence[str] = (),
-                 *legacy):
-        if isinstance(channels, Channel):  # the older positional form, still used by test fakes
-            channels, events, duration = _legacy_parts(channels, events, duration, *legacy)
+                 events: Sequence[Event], duration: float, label_names: Sequence[str] = ()):
         self.actors: tuple[ActorInfo, ...] = tuple(actors)
         self.props: tuple[PropInfo, ...] = tuple(props)
         self.stages: tuple[StageSpan, ...] = tuple(stages)
@@ -258,7 +247,7 @@ class Timeline:
         step = self.step_at(t, closing)
         cut = step if closing else None
         xy, facing, moving = self._sample_motion(n, t, cut)
-        posture, phase, count = self._sample_posture(n, t, cut)
+        posture, phase, count, seated = self._sample_posture(n, t, cut)
         pi, pok = ch["presence"].lookup(n, t, cut)
         present = ch["presence"].get("present", pi, pok, 0).astype(bool)
         holder, prop_xy, visible = self._sample_props(m, t, xy, cut)
@@ -276,7 +265,8 @@ class Timeline:
                   if name not in STANDARD}
         return Frame(t, self.stage_at(t, closing), step, present, xy, facing,
                      posture, phase, count, moving, holding, prop_xy, holder,
-                     visible & _held_visible(holder, present), caps, labels, values, events)
+                     visible & _held_visible(holder, present), caps, labels, values, events,
+                     seated)
 
     def _sample_motion(self, n: int, t: float, closing: int | None):
         ch = self.channels["motion"]
@@ -307,7 +297,8 @@ class Timeline:
         with np.errstate(invalid="ignore", divide="ignore"):
             phase = np.where(gesture, np.clip((t - start) / (end - start), 0, 1), 0.0)
         count = np.where(gesture, ch.get("count", i, ok, 1), 0).astype(int)
-        return code, phase, count
+        seated = ch.get("seated", i, ok, 0).astype(bool) | (code == 1)
+        return code, phase, count, seated
 
     def _sample_props(self, m: int, t: float, actor_xy: np.ndarray, closing: int | None):
         if not m:

@@ -182,9 +182,11 @@ class Take(Verb):
 class Put(Verb):
     name = "put"
     doc = ("set a thing down (奠): at a place, or by default just in front of the person "
-           "(1 尺 the way he faces); at: {prop: X} is where X lies, or was last set down (奠於其所)")
+           "(1 尺 the way he faces); at: {prop: X} is where X lies, or was last set down; "
+           "mark: NAME names the spot for later (奠觶表其位: at: {mark: NAME} is 奠於其所)")
     keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
-            "at": Key("place", "where it is set down")}
+            "at": Key("place", "where it is set down"),
+            "mark": Key("text", "a name for the spot, for {mark: NAME} later")}
 
     @staticmethod
     def compile(c, act, busy):
@@ -198,6 +200,8 @@ class Put(Verb):
         t = busy.get(a, 0.0) + c.cfg.gestures["put"]
         for p in members:
             c.set_prop(p, t, SET_DOWN, spot)
+        if "mark" in act.args:
+            c.marks[act.args["mark"]] = np.asarray(spot, float).copy()
         busy[a] = t
         return t
 

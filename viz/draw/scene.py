@@ -321,12 +321,13 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
         phase = float(frame.phase[i])
         col = party_color(a.party)
         r = r0
-        if code == SIT:  # lower and smaller, on a square base (the mat-kneel)
+        seated = code == SIT or (len(frame.seated) > i and bool(frame.seated[i]))
+        if seated:  # lower and smaller, on a square base (the mat-kneel), also while bowing
             r *= 0.8
             s = r0 * 1.05
             out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
                                (236, 228, 210), col, 1.5))
-        elif code == BOW:  # the token dips (shrinks) once for each bow of the gesture
+        if code == BOW:  # the token dips (shrinks) once for each bow of the gesture
             bows = max(int(frame.count[i]), 1)
             r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * phase))
         fx, fy = facing_vector(float(frame.facing[i]))
