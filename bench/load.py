@@ -8,7 +8,7 @@ over and over until it has at least --steps steps (each listing compiled anew).
 Rows, each a median over new processes (the first load a user waits for):
 - cold: nothing cached (XIANGSHE_CACHE=off): every file parsed and checked;
 - cached: the parse cache warm (as after the first run), so only unchanged files skip parsing;
-and, in this process, warm: a second Model (routes already planned, files cached).
+and, in this process, warm: a second Rite (routes already planned, files cached).
 Prints a table and writes JSON to bench/results/.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
-from viz.model import Model  # noqa: E402
+from viz.rite import Rite  # noqa: E402
 from viz.yamlsrc import load_file  # noqa: E402
 
 
@@ -47,14 +47,14 @@ def simulated(times: int, folder: Path) -> Path:
 
 def load_once(script: Path) -> tuple[float, int, float]:
     t = time.perf_counter()
-    d = Model(script, DEFAULT_LAYOUT).get()
+    d = Rite(script, DEFAULT_LAYOUT).get()
     return time.perf_counter() - t, len(d.timeline.steps), d.timeline.duration
 
 
 NEW_PROCESS = """
 import sys, time; sys.path.insert(0, {root!r})
-from viz.model import Model; from viz.text import load_corpus
-c = load_corpus(); m = Model({script!r}, {layout!r}, c)
+from viz.rite import Rite; from viz.text import load_corpus
+c = load_corpus(); m = Rite({script!r}, {layout!r}, c)
 t = time.perf_counter(); m.get(); print(time.perf_counter() - t)
 """
 
@@ -72,7 +72,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     rows = []
-    per_copy = len(Model(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get().timeline.steps)
+    per_copy = len(Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get().timeline.steps)
     times = -(-args.steps // per_copy)
     with tempfile.TemporaryDirectory() as tmp:
         scripts = {"bundled": DEFAULT_SCRIPT / "manifest.yaml",

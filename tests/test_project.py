@@ -41,7 +41,7 @@ def test_the_model_does_not_import_pygame():
     code = ("import sys\n"
             "import viz.text, viz.layout, viz.paths, viz.script, viz.compile, viz.timeline, "
             "viz.query, viz.draw.display, viz.draw.scene, viz.draw.camera, viz.draw.hud, "
-            "viz.draw.compose, viz.verbs, viz.schema, viz.model, viz.lint, viz.cache\n"
+            "viz.draw.compose, viz.verbs, viz.schema, viz.rite, viz.lint, viz.cache\n"
             "print('pygame' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)

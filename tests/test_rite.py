@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.compile import compile_script
 from viz.errors import Collector, InputError
-from viz.model import Model
+from viz.rite import Rite
 from viz.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
 from viz.script import load_script, parse_script
 from viz.verbs import REGISTRY
@@ -183,7 +183,7 @@ def test_a_variant_with_actions_runs_under_its_reading(field, corpus):
 
 
 def test_a_model_per_reading_is_built_once(tmp_path):
-    m = Model(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    m = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     a, b = m.get(), m.get(("敖",))
     assert m.get() is a and m.get(("敖",)) is b and a is not b
     i = a.timeline.actor_index["sishe"]
@@ -230,7 +230,7 @@ def test_any_damaged_rite_loads_compiles_or_gives_located_errors(tmp_path_factor
     lines[line] = f"{head}: {junk}"
     f.write_text("\n".join(lines), encoding="utf-8")
     try:
-        d = Model(rite, DEFAULT_LAYOUT).get()
+        d = Rite(rite, DEFAULT_LAYOUT).get()
         assert d.timeline.duration > 0
     except InputError as e:
         files = {str(p) for p in rite.rglob("*.yaml")}

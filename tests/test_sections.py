@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from viz.model import Model
+from viz.rite import Rite
 from viz.text import load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ POSTURES = ("立", "坐", "拜", "揖")
 
 @pytest.fixture(scope="module")
 def model():
-    return Model(str(RITE), str(LAYOUT)).get()
+    return Rite(str(RITE), str(LAYOUT)).get()
 
 
 @pytest.fixture(scope="module")

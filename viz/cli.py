@@ -18,9 +18,9 @@ VALUE_OPTIONS = {"--script", "--layout", "--reading", "--at", "--after", "--stag
 def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()):
     """Layout, text, script → checked model → compiled timeline (a model.Compiled);
     InputError on any problem, including a reading no file knows."""
-    from viz.model import Model
+    from viz.rite import Rite
 
-    return Model(script_path, layout_path).get(tuple(readings))
+    return Rite(script_path, layout_path).get(tuple(readings))
 
 
 def _shown(path: Path) -> str:

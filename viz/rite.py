@@ -1,9 +1,9 @@
 """The rite as loaded: layout, text and script compiled per reading, on demand, and cached.
 
-`Model(script_path, layout_path)` knows every reading its files name (the layout's variants and
-the script's step variants, plus 鄭, the default); `model.get(readings)` loads and compiles
-the rite under those readings the first time it is asked and returns the same `Compiled`
-after, so a window can switch reading live.
+`Rite(script_path, layout_path)` knows every reading its files name (the layout's variants and
+the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and compiles the
+rite under those readings the first time it is asked and returns the same `Compiled` after, so
+a window can switch reading live.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class Compiled:
     readings: tuple[str, ...]
 
 
-class Model:
+class Rite:
     def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None):
         from viz.text import load_corpus
 
