@@ -71,6 +71,27 @@ def _remember(key: str, value: Any) -> None:
     _MEMO[key] = value
 
 
+def load_blob(name: str, salt: bytes) -> Any | None:
+    """A value kept under a name (e.g. the walks planned on one layout), or None."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    entry = folder / f"{name}-{hashlib.sha256(VERSION + salt).hexdigest()[:32]}.pickle"
+    try:
+        with open(entry, "rb") as f:
+            return pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+            ValueError):
+        return None
+
+
+def store_blob(name: str, salt: bytes, value: Any) -> None:
+    folder = cache_dir()
+    if folder is not None:
+        _store(folder, folder / f"{name}-{hashlib.sha256(VERSION + salt).hexdigest()[:32]}"
+                                ".pickle", value)
+
+
 def _store(folder: Path, entry: Path, value: Any) -> None:
     from viz.fileio import OutputError, atomic_write_bytes
 

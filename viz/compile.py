@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from viz.cache import load_blob, store_blob
 from viz.errors import Collector, Loc
 from viz.script import Action, Expect, Formation, Placement, PlaceRef, PropPlacement, Script, Step, Way
 from viz.timeline import (
@@ -38,6 +39,16 @@ CODE = {name: i for i, name in enumerate(POSTURES)}
 # per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same
 # legs again and again (如初), and the planner is the costliest part of a compile.
 _LEGS: dict = {}
+
+
+def _legs_for(layout) -> tuple[dict, bytes | None]:
+    """The legs already planned on this layout: in this process, or kept in the parse cache's
+    folder from an earlier run (viz/cache.py), keyed by what the walks depend on."""
+    key = _layout_key(layout)
+    salt = repr(key).encode() if isinstance(key, tuple) else None
+    if key not in _LEGS:
+        _LEGS[key] = (load_blob("legs", salt) if salt is not None else None) or {}
+    return _LEGS[key], salt
 
 
 def _layout_key(layout) -> object:
@@ -102,6 +113,8 @@ class Compiler:
         self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
         self.labels = [a.label for a in script.cast]
         self.marks: dict[str, np.ndarray] = {}  # spots named by put: {…, mark: NAME}
+        self.legs, self.legs_salt = _legs_for(layout)
+        self.new_legs = False
         self.label_names: list[str] = []
         self.kf = _Buffer()
         self.buf = self.kf  # where the primitives write: the step's buffer while compiling one
@@ -294,7 +307,7 @@ class Compiler:
         """The planner's way from a to b as points, whether it crosses an obstacle, and for each
         segment the 等 it climbs, its length and its heading; remembered per layout, since the
         rite walks the same legs again and again (如初)."""
-        cache = _LEGS.setdefault(_layout_key(self.layout), {})
+        cache = self.legs
         key = (round(float(a[0]), 4), round(float(a[1]), 4), round(float(b[0]), 4),
                round(float(b[1]), 4))
         hit = cache.get(key)
@@ -314,6 +327,7 @@ class Compiler:
             lengths = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in segs]
             heads = [math.degrees(math.atan2(q[0] - p[0], q[1] - p[1])) % 360.0 for p, q in segs]
             hit = cache[key] = (pts, blocked, steps, lengths, heads)
+            self.new_legs = True
         return hit
 
     def walk(self, a: int, t: float, goal: np.ndarray, vias, speed: float, loc: Loc) -> float:
@@ -539,6 +553,8 @@ class Compiler:
             "label": _chan(self.kf.label, "step", span, n, "label"),
         }
         events = [Event(a, b, k, w, s) for a, b, k, w, s in self.kf.events]
+        if self.new_legs and self.legs_salt is not None:
+            store_blob("legs", self.legs_salt, self.legs)
         tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
             [PropInfo(p.id, p.name, p.kind, p.bundle) for p in self.s.props],
