@@ -1,0 +1,248 @@
+"""Live reload: poll a rite's files, recompile when one changes, keep the last good version.
+
+For the window (edit while it plays) and `check --watch`. No watcher library and no thread:
+the caller polls, and a poll is a few `os.stat` calls (the files read last time and the YAML
+files of the rite folder), so it is cheap enough to run every half second.
+
+    r = Reloader(script_path, layout_path, readings=(), corpus=None)
+        # loads at once; r.result says whether that worked
+    r.current            Compiled | None   the last good compile (None until one has succeeded)
+    r.result             Result            the last attempt, good or bad
+    r.readings           tuple[str, ...]   the readings `current` is compiled under
+    r.check()            Result | None     stat the files; reload only if one changed, else None
+    r.reload(texts=None) Result            reload now; texts {path: text} stand in for those
+                                           files (an editor's unsaved buffer; tests); a value
+                                           of None stands for a deleted file
+    r.set_readings(rs)   Result            the current sources compiled under other readings
+                                           (cached until the next reload); on success they
+                                           become r.readings and r.current
+    r.known_readings()   list[str]         鄭 and every reading the current files name
+
+    Result(ok, compiled, problems, changed, seconds)
+        ok        the load, checks and compile succeeded; compiled is the new Compiled
+        compiled  None when not ok (r.current is still the last good one)
+        problems  the located errors (viz.errors.Problem, `file:line:col: message`) when not
+                  ok; warnings are in compiled.warnings
+        changed   the files whose change set off a check() reload (empty for reload())
+        seconds   how long the reload took
+
+Nothing raises: a half-written file (a YAML error at its line), an empty file, a deleted file
+("file not found"), a manifest naming other sections, a reading the files no longer know, even
+an unexpected exception inside the compiler, all become a Result with ok False.
+
+Every reload reads each file once into a snapshot, and everything compiled from it (other
+readings too) uses that snapshot, so a reading switch never mixes old and new files nor fails
+because the disk is half-saved. The snapshot is taken by routing the one place every file of a
+script or layout is read (viz.yamlsrc._read_bytes) through a context variable: files named in it
+are served from memory, others are read from disk and recorded. The parse cache (viz/cache.py)
+keys by the text it is given, so given texts are parsed, never a stale cached file.
+"""
+from __future__ import annotations
+
+import contextvars
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from viz import yamlsrc
+from viz.errors import InputError, Loc, Problem
+from viz.rite import DEFAULT_READING, Compiled, Rite
+
+Stat = tuple[int, int, int] | None  # (mtime_ns, size, inode), None: no such file
+
+
+@dataclass(frozen=True)
+class Result:
+    ok: bool
+    compiled: Compiled | None
+    problems: list[Problem] = field(default_factory=list)
+    changed: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+def _key(path: str | Path) -> str:
+    return os.path.normpath(os.path.abspath(str(path)))
+
+
+def _stat(path: str) -> Stat:
+    try:
+        s = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (s.st_mtime_ns, s.st_size, s.st_ino)
+
+
+class _Sources:
+    """Files served from memory where given, else read from disk; every read is recorded."""
+
+    def __init__(self, given: Mapping[str, bytes | None]):
+        self.given = dict(given)
+        self.read: dict[str, bytes | None] = {}  # what the load saw, for later compiles
+        self.stats: dict[str, Stat] = {}  # stat before reading: a change while reading shows
+
+    def read_bytes(self, path: str | Path, disk: Callable[[str | Path], bytes]) -> bytes:
+        k = _key(path)
+        if k in self.given:
+            data = self.given[k]
+            self.stats.setdefault(k, _stat(k))
+        else:
+            self.stats.setdefault(k, _stat(k))
+            try:
+                data = disk(path)
+            except InputError:
+                self.read[k] = None
+                raise
+        self.read[k] = data
+        if data is None:
+            raise InputError(Problem(Loc(str(path), 1, 1), "file not found"))
+        if len(data) > yamlsrc.MAX_BYTES:
+            raise InputError(Problem(Loc(str(path), 1, 1), f"larger than {yamlsrc.MAX_BYTES:,} "
+                                                          "bytes; refused"))
+        return data
+
+
+_SOURCES: contextvars.ContextVar[_Sources | None] = contextvars.ContextVar("sources",
+                                                                           default=None)
+_DISK_READ = yamlsrc._read_bytes  # noqa: SLF001 (the one place files are read; see docstring)
+
+
+def _read_bytes(path: str | Path) -> bytes:
+    src = _SOURCES.get()
+    return _DISK_READ(path) if src is None else src.read_bytes(path, _DISK_READ)
+
+
+# Installed once, at import: outside a reload the context variable is None and every read goes
+# to disk exactly as before. (viz.yamlsrc offering this hook itself would be cleaner.)
+yamlsrc._read_bytes = _read_bytes  # noqa: SLF001
+
+
+@contextmanager
+def _serving(src: _Sources) -> Iterator[_Sources]:
+    token = _SOURCES.set(src)
+    try:
+        yield src
+    finally:
+        _SOURCES.reset(token)
+
+
+def _failure(e: BaseException, where: str) -> list[Problem]:
+    if isinstance(e, InputError):
+        return list(e.problems)
+    # a bug in the compiler must not close a window that is playing the last good rite
+    return [Problem(Loc(where, 1, 1), f"internal error while loading: {type(e).__name__}: {e}")]
+
+
+class Reloader:
+    """The rite at script_path and layout_path, reloaded when its files change (module doc)."""
+
+    def __init__(self, script_path: str | Path, layout_path: str | Path,
+                 readings: Sequence[str] = (), corpus=None):
+        from viz.text import load_corpus
+
+        self.script_path, self.layout_path = str(script_path), str(layout_path)
+        self.corpus = corpus if corpus is not None else load_corpus()
+        self.readings: tuple[str, ...] = tuple(readings)
+        self.current: Compiled | None = None
+        self._snapshot: dict[str, bytes | None] = {}  # the files of `current`
+        self._compiled: dict[tuple[str, ...], Compiled] = {}  # per reading, for the snapshot
+        self._stats: dict[str, Stat] = {}
+        self.result = self.reload()
+
+    # ---- polling ------------------------------------------------------------------------
+    def _folder(self) -> Path | None:
+        p = Path(self.script_path)
+        if p.is_dir():
+            return p
+        return p.parent if p.name == "manifest.yaml" else None
+
+    def _listing(self) -> list[str]:
+        """The YAML files of the rite folder: a new section or pattern file is a change."""
+        folder = self._folder()
+        if folder is None:
+            return []
+        try:
+            return [_key(f) for f in folder.rglob("*.yaml")]
+        except OSError:
+            return []
+
+    def _watched(self) -> dict[str, Stat]:
+        paths = set(self._stats) | set(self._listing())
+        paths.update((_key(self.layout_path), _key(self.script_path)))
+        return {p: _stat(p) for p in sorted(paths)}
+
+    def check(self) -> Result | None:
+        """Reload if any watched file changed, appeared or vanished since the last load."""
+        now = self._watched()
+        changed = tuple(p for p, s in now.items() if self._stats.get(p, "unseen") != s)
+        if not changed:
+            return None
+        return self._load(None, changed)
+
+    # ---- loading ------------------------------------------------------------------------
+    def reload(self, texts: Mapping[str | Path, str | None] | None = None) -> Result:
+        """Reload now; `texts` stand in for the files they name (None: as if deleted)."""
+        return self._load(texts, ())
+
+    def _load(self, texts: Mapping[str | Path, str | None] | None,
+              changed: tuple[str, ...]) -> Result:
+        t0 = time.perf_counter()
+        listing = {p: _stat(p) for p in self._listing()}  # before reading: see docstring
+        given = {_key(k): (None if v is None else v.encode("utf-8", "surrogatepass"))
+                 for k, v in (texts or {}).items()}
+        src = _Sources(given)
+        compiled, problems = self._compile(src, self.readings)
+        self._stats = {**listing, **src.stats}
+        for p in (_key(self.layout_path), _key(self.script_path)):
+            self._stats.setdefault(p, _stat(p))
+        if compiled is not None:
+            self.current, self._snapshot = compiled, dict(src.read)
+            self._compiled = {self._reading_key(self.readings): compiled}
+        self.result = Result(compiled is not None, compiled, problems, changed,
+                             time.perf_counter() - t0)
+        return self.result
+
+    def _compile(self, src: _Sources,
+                 readings: tuple[str, ...]) -> tuple[Compiled | None, list[Problem]]:
+        try:
+            with _serving(src):
+                return Rite(self.script_path, self.layout_path, self.corpus).get(readings), []
+        except Exception as e:  # noqa: BLE001 (see _failure)
+            return None, _failure(e, self.script_path)
+
+    @staticmethod
+    def _reading_key(readings: Sequence[str]) -> tuple[str, ...]:
+        return tuple(r for r in readings if r != DEFAULT_READING)
+
+    # ---- readings -----------------------------------------------------------------------
+    def set_readings(self, readings: Sequence[str]) -> Result:
+        """Compile the last good files under other readings; on success they become current."""
+        t0 = time.perf_counter()
+        if self.current is None:  # nothing good to recompile: try the files again
+            self.readings = tuple(readings)
+            return self.reload()
+        key = self._reading_key(readings)
+        compiled = self._compiled.get(key)
+        problems: list[Problem] = []
+        if compiled is None:
+            compiled, problems = self._compile(_Sources(self._snapshot), tuple(readings))
+            if compiled is not None:
+                self._compiled[key] = compiled
+        if compiled is not None:
+            self.readings, self.current = tuple(readings), compiled
+        return Result(compiled is not None, compiled, problems, (), time.perf_counter() - t0)
+
+    def known_readings(self) -> list[str]:
+        """鄭, then every reading the current layout's and script's variants name."""
+        if self.current is None:
+            return [DEFAULT_READING]
+        layout, script = self.current.layout, self.current.script
+        names = [DEFAULT_READING]
+        for v in getattr(layout, "variants", ()):
+            names += [r.strip() for r in v.reading.split(",")]
+        for p in layout.places.values():
+            names += [v.reading for v in getattr(p, "variants", ())]
+        names += list(getattr(script, "readings", ()))
+        return list(dict.fromkeys(n for n in names if n))
