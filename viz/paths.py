@@ -164,7 +164,11 @@ class Planner:
         """
         p0, p1 = np.asarray(p0, float).reshape(-1, 2), np.asarray(p1, float).reshape(-1, 2)
         near = _inside(p0, self.infl) | _inside(p1, self.infl)
-        hits = np.where(near, hit_matrix(p0, p1, self.real), hit_matrix(p0, p1, self.infl))
+        hits = hit_matrix(p0, p1, self.infl)
+        rows = np.flatnonzero(near.any(axis=1))  # few ends stand that close to anything
+        if len(rows):
+            real = hit_matrix(p0[rows], p1[rows], self.real)
+            hits[rows] = np.where(near[rows], real, hits[rows])
         return ~self._blocking(p0, p1, hits)
 
     def _sees(self, pts: np.ndarray) -> np.ndarray:
@@ -176,9 +180,10 @@ class Planner:
         pts = np.asarray(pts, float).reshape(-1, 2)
         m, n = len(pts), len(self.nodes)
         p0, p1 = np.repeat(pts, n, 0), np.tile(self.nodes, (m, 1))
-        kept = self._clear(p0, p1).reshape(m, n)
-        brushing = ~self._hits(p0, p1, self.real).reshape(m, n)
-        return np.where(kept.any(axis=1, keepdims=True), kept, brushing)
+        seen = self._clear(p0, p1).reshape(m, n)
+        for i in np.flatnonzero(~seen.any(axis=1)):
+            seen[i] = ~self._hits(p0[i * n:(i + 1) * n], p1[i * n:(i + 1) * n], self.real)
+        return seen
 
     def _cost(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Length of each segment plus the cost of the stair risers it crosses."""
@@ -333,7 +338,9 @@ def crossings(a: np.ndarray, b: np.ndarray, lines: np.ndarray) -> np.ndarray:
     y = lines[:, 0][None, :]
     cross = (a[:, 1:2] < y) != (b[:, 1:2] < y)
     dy = (b[:, 1] - a[:, 1])[:, None]
-    t = np.where(cross, (y - a[:, 1:2]) / np.where(dy == 0, 1, dy), 0)
+    # divided only where the segment crosses (so |y - a_y| <= |dy|): elsewhere a near-level
+    # segment would overflow and warn
+    t = np.divide(y - a[:, 1:2], dy, out=np.zeros(cross.shape), where=cross)
     x = a[:, 0:1] + t * (b[:, 0] - a[:, 0])[:, None]
     within = (x >= lines[:, 1][None, :]) & (x <= lines[:, 2][None, :])
     return np.count_nonzero(cross & within, axis=1)
