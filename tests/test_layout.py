@@ -282,33 +282,225 @@ def test_duplicate_obstacle_name_and_infinite_number(tmp_path):
         f"{f}:{first[0]}:{first[1]})")]
 
 
-def test_bad_marks_reference_and_bad_rect(tmp_path):
+def test_bad_marks_reference(tmp_path):
     text = XU_TEXT.replace("marks: 堂, source: \"經: 東西當東榮", "marks: 殿, source: \"經: 東西當東榮")
-    text = text.replace("rect: [11.25, 9.25, 12.75, 10.75]", "rect: [12.75, 9.25, 11.25, 10.75]")
-    f = tmp_path / "bad.yaml"
-    l1, c1 = _pos(text, "[12.75, 9.25, 11.25, 10.75]")
-    l2, c2 = _pos(text, "殿")
+    line, col = _pos(text, "殿")
     assert _problems(text, tmp_path) == [
-        (f"{f}:{l1}:{c1}: rect [12.75, 9.25, 11.25, 10.75] must be [x_west, y_south, x_east, "
-        "y_north] with west < east and south < north"),
-        f"{f}:{l2}:{c2}: place 東榮: marks '殿', which names no obstacle"]
+        f"{tmp_path / 'bad.yaml'}:{line}:{col}: place 東榮: marks '殿', which names no obstacle"]
 
 
-def test_stair_must_meet_the_hall(tmp_path):
-    text = XU_TEXT.replace("rect: [17, -4.5, 23, 0]", "rect: [17, -5.5, 23, -1]")
-    line, col = _pos(text, "[17, -5.5, 23, -1]")
-    assert _problems(text, tmp_path) == [
-        (f"{tmp_path / 'bad.yaml'}:{line}:{col}: stair 阼階 must meet the 堂's south edge: its north "
-        "side at y = 0 and its width within x [-40, 40]")]
+def _damage(*edits: tuple[str, str]) -> str:
+    """The bundled layout with each (old, new) made once; old must be there."""
+    text = XU_TEXT
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+def _at(text: str, needle: str, offset: int = 0) -> str:
+    line, col = _pos(text, needle, offset)
+    return f"bad.yaml:{line}:{col}"
+
+
+def _errors(text: str) -> list[str]:
+    with pytest.raises(InputError) as e:
+        load_layout_text(text, "bad.yaml")
+    return [str(p) for p in e.value.problems]
+
+
+# -- rectangles written backwards (any rect, wherever it stands) --------------------------
+
+EXPECTED_RECT = "(expected [x_west, y_south, x_east, y_north])"
+
+
+@pytest.mark.parametrize(("old", "new", "fault"), [
+    ("rect: [-40, 0, 40, 30]", "rect: [40, 0, -40, 30]", "west 40 is east of east -40"),
+    ("rect: [-65, -90, 65, 40]", "rect: [-65, 40, 65, -90]", "south 40 is north of north -90"),
+    ("rect: [-23, -4.5, -17, 0]", "rect: [-17, -4.5, -23, 0]", "west -17 is east of east -23"),
+    ("rect: [11.25, 9.25, 12.75, 10.75]", "rect: [12.75, 9.25, 11.25, 10.75]",
+     "west 12.75 is east of east 11.25"),
+    ("rect: [-33, -180.5, -27, -179.5]", "rect: [-33, -179.5, -27, -180.5]",
+     "south -179.5 is north of north -180.5"),
+    ("rect: [-45, -295, 45, -92]", "rect: [45, -92, -45, -295]",
+     "west 45 is east of east -45 and south -92 is north of north -295"),
+    ("- [-330, 0, -306, 2]", "- [-306, 0, -330, 2]", "west -306 is east of east -330"),
+    ("gate: [-306, 0, -294, 2]", "gate: [-306, 2, -294, 0]", "south 2 is north of north 0"),
+    ("rect: [-7.5, 25, -2.5, 27]", "rect: [-2.5, 25, -7.5, 27]", "west -2.5 is east of east -7.5"),
+    ("rect: [2.3, 25.2, 5.7, 26.8]", "rect: [2.3, 25.2, 2.3, 26.8]",
+     "west and east are both 2.3 (no width)"),
+    ("rect: [24.5, 10, 25.5, 30]", "rect: [24.5, 10, 25.5, 10]",
+     "south and north are both 10 (no depth)"),
+])
+def test_a_backwards_rect_is_an_error_at_its_line(old, new, fault):
+    text = _damage((old, new))
+    value = new.split(": ", 1)[-1].removeprefix("- ")
+    assert _errors(text) == [f"{_at(text, new, len(new) - len(value))}: rect {value}: {fault} "
+                             f"{EXPECTED_RECT}"]
+
+
+# -- the plan's own geometry: stairs and gates --------------------------------------------
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("rect: [17, -4.5, 23, 0]", "rect: [17, -5.5, 23, -1]",
+     "stair 阼階 rect [17, -5.5, 23, -1]: its north side is at y = -1, expected y = 0 (the 堂's "
+     "south edge)"),
+    ("rect: [17, -4.5, 23, 0]", "rect: [37, -4.5, 43, 0]",
+     "stair 阼階 rect [37, -4.5, 43, 0]: it spans x 37…43, expected it within the 堂's x -40…40"),
+    ("x: [-6, 6]", "x: [6, -6]", "gate x [6, -6]: west 6 is east of east -6 (expected [x_west, x_east])"),
+    ("x: [-6, 6]", "x: [-70, 70]",
+     "gate x [-70, 70] is 140 wide, as wide as the court's south wall or wider (x -65…65); "
+     "expected an opening within that wall"),
+    ("x: [-6, 6]", "x: [60, 70]",
+     "gate x [60, 70] runs outside the court's south wall (x -65…65); expected it within that wall"),
+    ("gate: [-306, 0, -294, 2]", "gate: [-306, 10, -294, 12]",
+     "賔門 gate [-306, 10, -294, 12] touches none of its walls; expected it in the gap between them"),
+])
+def test_a_stair_or_gate_out_of_place_is_an_error_at_its_line(old, new, message):
+    text = _damage((old, new))
+    assert _errors(text) == [f"{_at(text, new, new.index('['))}: {message}"]
+
+
+def test_a_gate_over_its_wall_names_the_wall():
+    text = _damage(("gate: [-306, 0, -294, 2]", "gate: [-310, 0, -298, 2]"))
+    assert _errors(text) == [
+        f"{_at(text, '[-310, 0')}: 賔門 gate [-310, 0, -298, 2] overlaps its wall [-330, 0, -306, 2] "
+        f"(at {_at(text, '[-330, 0')}); expected it in the gap between its walls"]
+
+
+def test_overlapping_stairs_are_an_error_and_the_places_they_cut_off_name_them():
+    text = _damage(("rect: [17, -4.5, 23, 0]", "rect: [-20, -4.5, -14, 0]"))
+    zuo, xi = _at(text, "[-20, -4.5"), _at(text, "[-23, -4.5")
+    errors = _errors(text)
+    assert errors[0] == (f"{xi}: stair 西階 rect [-23, -4.5, -17, 0] overlaps stair 阼階 rect "
+                         f"[-20, -4.5, -14, 0] (at {zuo}); expected stairs that share no ground")
+    # each stair's side stands on the other's middle line: the 堂 is cut off from the 庭
+    assert (f"{_at(text, '洗: {')}: place 洗 at (40, -30) cannot be walked to from the 堂: stair 西階 "
+            f"(at {xi}) overlaps stair 阼階 (at {zuo}), so the side of one stands in the other's "
+            "way up") in errors
+    cut = {m.group(1) for e in errors if (m := re.search(r"place (\S+) at .* cannot be walked", e))}
+    assert "賔門外" in cut and "堂西" in cut and not cut & {"賔席", "阼階上", "東序端"}
+
+
+# -- places cut off -----------------------------------------------------------------------
+
+OUTSIDE_THE_GATE = {"門外", "門外東", "門外西", "侯", "侯中", "左个", "右个", "乏", "乏南", "左个之西北",
+                    "賔門外"}
+
+
+def _cut_off(errors: list[str]) -> dict[str, str]:
+    """place → the cause its error names, for every "cannot be walked to" error."""
+    out = {}
+    for e in errors:
+        m = re.match(r"bad\.yaml:\d+:\d+: place (\S+) at \(.*?\) cannot be walked to from the 堂: "
+                     r"(.*)$", e)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+@pytest.mark.parametrize(("edits", "lost", "cause"), [
+    ([("x: [-6, 6]", "x: [-0.5, 0.5]")], OUTSIDE_THE_GATE,
+     "the gate x [-0.5, 0.5] (at {[-0.5}) is 1 wide, narrower than 2 × clearance = 2"),
+    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -89, 10, -88]}\n")],
+     OUTSIDE_THE_GATE | {"門"},
+     "the wall 屏 rect [-10, -89, 10, -88] (at {[-10, -89}), widened by the clearance 1, closes "
+     "the gate x [-6, 6]"),
+    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -89, 10, -88]}\n"
+                      "  - {name: 蕭牆, kind: wall, rect: [-10, -88, 10, -87]}\n")],
+     OUTSIDE_THE_GATE | {"門"},
+     "the gate x [-6, 6] (at {[-6, 6]}) is closed by 屏 (at {[-10, -89}), 蕭牆 (at {[-10, -88})"),
+    ([("  - name: 乏\n", "  - {name: 屏, kind: wall, rect: [58, -95, 60, 45]}\n  - name: 乏\n")],
+     {"東壁"},
+     "the wall 屏 rect [58, -95, 60, 45] (at {[58, -95}), widened by the clearance 1, closes the way"),
+    ([("clearance: 1.0", "clearance: 3.5")], None,
+     "stair 阼階 (at {[17, -4.5}) is 6 wide; stair 西階 (at {[-23, -4.5}) is 6 wide: kept 3.5 "
+     "from its sides no one can climb them (expected wider than 7.2)"),
+])
+def test_a_place_cut_off_is_an_error_at_its_line_naming_the_cause(edits, lost, cause):
+    text = _damage(*edits)
+    errors = _errors(text)
+    cut = _cut_off(errors)
+    assert len(cut) == len(errors)  # nothing else is wrong
+    if lost is None:  # the 堂 itself is cut off: everything off it is lost
+        lost = {n for n, p in load_layout(DEFAULT_LAYOUT).places.items() if p.region != "堂"}
+    assert set(cut) == lost
+    expected = re.sub(r"\{(.*?)\}", lambda m: _at(text, m.group(1)), cause)
+    assert set(cut.values()) == {expected}
+    for e in errors:  # each at its own place's line
+        name = re.search(r"place (\S+) at", e).group(1)
+        assert e.startswith(f"{_at(text, f'  {name}: {{', 2)}: ")
+
+
+# -- places typed far off, or standing in an obstacle (warnings) --------------------------
+
+
+def _warnings(text: str, readings: tuple[str, ...] = ()) -> list[str]:
+    return [str(w) for w in load_layout_text(text, "bad.yaml", readings).warnings]
+
+
+SPANS = ("hall x -40…40, y 0…30; court x -67…67, y -92…42; range x -45…45, y -295…-92")
+
+
+@pytest.mark.parametrize(("old", "new", "needle", "message"), [
+    ("洗: {x: 40, y: -30,", "洗: {x: 40, y: -330,", "洗: {",
+     "place 洗 at (40, -330) lies 35 尺 outside"),
+    ("侯: {x: 0, y: -280,", "侯: {x: 0, y: 280,", "侯: {",
+     "place 侯 at (0, 280) lies 238 尺 outside"),
+    ("賔門外: {x: -300, y: -4,", "賔門外: {x: -300, y: -400,", "賔門外: {",
+     "place 賔門外 at (-300, -400) lies 276 尺 outside"),
+    ("variants: [{reading: 敖繼公, x: -50, y: -180,", "variants: [{reading: 敖繼公, x: -500, y: -180,",
+     "{reading: 敖繼公, x: -500", "place 乏 (敖繼公) at (-500, -180) lies 442 尺 outside"),
+])
+def test_a_place_far_off_is_a_warning_at_its_line(old, new, needle, message):
+    text = _damage((old, new))
+    assert _warnings(text) == [
+        f"{_at(text, needle)}: warning: {message} the hall, court and range ({SPANS}) and more than "
+        "40 尺 from the 賔門; expected a place on the site, or within 40 尺 of the 賔門"]
+
+
+def test_a_place_near_the_site_or_the_elsewhere_gate_is_no_slip():
+    text = _damage(("洗: {x: 40, y: -30,", "洗: {x: 75, y: -30,"),
+                   ("賔門外: {x: -300, y: -4,", "賔門外: {x: -300, y: -40,"))
+    assert _warnings(text) == []
 
 
 def test_place_inside_an_obstacle_is_a_located_warning():
-    text = XU_TEXT.replace("楹間: {x: 0, y: 10,", "楹間: {x: 12, y: 10,")
-    layout = load_layout_text(text, "w.yaml")
-    line, col = _pos(text, "楹間: {x: 12")
-    assert [str(w) for w in layout.warnings] == [
-        (f"w.yaml:{line}:{col}: warning: place 楹間 (12, 10) is inside the obstacle 東楹; routes "
-        "to it stop at the obstacle's side")]
+    text = _damage(("楹間: {x: 0, y: 10,", "楹間: {x: 12, y: 10,"))
+    assert _warnings(text) == [
+        f"{_at(text, '楹間: {x: 12')}: warning: place 楹間 at (12, 10) is inside the obstacle 東楹 "
+        f"(at {_at(text, '[11.25, 9.25')}); routes to it stop at the obstacle's side (expected a "
+        "place clear of it, or one that is the 東楹: give it marks: 東楹, or say 'obstacle 東楹' in "
+        "its note)"]
+
+
+def test_a_place_that_says_it_is_the_obstacle_is_not_warned_about():
+    text = _damage(("楹間: {x: 0, y: 10,", "楹間: {x: 12, y: 10, note: the pillar (obstacle 東楹),"))
+    assert _warnings(text) == []
+    assert _warnings(_damage(("楹間: {x: 0, y: 10,", "楹間: {x: 12, y: 10, marks: 東楹,"))) == []
+
+
+# -- numbers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("old", "new", "needle", "message"), [
+    ("clearance: 1.0", "clearance: 0", "0", "clearance: found 0, expected a number greater than 0"),
+    ("clearance: 1.0", "clearance: -1", "-1", "clearance: found -1, expected a number greater than 0"),
+    ("chi_m: 0.231", "chi_m: 0", "0", "chi_m: found 0, expected a number greater than 0"),
+    ("steps: 3\n    source: \"注: 阼階東階", "steps: 0\n    source: \"注: 阼階東階", "0",
+     "stairs.0.steps: found 0, expected a number at least 1"),
+    ("height: 3", "height: -3", "-3", "hall.height: found -3, expected a number greater than 0"),
+    ("水: {x: 44,", "水: {x: .nan,", ".nan", "nan is not a finite number"),
+    ("水: {x: 44,", "水: {x: -.inf,", "-.inf", "-inf is not a finite number"),
+    ("水: {x: 44,", "水: {x: 1" + "0" * 40 + ",", "1000",
+     "1.000e+40 is out of range: expected a number within ±1e+06 尺"),
+    ("wall: 2", "wall: 2.0e+300", "2.0e+300", "2.000e+300 is out of range: expected a number within "
+     "±1e+06 尺"),
+])
+def test_a_bad_number_is_an_error_at_its_value(old, new, needle, message):
+    text = _damage((old, new))
+    assert _errors(text) == [f"{_at(text, new, new.index(needle, len(new.split(':')[0])))}: {message}"]
 
 
 def test_syntax_error_and_non_mapping_are_located(tmp_path):
@@ -339,6 +531,40 @@ def test_a_damaged_layout_never_tracebacks(i, junk):
             assert re.match(r"d\.yaml:\d+:\d+: ", str(p)), str(p)
     else:
         assert layout.places
+
+
+# Every 4-number list among the obstacles and the 賔門's walls: where it stands in the text.
+_WALL_RECTS = [
+    (lo + m.start(1), lo + m.end(1), [float(v) for v in m.group(1).split(",")])
+    for lo, hi in ((XU_TEXT.index("\nobstacles:\n"), XU_TEXT.index("\nrange:\n")),
+                   (XU_TEXT.index("\nelsewhere:\n"), XU_TEXT.index("\n  gate: [-306")))
+    for m in re.finditer(r"\[(-?[\d.]+(?:, -?[\d.]+){3})\]", XU_TEXT[lo:hi])]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits=st.lists(st.tuples(st.integers(0, len(_WALL_RECTS) - 1), st.integers(0, 3),
+                                st.one_of(st.sampled_from([-30.0, -6.0, -1.0, 0.5, 2.0, 40.0]),
+                                          st.floats(-60, 60))),
+                      min_size=1, max_size=3))
+def test_edited_obstacle_rects_load_or_fail_located_and_loaded_means_walkable(edits):
+    """Moving a wall, 楹 or screen about: a Layout or located problems, never a traceback; and
+    a layout that loads has a walk from the 堂 to every place (no Unreachable later)."""
+    rects = [list(r) for _, _, r in _WALL_RECTS]
+    for i, k, delta in edits:
+        rects[i][k] += delta
+    text = XU_TEXT
+    for (a, b, _), r in reversed(list(zip(_WALL_RECTS, rects))):
+        text = text[:a] + ", ".join(f"{v:.3f}" for v in r) + text[b:]
+    try:
+        layout = load_layout_text(text, "o.yaml")
+    except InputError as e:
+        assert e.problems
+        for p in e.problems:
+            assert re.match(r"o\.yaml:\d+:\d+: ", str(p)), str(p)
+    else:
+        start = layout.place_xy("堂")
+        for name in layout.places:
+            layout.route(start, layout.place_xy(name))
 
 
 # -- other readings ----------------------------------------------------------------------

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from decimal import Decimal
+from functools import cache, cached_property
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +83,16 @@ class Feature:
 
 @dataclass(frozen=True)
 class Obstacle:
-    """Something nobody walks through: an axis-aligned rectangle [x0, y0, x1, y1] in 尺."""
+    """Something nobody walks through: an axis-aligned rectangle [x0, y0, x1, y1] in 尺.
+
+    `loc` is the line of the layout that makes it (for a wall the loader draws itself, the
+    rectangle it is drawn from), so a problem it causes can be pointed at.
+    """
 
     name: str
     kind: str
     rect: Rect
+    loc: Loc | None = field(default=None, compare=False)
 
     @property
     def polygon(self) -> np.ndarray:
@@ -97,6 +104,7 @@ class Stair:
     name: str
     rect: Rect
     steps: int
+    loc: Loc | None = field(default=None, compare=False)  # the line of its rect
 
     @property
     def risers(self) -> tuple[float, ...]:
@@ -195,13 +203,17 @@ class Layout:
     # -- walking -----------------------------------------------------------------------
     @cached_property
     def planner(self) -> Planner:
+        """The walk graph; load_layout builds it once to check that every place is reachable."""
         return Planner([o.rect for o in self.obstacles], self.clearance,
                        [s.rect for s in self.stairs], self._risers)
 
     def route(self, a: Sequence[float], b: Sequence[float], via: Sequence[str] = ()) -> np.ndarray:
         """(k,2) walkable polyline a → via… → b; never through a wall, a 楹, the 乏 or the 堂's
         edge (only the stairs join 堂 and 庭). `via` holds place names or the names of ways
-        (鉤楹內 …). An end inside an obstacle (a 楹, the 乏) stops at its side facing the walk."""
+        (鉤楹內 …). An end inside an obstacle (a 楹, the 乏) stops at its side facing the walk.
+
+        Raises viz.paths.Unreachable (a ValueError carrying both ends) if no walk exists;
+        load_layout has checked that every named place can be walked to from the 堂."""
         pts = [np.asarray(a, float)]
         for v in via:
             if v in self.ways:
@@ -246,8 +258,27 @@ def load_layout_text(text: str, name: str = "<string>", readings: Sequence[str] 
     return _build(load_text(text, name), name, tuple(readings))
 
 
+@cache
 def _schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    # The $defs written out in place: the same checks and messages, a third faster, for the
+    # validator no longer resolves a reference at every place and rect.
+    schema = _schema()
+    return jsonschema.Draft202012Validator(_inline(schema, schema["$defs"]))
+
+
+def _inline(node: Any, defs: dict) -> Any:
+    if isinstance(node, dict):
+        if node.get("$ref", "").startswith("#/$defs/"):
+            return _inline(defs[node["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
 
 
 def _chosen(spec: YMap, readings: tuple[str, ...]) -> YMap | None:
@@ -264,23 +295,27 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
     if not isinstance(root, YMap):
         raise InputError(Problem(getattr(root, "loc", top), "a layout must be a mapping of keys"))
     _check_schema(root, col, top)
-    _check_finite(root, col)
+    _check_numbers(root, col)
+    col.raise_if_errors()
+    # Everything below does arithmetic on the rectangles: a backwards one would only give
+    # misleading errors further on.
+    _check_rects(root, col)
     col.raise_if_errors()
 
-    hall, court_in = _rect(root["hall"], "rect", col), _rect(root["court"], "rect", col)
+    hall, court_in = _rect_of(root["hall"]["rect"]), _rect_of(root["court"]["rect"])
     wall = float(root["court"]["wall"])
     gx0, gx1 = (float(v) for v in root["court"]["gate"]["x"])
-    stairs = tuple(Stair(s["name"], _rect(s, "rect", col), int(s["steps"])) for s in root["stairs"])
-    _check_geometry(root, col, hall, court_in, (gx0, gx1), stairs)
-    _check_names(root, col)
-    declared, applied = _declared_obstacles(root, col, readings)
+    stairs = tuple(Stair(s["name"], _rect_of(s["rect"]), int(s["steps"]), s.loc_of("rect"))
+                   for s in root["stairs"])
     elsewhere = root.get("elsewhere")
-    obstacles = (_hall_edges(hall, stairs) + _stair_sides(stairs)
-                 + _court_walls(court_in, wall, gx0, gx1) + declared
-                 + [Obstacle(elsewhere["name"], "wall", _rect_of(r))
-                    for r in (elsewhere or {}).get("walls", ())])
+    walkable = _check_geometry(root, col, hall, court_in, (gx0, gx1), stairs)
+    _check_names(root, col)
+    declared, applied = _declared_obstacles(root, readings)
+    obstacles = (_hall_edges(hall, stairs, root["hall"].loc_of("rect")) + _stair_sides(stairs)
+                 + _court_walls(court_in, wall, (gx0, gx1), root["court"].loc_of("rect"))
+                 + declared + _elsewhere_walls(elsewhere))
     court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
-    range_rect = _rect(root["range"], "rect", col) if "range" in root else None
+    range_rect = _rect_of(root["range"]["rect"]) if "range" in root else None
 
     def region(x: float, y: float) -> str:
         return _region(hall, stairs, court_out, range_rect, x, y)
@@ -288,15 +323,16 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
     places, moved = _places(root, readings, region)
     applied += list(moved)
     _check_places(root, col, places, obstacles)
+    _check_far(root, col, {"hall": hall, "court": court_out, "range": range_rect}, stairs,
+               elsewhere)
     unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
     if unused:
         col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
                        f"(readings with variants: {', '.join(_readings(root)) or 'none'})")
     features = _structure_features(hall, stairs, obstacles, court_in, wall, (gx0, gx1),
                                    root["court"]["gate"].get("name", "門"), elsewhere, range_rect)
-    features += _declared_features(root, col, moved)
-    col.raise_if_errors()
-    return Layout(
+    features += _declared_features(root, moved)
+    layout = Layout(
         name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
         reading="+".join([str(root["reading"]), *readings]), places=places,
         features=tuple(features), obstacles=tuple(obstacles), stairs=stairs, hall=hall,
@@ -306,6 +342,10 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
         variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
                        for v in root.get("variants", ())),
         warnings=tuple(col.warnings), applied=tuple(applied))
+    if walkable:
+        _check_reach(root, col, layout, (gx0, court_in[1] - wall, gx1, court_in[1]))
+    col.raise_if_errors()
+    return layout
 
 
 def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect | None,
@@ -321,34 +361,320 @@ def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect |
     return "elsewhere"
 
 
+# -- checks ----------------------------------------------------------------------------
+
+_BOUNDS = {"minimum": "at least", "exclusiveMinimum": "greater than", "maximum": "at most",
+           "exclusiveMaximum": "less than"}
+
+
+def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
+    errors = sorted(_validator().iter_errors(_plain(root)), key=lambda e: list(map(str, e.path)))
+    for e in errors:
+        path = list(e.absolute_path)
+        where = ".".join(str(p) for p in path) or "top level"
+        node = _node_at(root, path)
+        loc = locate(root, path, top)
+        msg = e.message
+        if e.validator == "additionalProperties" and isinstance(node, YMap):
+            allowed = set(e.schema.get("properties", {}))
+            extra = [k for k in node if k not in allowed]
+            if extra:
+                loc = node.key_loc(extra[0])
+                msg = (f"unknown key {extra[0]!r}; expected one of "
+                       f"{', '.join(sorted(allowed))}")
+        elif e.validator == "required" and isinstance(node, YMap):
+            loc = node.loc
+        elif e.validator in _BOUNDS:
+            msg = f"found {e.instance!r}, expected a number {_BOUNDS[e.validator]} {e.validator_value}"
+        col.error(loc, f"{where}: {msg}")
+
+
+# 尺: far beyond any site, and small enough that squared distances stay finite.
+_LIMIT = 1e6
+
+
+def _check_numbers(node: Any, col: Collector, loc: Loc | None = None) -> None:
+    """.nan and .inf are YAML numbers, but no place can stand at them; nor at 1e300."""
+    if isinstance(node, YMap):
+        for k, v in node.items():
+            _check_numbers(v, col, node.loc_of(k))
+    elif isinstance(node, YList):
+        for i, v in enumerate(node):
+            _check_numbers(v, col, node.loc_of(i))
+    elif isinstance(node, float) and not np.isfinite(node) and loc is not None:
+        col.error(loc, f"{node} is not a finite number")
+    elif (isinstance(node, int | float) and not isinstance(node, bool) and abs(node) > _LIMIT
+          and loc is not None):
+        # a 400-digit int is valid YAML but no float; Decimal shows it without converting
+        col.error(loc, f"{Decimal(node):.3e} is out of range: expected a number within "
+                       f"±{_LIMIT:g} 尺")
+
+
+def _check_rects(root: YMap, col: Collector) -> None:
+    """Every [x_west, y_south, x_east, y_north] the schema declares, wherever it stands."""
+    for value, loc in _rects_in(root, _schema(), root.loc):
+        fault = _rect_fault(_rect_of(value))
+        if fault:
+            col.error(loc, fault)
+
+
+def _rects_in(node: Any, sch: dict, loc: Loc) -> Iterator[tuple[YList, Loc]]:
+    """The values at which the schema refers to $defs/rect, walking the data and the schema
+    together (so a rect added to the schema is checked without naming it here)."""
+    while "$ref" in sch:
+        if sch["$ref"] == "#/$defs/rect":
+            yield node, loc
+            return
+        sch = _schema()["$defs"][sch["$ref"].rsplit("/", 1)[1]]
+    if isinstance(node, YMap):
+        props, extra = sch.get("properties", {}), sch.get("additionalProperties")
+        for k, v in node.items():
+            sub = props.get(k, extra if isinstance(extra, dict) else None)
+            if sub is not None and isinstance(v, list | dict):
+                yield from _rects_in(v, sub, node.loc_of(k))
+    elif isinstance(node, YList) and isinstance(sch.get("items"), dict):
+        for i, v in enumerate(node):
+            if isinstance(v, list | dict):
+                yield from _rects_in(v, sch["items"], node.loc_of(i))
+
+
+def _rect_fault(r: Rect) -> str | None:
+    """What is wrong with a rectangle, or None. A plan has no use for one of no area: a line
+    is drawn with points."""
+    w, s, e, n = r
+    faults = []
+    if w > e:
+        faults.append(f"west {w:g} is east of east {e:g}")
+    elif w == e:
+        faults.append(f"west and east are both {w:g} (no width)")
+    if s > n:
+        faults.append(f"south {s:g} is north of north {n:g}")
+    elif s == n:
+        faults.append(f"south and north are both {s:g} (no depth)")
+    if not faults:
+        return None
+    return f"rect {_fmt(r)}: {' and '.join(faults)} (expected [x_west, y_south, x_east, y_north])"
+
+
 def _check_geometry(root: YMap, col: Collector, hall: Rect, court_in: Rect,
-                    gate: tuple[float, float], stairs: Sequence[Stair]) -> None:
-    """What the walk graph relies on: a gate in the south wall, stairs meeting the 堂廉."""
-    gx0, gx1 = gate
-    if not court_in[0] < gx0 < gx1 < court_in[2]:
-        col.error(root["court"]["gate"].loc_of("x"),
-                  f"gate x [{gx0:g}, {gx1:g}] must lie within the court's south wall "
-                  f"[{court_in[0]:g}, {court_in[2]:g}] with west < east")
-    for i, s in enumerate(stairs):
-        if not (s.rect[3] == hall[1] and hall[0] <= s.rect[0] and s.rect[2] <= hall[2]):
-            col.error(root["stairs"][i].loc_of("rect"),
-                      f"stair {s.name} must meet the 堂's south edge: its north side at "
-                      f"y = {hall[1]:g} and its width within x [{hall[0]:g}, {hall[2]:g}]")
+                    gate: tuple[float, float], stairs: Sequence[Stair]) -> bool:
+    """What the walk graph relies on: a gate in the south wall, stairs meeting the 堂廉 and
+    apart. False if the plan is too broken to check walks on (overlapping stairs are not: the
+    walk check names the places they cut off)."""
+    before = len(col.errors)
+    _check_gate(root["court"]["gate"], col, court_in, gate)
+    for s in stairs:
+        if s.rect[3] != hall[1]:
+            col.error(s.loc, f"stair {s.name} rect {_fmt(s.rect)}: its north side is at "
+                             f"y = {s.rect[3]:g}, expected y = {hall[1]:g} (the 堂's south edge)")
+        if not (hall[0] <= s.rect[0] and s.rect[2] <= hall[2]):
+            col.error(s.loc, f"stair {s.name} rect {_fmt(s.rect)}: it spans x {s.rect[0]:g}…"
+                             f"{s.rect[2]:g}, expected it within the 堂's x {hall[0]:g}…{hall[2]:g}")
+    walkable = len(col.errors) == before
+    for a, b in combinations(stairs, 2):
+        if _overlap(a.rect, b.rect):
+            col.error(b.loc, f"stair {b.name} rect {_fmt(b.rect)} overlaps stair {a.name} rect "
+                             f"{_fmt(a.rect)} (at {a.loc}); expected stairs that share no ground")
+    _check_elsewhere_gate(root.get("elsewhere"), col)
+    return walkable
 
 
-def _declared_obstacles(root: YMap, col: Collector,
+def _check_gate(spec: YMap, col: Collector, court_in: Rect, gate: tuple[float, float]) -> None:
+    (gx0, gx1), (cx0, cx1) = gate, (court_in[0], court_in[2])
+    shown, loc = f"gate x [{gx0:g}, {gx1:g}]", spec.loc_of("x")
+    if gx0 >= gx1:
+        fault = (f"west {gx0:g} is east of east {gx1:g}" if gx0 > gx1
+                 else f"west and east are both {gx0:g} (no width)")
+        col.error(loc, f"{shown}: {fault} (expected [x_west, x_east])")
+    elif gx1 - gx0 >= cx1 - cx0:
+        col.error(loc, f"{shown} is {gx1 - gx0:g} wide, as wide as the court's south wall or wider "
+                       f"(x {cx0:g}…{cx1:g}); expected an opening within that wall")
+    elif not (cx0 < gx0 and gx1 < cx1):
+        col.error(loc, f"{shown} runs outside the court's south wall (x {cx0:g}…{cx1:g}); expected "
+                       "it within that wall")
+
+
+def _check_elsewhere_gate(elsewhere: YMap | None, col: Collector) -> None:
+    """The 賔門's gate is drawn in the gap its walls leave: on them it would be walled up."""
+    if elsewhere is None or "gate" not in elsewhere or not elsewhere["walls"]:
+        return
+    gate, loc = _rect_of(elsewhere["gate"]), elsewhere.loc_of("gate")
+    walls = [_rect_of(w) for w in elsewhere["walls"]]
+    name = elsewhere["name"]
+    hit = next((i for i, w in enumerate(walls) if _overlap(gate, w)), None)
+    if hit is not None:
+        col.error(loc, f"{name} gate {_fmt(gate)} overlaps its wall {_fmt(walls[hit])} (at "
+                       f"{elsewhere['walls'].loc_of(hit)}); expected it in the gap between its walls")
+    elif not any(_touch(gate, w) for w in walls):
+        col.error(loc, f"{name} gate {_fmt(gate)} touches none of its walls; expected it in the "
+                       "gap between them")
+
+
+def _check_places(root: YMap, col: Collector, places: dict[str, Place],
+                  obstacles: Sequence[Obstacle]) -> None:
+    obstacle_names = {o.name for o in obstacles}
+    for name, spec in root["places"].items():
+        if "marks" in spec and spec["marks"] not in obstacle_names:
+            col.error(spec.loc_of("marks"),
+                      f"place {name}: marks {spec['marks']!r}, which names no obstacle")
+    xy = np.array([[p.x, p.y] for p in places.values()]).reshape(-1, 2)
+    rects = np.array([o.rect for o in obstacles]).reshape(-1, 4)
+    inside = ((xy[:, 0:1] > rects[:, 0]) & (xy[:, 0:1] < rects[:, 2])
+              & (xy[:, 1:2] > rects[:, 1]) & (xy[:, 1:2] < rects[:, 3]))
+    listed, warned = list(places.values()), set()
+    for i, j in zip(*np.nonzero(inside)):
+        p, o = listed[i], obstacles[j]
+        spec = root["places"][p.name]
+        # A place may stand for the obstacle itself (東楹, 乏) or mark a line on it (東榮).
+        if (p.name in warned or o.name in (p.name, spec.get("marks"))
+                or f"obstacle {o.name}" in (spec.get("note") or "")):
+            continue
+        warned.add(p.name)
+        col.warn(root["places"].key_loc(p.name),
+                 f"place {p.name} at ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}"
+                 f"{_at(o.loc)}; routes to it stop at the obstacle's side (expected a place "
+                 f"clear of it, or one that is the {o.name}: give it marks: {o.name}, or say "
+                 f"'obstacle {o.name}' in its note)")
+
+
+# 尺. A place this near the 賔門 reads as standing at it; one this near the drawn ground (敖's 乏
+# stands 5 尺 west of the range) is no typing slip.
+_ELSEWHERE_MARGIN = 40.0
+_SITE_MARGIN = 10.0
+
+
+def _check_far(root: YMap, col: Collector, site: dict[str, Rect | None],
+               stairs: Sequence[Stair], elsewhere: YMap | None) -> None:
+    """A place off the site is most likely a typing slip, and it silently lengthens every walk
+    to it. Every variant's position is checked too, at its own line, whichever reading is on."""
+    grounds = [r for r in site.values() if r is not None] + [s.rect for s in stairs]
+    near: list[Rect] = []
+    if elsewhere is not None:
+        near = [_rect_of(w) for w in elsewhere["walls"]]
+        near += [_rect_of(elsewhere["gate"])] if "gate" in elsewhere else []
+    spans = "; ".join(f"{k} x {r[0]:g}…{r[2]:g}, y {r[1]:g}…{r[3]:g}"
+                      for k, r in site.items() if r is not None)
+    expected = (f"expected a place on the site, or within {_ELSEWHERE_MARGIN:g} 尺 of the "
+                f"{elsewhere['name']}" if near else "expected a place on the site")
+    places, spots = root["places"], []
+    for name, spec in places.items():
+        x, y = float(spec["x"]), float(spec["y"])
+        spots.append((name, x, y, places.key_loc(name)))
+        spots += [(f"{name} ({v['reading']})", float(v.get("x", x)), float(v.get("y", y)),
+                   spec["variants"].loc_of(i)) for i, v in enumerate(spec.get("variants", ()))]
+    xy = np.array([(x, y) for _, x, y, _ in spots])
+    off = _distances(xy, grounds).min(axis=1)
+    slips = (off > _SITE_MARGIN) & ~(_distances(xy, near) <= _ELSEWHERE_MARGIN).any(axis=1)
+    far = f" and more than {_ELSEWHERE_MARGIN:g} 尺 from the {elsewhere['name']}" if near else ""
+    for i in np.flatnonzero(slips):
+        label, px, py, loc = spots[i]
+        col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 outside the hall, "
+                      f"court and range ({spans}){far}; {expected}")
+
+
+def _check_reach(root: YMap, col: Collector, layout: Layout, gate: Rect) -> None:
+    """Every named place can be walked to from the 堂 (the 賔門外 too: out through the gate);
+    a place standing in an obstacle is reached at its side, as route() reaches it. One matrix
+    query on the walk graph; only when some place is cut off is the cause looked for."""
+    names = list(layout.places)
+    points = layout._place_array
+    start = layout.place_xy("堂") if "堂" in layout.places else _centre(layout.hall)
+    lost = np.flatnonzero(~layout.planner.reachable(start, points))
+    if not len(lost):
+        return
+    causes = _causes(root, layout, start, points[lost], gate)
+    for i, cause in zip(lost, causes):
+        p = layout.places[names[i]]
+        col.error(root["places"].key_loc(p.name),
+                  f"place {p.name} at ({p.x:g}, {p.y:g}) cannot be walked to from the 堂: {cause}")
+
+
+def _causes(root: YMap, layout: Layout, start: np.ndarray, points: np.ndarray,
+            gate: Rect) -> list[str]:
+    """For each cut-off point, the first suspect whose removal lets a walk reach it."""
+    out: list[str | None] = [None] * len(points)
+    for text, gone in _suspects(root, layout, gate):
+        todo = [i for i, c in enumerate(out) if c is None]
+        if not todo:
+            break
+        planner = Planner([o.rect for o in layout.obstacles if id(o) not in gone],
+                          layout.clearance, [s.rect for s in layout.stairs if id(s) not in gone])
+        for i, freed in zip(todo, planner.reachable(start, points[todo])):
+            if freed:
+                out[i] = text
+    located = [o for o in layout.obstacles if o.loc is not None]
+    for i, c in enumerate(out):
+        if c is None:
+            o = min(located, key=lambda o: _rect_distance(o.rect, *points[i]))
+            out[i] = ("no single obstacle, stair or gate explains it (several may close it in "
+                      f"together); the nearest obstacle is {o.name}{_at(o.loc)}")
+    return out
+
+
+def _suspects(root: YMap, layout: Layout, gate: Rect) -> Iterator[tuple[str, set[int]]]:
+    """What may cut places off, most telling first: each as (what to say, the ids of the
+    obstacles and stairs to take away to test it)."""
+    c, stairs = layout.clearance, layout.stairs
+    sides = {s.name: {id(o) for o in layout.obstacles
+                      if o.kind == "stair side" and o.name == s.name} for s in stairs}
+    overlapping = [(a, b) for a, b in combinations(stairs, 2) if _overlap(a.rect, b.rect)]
+    for a, b in overlapping:
+        yield (f"stair {b.name}{_at(b.loc)} overlaps stair {a.name}{_at(a.loc)}, so the side of "
+               "one stands in the other's way up", {id(b)} | sides[b.name])
+    least = 2 * (c + _EDGE)
+    narrow = [s for s in stairs if s.rect[2] - s.rect[0] <= least]
+    if narrow:
+        # Tested with the 堂's whole south edge open too: its opening is no wider than the stair.
+        edge = {id(o) for o in layout.obstacles if o.kind == "edge" and o.name == "堂廉"}
+        yield ("; ".join(f"stair {s.name}{_at(s.loc)} is {s.rect[2] - s.rect[0]:g} wide"
+                         for s in narrow)
+               + f": kept {c:g} from its sides no one can climb "
+               + ("it" if len(narrow) == 1 else "them") + f" (expected wider than {least:g})",
+               edge.union(*({id(s)} | sides[s.name] for s in narrow)))
+    # The walls the loader draws round the court are not suspects; the gate in them is.
+    court_loc = root["court"].loc_of("rect")
+    drawn = [o for o in layout.obstacles if o.kind not in ("edge", "stair side")
+             and o.loc != court_loc]
+    south = {id(o) for o in layout.obstacles if o.name == "南壁" and o.loc == court_loc}
+    shown = f"the gate x [{gate[0]:g}, {gate[2]:g}]{_at(root['court']['gate'].loc_of('x'))}"
+    width, zone = gate[2] - gate[0], _grow(gate, c)
+    at_gate = [o for o in drawn if _touch(_grow(o.rect, c), zone)]
+    if width <= 2 * c:  # certain, so tested first
+        yield f"{shown} is {width:g} wide, narrower than 2 × clearance = {2 * c:g}", south
+    for o in drawn:
+        what = f"the gate x [{gate[0]:g}, {gate[2]:g}]" if o in at_gate else "the way"
+        yield (f"the {o.kind} {o.name} rect {_fmt(o.rect)}{_at(o.loc)}, widened by the "
+               f"clearance {c:g}, closes {what}", {id(o)})
+    if width > 2 * c:
+        why = ("is closed by " + ", ".join(f"{o.name}{_at(o.loc)}" for o in at_gate) if at_gate
+               else "leaves no way through")
+        yield f"{shown} {why}", south
+    for s in stairs:
+        yield (f"no one can climb stair {s.name}{_at(s.loc)}: something stands on its middle line, "
+               "at its foot or at its head", {id(s)} | sides[s.name])
+
+
+def _declared_obstacles(root: YMap,
                         readings: tuple[str, ...]) -> tuple[list[Obstacle], list[str]]:
     out, applied = [], []
     for o in root.get("obstacles", ()):
-        rect, v = _rect(o, "rect", col), _chosen(o, readings)
+        rect, v = _rect_of(o["rect"]), _chosen(o, readings)
         if v is not None:
             # the variant moves the obstacle's centre, keeping its size
             cx, cy = v.get("x", (rect[0] + rect[2]) / 2), v.get("y", (rect[1] + rect[3]) / 2)
             hw, hh = (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2
             rect = (cx - hw, cy - hh, cx + hw, cy + hh)
             applied.append(o["name"])
-        out.append(Obstacle(o["name"], o["kind"], rect))
+        out.append(Obstacle(o["name"], o["kind"], rect, o.loc_of("rect")))
     return out, applied
+
+
+def _elsewhere_walls(elsewhere: YMap | None) -> list[Obstacle]:
+    if elsewhere is None:
+        return []
+    walls = elsewhere["walls"]
+    return [Obstacle(elsewhere["name"], "wall", _rect_of(r), walls.loc_of(i))
+            for i, r in enumerate(walls)]
 
 
 def _places(root: YMap, readings: tuple[str, ...],
@@ -368,23 +694,6 @@ def _places(root: YMap, readings: tuple[str, ...],
     return places, moved
 
 
-def _check_places(root: YMap, col: Collector, places: dict[str, Place],
-                  obstacles: Sequence[Obstacle]) -> None:
-    obstacle_names = {o.name for o in obstacles}
-    for name, spec in root["places"].items():
-        if "marks" in spec and spec["marks"] not in obstacle_names:
-            col.error(spec.loc_of("marks"),
-                      f"place {name}: marks {spec['marks']!r}, which names no obstacle")
-    for name, p in places.items():
-        # A place may stand for the obstacle itself (東楹, 乏) or mark a line on it (東榮).
-        marks = {name, root["places"][name].get("marks")}
-        for o in obstacles:
-            if o.name not in marks and _strictly_in(o.rect, p.x, p.y):
-                col.warn(root["places"].key_loc(name),
-                         f"place {name} ({p.x:g}, {p.y:g}) is inside the obstacle {o.name}; "
-                         "routes to it stop at the obstacle's side")
-
-
 def _all_variants(root: YMap):
     for spec in [*root["places"].values(), *root.get("obstacles", ())]:
         for v in spec.get("variants", ()):
@@ -393,39 +702,6 @@ def _all_variants(root: YMap):
 
 def _readings(root: YMap) -> list[str]:
     return sorted({v["reading"] for _, v in _all_variants(root)})
-
-
-def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
-    validator = jsonschema.Draft202012Validator(_schema())
-    errors = sorted(validator.iter_errors(_plain(root)), key=lambda e: list(map(str, e.path)))
-    for e in errors:
-        path = list(e.absolute_path)
-        where = ".".join(str(p) for p in path) or "top level"
-        node = _node_at(root, path)
-        loc = locate(root, path, top)
-        msg = e.message
-        if e.validator == "additionalProperties" and isinstance(node, YMap):
-            allowed = set(e.schema.get("properties", {}))
-            extra = [k for k in node if k not in allowed]
-            if extra:
-                loc = node.key_loc(extra[0])
-                msg = (f"unknown key {extra[0]!r}; expected one of "
-                       f"{', '.join(sorted(allowed))}")
-        elif e.validator == "required" and isinstance(node, YMap):
-            loc = node.loc
-        col.error(loc, f"{where}: {msg}")
-
-
-def _check_finite(node: Any, col: Collector, loc: Loc | None = None) -> None:
-    """.nan and .inf are YAML numbers, but no place can stand at them."""
-    if isinstance(node, YMap):
-        for k, v in node.items():
-            _check_finite(v, col, node.loc_of(k))
-    elif isinstance(node, YList):
-        for i, v in enumerate(node):
-            _check_finite(v, col, node.loc_of(i))
-    elif isinstance(node, float) and not np.isfinite(node) and loc is not None:
-        col.error(loc, f"{node} is not a finite number")
 
 
 def _plain(node: Any) -> Any:
@@ -474,24 +750,53 @@ def _check_names(root: YMap, col: Collector) -> None:
                              f"(found {', '.join(shapes) or 'none'})")
 
 
-def _rect(node: YMap, key: str, col: Collector) -> Rect:
-    r = _rect_of(node[key])
-    if not (r[0] < r[2] and r[1] < r[3]):
-        col.error(node.loc_of(key), f"{key} {list(node[key])} must be [x_west, y_south, x_east, "
-                                    "y_north] with west < east and south < north")
-    return r
+# -- rectangles ------------------------------------------------------------------------
 
 
 def _rect_of(v: Sequence[float]) -> Rect:
     return (float(v[0]), float(v[1]), float(v[2]), float(v[3]))
 
 
+def _fmt(r: Sequence[float]) -> str:
+    return "[" + ", ".join(f"{v:g}" for v in r) + "]"
+
+
+def _at(loc: Loc | None) -> str:
+    return f" (at {loc})" if loc is not None else ""
+
+
+def _centre(r: Rect) -> np.ndarray:
+    return np.array([(r[0] + r[2]) / 2, (r[1] + r[3]) / 2])
+
+
+def _grow(r: Rect, d: float) -> Rect:
+    return (r[0] - d, r[1] - d, r[2] + d, r[3] + d)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    """Do the two rectangles share some area (not just an edge)?"""
+    return max(a[0], b[0]) < min(a[2], b[2]) and max(a[1], b[1]) < min(a[3], b[3])
+
+
+def _touch(a: Rect, b: Rect) -> bool:
+    """Do the two rectangles meet, at least along an edge or a corner?"""
+    return max(a[0], b[0]) <= min(a[2], b[2]) and max(a[1], b[1]) <= min(a[3], b[3])
+
+
+def _distances(xy: np.ndarray, rects: Sequence[Rect]) -> np.ndarray:
+    """(m, k): how far each point lies from each rectangle (0 inside it)."""
+    r = np.array(rects, float).reshape(-1, 4)
+    dx = np.maximum(np.maximum(r[:, 0] - xy[:, 0:1], 0.0), xy[:, 0:1] - r[:, 2])
+    dy = np.maximum(np.maximum(r[:, 1] - xy[:, 1:2], 0.0), xy[:, 1:2] - r[:, 3])
+    return np.hypot(dx, dy)
+
+
+def _rect_distance(r: Sequence[float], x: float, y: float) -> float:
+    return float(np.hypot(max(r[0] - x, 0.0, x - r[2]), max(r[1] - y, 0.0, y - r[3])))
+
+
 def _in_rect(r: Sequence[float], x: float, y: float) -> bool:
     return r[0] <= x <= r[2] and r[1] <= y <= r[3]
-
-
-def _strictly_in(r: Sequence[float], x: float, y: float) -> bool:
-    return r[0] < x < r[2] and r[1] < y < r[3]
 
 
 def _rect_points(r: Sequence[float]) -> np.ndarray:
@@ -499,38 +804,46 @@ def _rect_points(r: Sequence[float]) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
 
 
-def _hall_edges(hall: tuple, stairs: Sequence[Stair]) -> list[Obstacle]:
+def _hall_edges(hall: Rect, stairs: Sequence[Stair], loc: Loc) -> list[Obstacle]:
     """The 堂's edge all round, open only where a stair meets its south side."""
     x0, y0, x1, y1 = hall
     e = _EDGE
-    gaps = sorted((s.rect[0], s.rect[2]) for s in stairs)
+    gaps: list[tuple[float, float]] = []
+    for g0, g1 in sorted((s.rect[0], s.rect[2]) for s in stairs):
+        if gaps and g0 < gaps[-1][1]:
+            # overlapping stairs (an error of their own) share one opening, so that no edge
+            # piece here comes out backwards
+            gaps[-1] = (gaps[-1][0], max(gaps[-1][1], g1))
+        else:
+            gaps.append((g0, g1))
     out, x = [], x0 - e
     for g0, g1 in gaps:
-        out.append(Obstacle("堂廉", "edge", (x, y0 - e, g0 + e, y0 + e)))
+        out.append(Obstacle("堂廉", "edge", (x, y0 - e, g0 + e, y0 + e), loc))
         x = g1 - e
-    out.append(Obstacle("堂廉", "edge", (x, y0 - e, x1 + e, y0 + e)))
-    out += [Obstacle("堂", "edge", (x1 - e, y0 - e, x1 + e, y1 + e)),
-            Obstacle("堂", "edge", (x0 - e, y1 - e, x1 + e, y1 + e)),
-            Obstacle("堂", "edge", (x0 - e, y0 - e, x0 + e, y1 + e))]
+    out.append(Obstacle("堂廉", "edge", (x, y0 - e, x1 + e, y0 + e), loc))
+    out += [Obstacle("堂", "edge", (x1 - e, y0 - e, x1 + e, y1 + e), loc),
+            Obstacle("堂", "edge", (x0 - e, y1 - e, x1 + e, y1 + e), loc),
+            Obstacle("堂", "edge", (x0 - e, y0 - e, x0 + e, y1 + e), loc)]
     return out
 
 
 def _stair_sides(stairs: Sequence[Stair]) -> list[Obstacle]:
     e = _EDGE
-    return [Obstacle(s.name, "stair side", (x - e, s.rect[1], x + e, s.rect[3] + e))
+    return [Obstacle(s.name, "stair side", (x - e, s.rect[1], x + e, s.rect[3] + e), s.loc)
             for s in stairs for x in (s.rect[0], s.rect[2])]
 
 
 _COURT_WALLS = ("西壁", "東壁", "北壁", "南壁")
 
 
-def _court_walls(r: tuple, w: float, gx0: float, gx1: float) -> list[Obstacle]:
+def _court_walls(r: Rect, w: float, gate: tuple[float, float], loc: Loc) -> list[Obstacle]:
     x0, y0, x1, y1 = r
-    return [Obstacle(_COURT_WALLS[0], "wall", (x0 - w, y0 - w, x0, y1 + w)),
-            Obstacle("東壁", "wall", (x1, y0 - w, x1 + w, y1 + w)),
-            Obstacle("北壁", "wall", (x0 - w, y1, x1 + w, y1 + w)),
-            Obstacle("南壁", "wall", (x0 - w, y0 - w, gx0, y0)),
-            Obstacle("南壁", "wall", (gx1, y0 - w, x1 + w, y0))]
+    gx0, gx1 = gate
+    return [Obstacle(_COURT_WALLS[0], "wall", (x0 - w, y0 - w, x0, y1 + w), loc),
+            Obstacle("東壁", "wall", (x1, y0 - w, x1 + w, y1 + w), loc),
+            Obstacle("北壁", "wall", (x0 - w, y1, x1 + w, y1 + w), loc),
+            Obstacle("南壁", "wall", (x0 - w, y0 - w, gx0, y0), loc),
+            Obstacle("南壁", "wall", (gx1, y0 - w, x1 + w, y0), loc)]
 
 
 def _structure_features(hall: Rect, stairs: Sequence[Stair], obstacles: Sequence[Obstacle],
@@ -561,14 +874,13 @@ def _structure_features(hall: Rect, stairs: Sequence[Stair], obstacles: Sequence
     return out
 
 
-def _declared_features(root: YMap, col: Collector,
-                       moved: dict[str, tuple[float, float]]) -> list[Feature]:
+def _declared_features(root: YMap, moved: dict[str, tuple[float, float]]) -> list[Feature]:
     """The features the file lists; one named like a place a reading moved moves with it."""
     out = []
     for f in root.get("features", ()):
         label = f.get("label", f["name"])
         if "rect" in f:
-            pts, closed = _rect_points(_rect(f, "rect", col)), True
+            pts, closed = _rect_points(_rect_of(f["rect"])), True
         elif "circle" in f:
             cx, cy, r = (float(v) for v in f["circle"])
             t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
