@@ -123,17 +123,21 @@ class Channel:
         if not len(self.t):
             return np.zeros(n_owners, int), np.zeros(n_owners, bool)
         base = _owner_base(n_owners)
-        i = np.searchsorted(self.keys, base * self.span + t, side="right") - 1
+        i = self.keys.searchsorted(_query_base(n_owners, self.span) + t, side="right")
+        i -= 1
         if closing is not None and len(self.writer):
             for _ in range(len(self.t)):  # a few keyframes at most share one owner and instant
-                j = np.clip(i, 0, None)
+                j = np.maximum(i, 0)
                 later = (i >= 0) & (self.owner[j] == base) & (self.t[j] == t) & \
                     (self.writer[j] > closing)
                 if not later.any():
                     break
                 i = np.where(later, i - 1, i)
-        ok = (i >= 0) & (self.owner[np.clip(i, 0, None)] == base)
-        return np.clip(i, 0, None), ok
+        before_all = i < 0
+        np.maximum(i, 0, out=i)
+        # an owner with no keyframe at or before t finds another owner's (or none at all)
+        ok = (self.owner[i] == base) & ~before_all
+        return i, ok
 
     def get(self, name: str, i: np.ndarray, ok: np.ndarray, default: float) -> np.ndarray:
         """values[name][i] where the owner has a keyframe, else the default (also when empty)."""
@@ -156,6 +160,15 @@ class Channel:
 
 
 _BASES: dict[int, np.ndarray] = {}
+_QUERY: dict[tuple[int, float], np.ndarray] = {}
+
+
+def _query_base(n: int, span: float) -> np.ndarray:
+    """owner × span for every owner: the sort key of each owner's t = 0."""
+    q = _QUERY.get((n, span))
+    if q is None:
+        q = _QUERY[(n, span)] = np.arange(n) * span
+    return q
 
 
 def _owner_base(n: int) -> np.ndarray:
@@ -207,6 +220,14 @@ class Timeline:
         self._ev_t0 = np.array([e.t0 for e in self.events], float)
         self._ev_t1 = np.array([e.t1 for e in self.events], float)
         self.label_names: tuple[str, ...] = tuple(label_names)
+        # the standard channels' values packed into one table each, so a sample gathers once
+        self._packed = {name: _pack(self.channels[name], cols) for name, cols in
+                        (("motion", ("x", "y", "face")), ("posture", ("code", "end", "count",
+                                                                      "seated")),
+                         ("props", ("holder", "x", "y", "visible")))}
+        # a label code per keyframe, or the actor's own label (index L + actor) before any
+        self._labels = np.array([*self.label_names, *(a.label for a in self.actors)], object)
+        self._prop_ids = [p.id for p in self.props]
         says = [e for e in self.events if e.kind == "say"]
         # the speech captions as arrays (t0, t1, actor) and a list (text), for whoever lists them
         self.captions = {"t0": np.array([e.t0 for e in says], float),
@@ -241,7 +262,7 @@ class Timeline:
     def sample(self, t: float, closing: bool = False) -> Frame:
         """Everyone's state at t. closing=True gives the state as the step ending at t left it
         (`--after TEXT`), not the first instant of the next step."""
-        t = float(np.clip(t, 0.0, self.duration))
+        t = min(max(float(t), 0.0), self.duration)
         n, m = len(self.actors), len(self.props)
         ch = self.channels
         step = self.step_at(t, closing)
@@ -251,53 +272,54 @@ class Timeline:
         pi, pok = ch["presence"].lookup(n, t, cut)
         present = ch["presence"].get("present", pi, pok, 0).astype(bool)
         holder, prop_xy, visible = self._sample_props(m, t, xy, cut)
-        hands: list[list[str]] = [[] for _ in range(n)]
-        for j in np.nonzero(holder >= 0)[0]:
-            hands[holder[j]].append(self.props[j].id)
-        holding = tuple(tuple(h) for h in hands)
+        hands: list = [()] * n
+        for j in np.flatnonzero(holder >= 0).tolist():
+            k = holder[j]
+            hands[k] = (*hands[k], self._prop_ids[j])
         events = self.events_at(t, closing)
         caps = tuple((e.actor, e.text) for e in events if e.kind == "say")
         li, lok = ch["label"].lookup(n, t, cut)
         codes = ch["label"].get("label", li, lok, -1).astype(int)
-        labels = tuple(self.label_names[c] if c >= 0 else a.label
-                       for c, a in zip(codes, self.actors))
+        labels = tuple(self._labels[np.where(codes >= 0, codes, len(self.label_names)
+                                              + _owner_base(n))].tolist())
         values = {name: c.sample(c.owners, t, cut) for name, c in ch.items()
                   if name not in STANDARD}
         return Frame(t, self.stage_at(t, closing), step, present, xy, facing,
-                     posture, phase, count, moving, holding, prop_xy, holder,
+                     posture, phase, count, moving, tuple(hands), prop_xy, holder,
                      visible & _held_visible(holder, present), caps, labels, values, events,
                      seated)
 
     def _sample_motion(self, n: int, t: float, closing: int | None):
         ch = self.channels["motion"]
-        if not len(ch.t):
+        if not len(ch.t) or not n:
             return np.zeros((n, 2)), np.zeros(n), np.zeros(n, bool)
         i, ok = ch.lookup(n, t, closing)
         j = np.minimum(i + 1, len(ch.t) - 1)
-        nxt = ok & (j > i) & (ch.owner[j] == ch.owner[i])
+        nxt = ok & (ch.owner[j] == ch.owner[i]) & (j > i)
         t0, t1 = ch.t[i], ch.t[j]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            a = np.where(nxt & (t1 > t0), (t - t0) / (t1 - t0), 0.0)
-        a = np.clip(a, 0.0, 1.0)
-        v = ch.values
-        x = v["x"][i] + a * (v["x"][j] - v["x"][i]) * nxt
-        y = v["y"][i] + a * (v["y"][j] - v["y"][i]) * nxt
-        f = v["face"][i] + a * (v["face"][j] - v["face"][i]) * nxt
-        moving = nxt & (a > 0) & (a < 1) & ((v["x"][j] != v["x"][i]) | (v["y"][j] != v["y"][i]))
-        xy = np.stack([x, y], axis=1) if n else np.zeros((0, 2))
-        return xy, np.mod(f, 360.0), moving
+        span = np.where(nxt & (t1 > t0), t1 - t0, np.inf)
+        a = np.minimum(np.maximum((t - t0) / span, 0.0), 1.0)
+        v = self._packed["motion"]
+        vi, vj = v[i], v[j]
+        d = vj - vi
+        cur = vi + a[:, None] * d
+        moving = (a > 0) & (a < 1) & ((d[:, 0] != 0) | (d[:, 1] != 0))
+        return cur[:, :2], np.mod(cur[:, 2], 360.0), moving
 
     def _sample_posture(self, n: int, t: float, closing: int | None):
         ch = self.channels["posture"]
+        if not len(ch.t) or not n:
+            z = np.zeros(n, int)
+            return z, np.zeros(n), z, np.zeros(n, bool)
         i, ok = ch.lookup(n, t, closing)
-        code = ch.get("code", i, ok, 0).astype(int)
-        end = ch.get("end", i, ok, 0.0)
-        start = ch.t[i] if len(ch.t) else np.zeros(n)
-        gesture = ok & np.isin(code, list(GESTURES)) & (end > start)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            phase = np.where(gesture, np.clip((t - start) / (end - start), 0, 1), 0.0)
-        count = np.where(gesture, ch.get("count", i, ok, 1), 0).astype(int)
-        seated = ch.get("seated", i, ok, 0).astype(bool) | (code == 1)
+        v = self._packed["posture"][i]
+        code = np.where(ok, v[:, 0], 0).astype(int)
+        start, end = ch.t[i], v[:, 1]
+        gesture = ok & (code >= 2) & (end > start)  # 拜 and 揖 (GESTURES)
+        dur = np.where(gesture, end - start, np.inf)
+        phase = np.minimum(np.maximum((t - start) / dur, 0.0), 1.0)
+        count = np.where(gesture, v[:, 2], 0).astype(int)
+        seated = (ok & (v[:, 3] != 0)) | (code == 1)
         return code, phase, count, seated
 
     def _sample_props(self, m: int, t: float, actor_xy: np.ndarray, closing: int | None):
@@ -307,20 +329,27 @@ class Timeline:
         if not len(ch.t):
             return np.full(m, SET_DOWN), np.zeros((m, 2)), np.zeros(m, bool)
         i, ok = ch.lookup(m, t, closing)
-        holder = np.where(ok, ch.values["holder"][i], SET_DOWN).astype(int)
-        visible = ok & ch.values["visible"][i].astype(bool)
-        at = np.stack([ch.values["x"][i], ch.values["y"][i]], axis=1).astype(float)
+        v = self._packed["props"][i]
+        holder = np.where(ok, v[:, 0], SET_DOWN).astype(int)
+        visible = ok & (v[:, 3] != 0)
+        at = v[:, 1:3].copy()
         held = holder >= 0
         at[held] = actor_xy[holder[held]]
-        # an arrow in flight moves in a straight line to its next keyframe
-        j = np.minimum(i + 1, len(ch.t) - 1)
-        fly = ok & (holder == FLYING) & (j > i) & (ch.owner[j] == ch.owner[i])
-        if fly.any():
+        fly = ok & (holder == FLYING)
+        if fly.any():  # an arrow in flight moves in a straight line to its next keyframe
+            j = np.minimum(i + 1, len(ch.t) - 1)
+            fly &= (j > i) & (ch.owner[j] == ch.owner[i])
             span = np.where(fly, ch.t[j] - ch.t[i], 1.0)
             a = np.clip((t - ch.t[i]) / np.where(span > 0, span, 1.0), 0, 1)[:, None]
-            dest = np.stack([ch.values["x"][j], ch.values["y"][j]], axis=1)
+            dest = self._packed["props"][j][:, 1:3]
             at[fly] = (at + a * (dest - at))[fly]
         return holder, at, visible
+
+def _pack(ch: Channel, cols: tuple[str, ...]) -> np.ndarray:
+    """(K, len(cols)) float table of a channel's values (absent columns are 0)."""
+    k = len(ch.t)
+    return np.stack([np.asarray(ch.values[c], float) if len(ch.values.get(c, ())) else
+                     np.zeros(k) for c in cols], axis=1) if k else np.zeros((0, len(cols)))
 
 
 def _held_visible(holder: np.ndarray, present: np.ndarray) -> np.ndarray:
