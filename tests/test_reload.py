@@ -1,0 +1,180 @@
+"""Live reload: the Reloader called with texts and on a copy of the rite, never waiting on time."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.reload import Reloader
+
+SECTION = "sections/05-迎賔.yaml"
+
+
+@pytest.fixture
+def rite(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the bundled rite and layout: tests edit and delete files here, not in the tree."""
+    folder = tmp_path / "xiangshe"
+    shutil.copytree(DEFAULT_SCRIPT, folder)
+    layout = tmp_path / "xu.yaml"
+    shutil.copyfile(DEFAULT_LAYOUT, layout)
+    return folder, layout
+
+
+@pytest.fixture
+def reloader(rite, corpus) -> Reloader:
+    r = Reloader(*rite, corpus=corpus)
+    assert r.result.ok, r.result.problems
+    return r
+
+
+def touch(path: Path, text: str) -> None:
+    """Rewrite a file so that its stat surely changes (size and mtime), as an editor's save."""
+    before = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
+
+
+def test_nothing_changed_means_no_reload(reloader):
+    first = reloader.current
+    assert reloader.check() is None
+    assert reloader.current is first and len(first.timeline.stages) == 4
+
+
+def test_given_text_is_parsed_not_the_cached_file(reloader, rite):
+    # the parse cache keys files by their bytes; the text handed in must be what is compiled
+    sec = rite[0] / SECTION
+    text = sec.read_text(encoding="utf-8")
+    assert "labels: {sizheng: 相}" in text
+    got = reloader.reload({sec: text.replace("labels: {sizheng: 相}", "labels: {sizheng: 擯}", 1)})
+    assert got.ok and got.compiled is reloader.current
+    assert "擯" in reloader.current.timeline.stages[0].labels
+    assert sec.read_text(encoding="utf-8") == text  # nothing written
+
+
+def test_half_written_file_keeps_the_last_good_and_recovers(reloader, rite):
+    good = reloader.current
+    sec = rite[0] / SECTION
+    text = sec.read_text(encoding="utf-8")
+    cut = text.index("do:", len(text) // 2) + 2  # mid-key: "do" without its colon
+    bad = reloader.reload({sec: text[:cut]})
+    assert not bad.ok and bad.compiled is None and reloader.current is good
+    assert bad.problems and all(p.loc.file == str(sec) for p in bad.problems)
+    assert bad.problems[0].loc.line > 1  # located where the text breaks off, not at the top
+    fixed = reloader.reload({sec: text})
+    assert fixed.ok and reloader.current is fixed.compiled and reloader.current is not good
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "a section file is a YAML mapping"),
+    ("name: 迎賔\nsteps: [\n", "YAML syntax"),
+    (None, "file not found"),
+])
+def test_empty_broken_or_missing_text_is_a_located_problem(reloader, rite, text, message):
+    good = reloader.current
+    sec = rite[0] / SECTION
+    got = reloader.reload({sec: text})
+    assert not got.ok and reloader.current is good
+    assert any(message in p.message and p.loc.file == str(sec) for p in got.problems), \
+        [str(p) for p in got.problems]
+
+
+def test_a_step_that_no_longer_cites_the_text(reloader, rite):
+    sec = rite[0] / SECTION
+    text = sec.read_text(encoding="utf-8")
+    got = reloader.reload({sec: text.replace("cite: 主人以賔三揖皆行", "cite: 主人以賔三揖皆走", 1)})
+    assert not got.ok
+    [p] = got.problems
+    assert "cite not found" in p.message and p.loc.file == str(sec) and p.loc.line > 1
+
+
+def test_deleted_section_then_recreated(reloader, rite):
+    sec = rite[0] / SECTION
+    text = sec.read_text(encoding="utf-8")
+    sec.unlink()
+    got = reloader.check()
+    assert got is not None and not got.ok and str(sec) in got.changed
+    assert any("05-迎賔.yaml" in str(p) for p in got.problems)
+    assert reloader.current.timeline.stages[0].name == "迎賔"  # still the last good
+    assert reloader.check() is None  # a failure is not retried until something changes again
+    sec.write_text(text, encoding="utf-8")
+    back = reloader.check()
+    assert back is not None and back.ok
+
+
+def test_deleted_layout_is_file_not_found(reloader, rite):
+    layout = rite[1]
+    text = layout.read_text(encoding="utf-8")
+    layout.unlink()
+    got = reloader.check()
+    assert not got.ok and [str(p) for p in got.problems] == [f"{layout}:1:1: file not found"]
+    layout.write_text(text, encoding="utf-8")
+    assert reloader.check().ok
+
+
+def test_edited_section_on_disk(reloader, rite):
+    sec = rite[0] / SECTION
+    text = sec.read_text(encoding="utf-8")
+    touch(sec, text.replace("name: 迎賔", "name: 迎賓", 1))
+    got = reloader.check()
+    assert got.ok and got.changed == (str(sec),)
+    assert reloader.current.timeline.stages[0].name == "迎賓"
+
+
+def test_manifest_drops_a_section_and_a_new_file_is_seen(reloader, rite):
+    folder = rite[0]
+    man = folder / "manifest.yaml"
+    touch(man, man.read_text(encoding="utf-8").replace("  - sections/17-誘射.yaml\n", ""))
+    got = reloader.check()
+    assert got.ok and [s.name for s in got.compiled.timeline.stages] == ["迎賔", "立司正", "司正舉觶"]
+    # a file appearing in the folder is a change (the manifest may name it next)
+    shutil.copyfile(folder / "sections/17-誘射.yaml", folder / "sections/18-new.yaml")
+    again = reloader.check()
+    assert again is not None and again.ok and again.changed == (str(folder / "sections/18-new.yaml"),)
+
+
+def test_readings_switch_from_the_snapshot_even_when_the_disk_is_broken(reloader, rite):
+    (rite[0] / SECTION).write_text("name: [", encoding="utf-8")  # saved broken, not yet polled
+    got = reloader.set_readings(["敖"])
+    assert got.ok and reloader.readings == ("敖",) and reloader.current is got.compiled
+    assert got.compiled.readings == ("敖",)
+    assert got.compiled.layout.place_xy("乏")[0] == -50  # 敖繼公's 乏
+    assert reloader.set_readings(["鄭"]).compiled.layout.place_xy("乏")[0] == -30
+    assert "敖繼公" in reloader.known_readings()
+
+
+def test_unknown_reading_is_refused_and_nothing_changes(reloader):
+    good = reloader.current
+    got = reloader.set_readings(["王肅"])
+    assert not got.ok and reloader.current is good and reloader.readings == ()
+    assert got.problems[0].loc.file == "--reading" and "王肅" in got.problems[0].message
+
+
+def test_an_internal_error_does_not_escape(reloader, monkeypatch):
+    import viz.rite
+
+    def boom(*a, **k):
+        raise RuntimeError("compiler bug")
+    monkeypatch.setattr(viz.rite.Rite, "get", boom)
+    good = reloader.current
+    got = reloader.reload()
+    assert not got.ok and reloader.current is good and "compiler bug" in got.problems[0].message
+
+
+def test_a_first_load_that_fails_has_no_current(rite, corpus):
+    (rite[0] / SECTION).write_text("", encoding="utf-8")
+    r = Reloader(*rite, corpus=corpus)
+    assert not r.result.ok and r.current is None
+    (rite[0] / SECTION).write_text((DEFAULT_SCRIPT / SECTION).read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    assert r.check().ok and r.current is not None
+
+
+def test_files_are_read_from_disk_again_outside_a_reload(reloader, rite):
+    # the read hook serves given texts only inside a reload; plain loads see the disk
+    from viz.layout import load_layout
+
+    reloader.reload({rite[1]: "name: [\n"})
+    assert len(load_layout(rite[1]).places) == len(reloader.current.layout.places)
