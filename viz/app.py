@@ -17,14 +17,16 @@ import numpy as np
 import pygame
 
 from viz import fonts
-from viz.draw import hud, pgdraw
+from viz.draw import ghosts, hud, pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import (
+    Compare,
     Framing,
     ManualCamera,
     Model,
     View,
     chars_drawn,
+    column_w,
     compose,
     framing,
     tooltip,
@@ -37,6 +39,9 @@ from viz.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_fr
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
+POLL_SECONDS = 0.5  # how often the files are stat'ed for an edit (a few os.stat calls)
+CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
+MODELS_KEPT = 6  # readings whose models (and their cached plans) are kept for a quick switch
 
 # The words the window writes in toasts and the search box
 SPEED = "速度 ×{:g}"
@@ -46,8 +51,15 @@ NOT_SAVED = "未存 not saved: {}"
 FOUND = "{query} · {i}/{n} 處 · 頁 {page}"
 NOT_FOUND = "{} · 無"
 FOUND_NONE_ENACTED = "{query} · {n} 處，皆未演"
-TEXTS: tuple[str, ...] = tuple(literal(t) for t in (SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND,
-                                                    NOT_FOUND, FOUND_NONE_ENACTED)) + (
+PICK_FIRST = "先點選一人 (click a person first)"
+ONE_READING = "只有一讀 (this window has one reading)"
+NO_READING = "讀法 {name} 未成：{problem}"
+READING_NOW = "讀法 {name}"
+COMPARE_NOW = "比較 {a} vs {b}"
+RELOADED = "已重載 reloaded ({seconds:.2f} s)"
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
+    SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND, NOT_FOUND, FOUND_NONE_ENACTED, PICK_FIRST,
+    ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED)) + (
     string.printable,)  # the paths and error messages toasts quote
 
 
@@ -64,8 +76,21 @@ class App:
     """The window's state and behaviour, independent of a real display."""
 
     def __init__(self, layout, timeline, corpus=None, size: tuple[int, int] = (1280, 800),
-                 shots_dir: str | Path = "screenshots"):
+                 shots_dir: str | Path = "screenshots", reloader=None):
+        """`reloader` (a viz.reload.Reloader whose current compile is layout, timeline, corpus)
+        gives the window its readings and its edits; without one it shows what it is given."""
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
+        self.reloader = reloader
+        self._models: dict[int, Model] = {}  # by id of a Compiled: a switch back reuses plans
+        self._known: list[str] | None = None  # the readings the files name, until a reload
+        self._others: dict[str, object] = {}  # compare reading → Compiled, until a reload
+        self.selected: int | None = None  # the person clicked (index into timeline.actors)
+        self.following = False  # the camera keeps him centred
+        self.ghosts = False  # G: where everyone was at the end of the previous step
+        self.compare_reading: str | None = None  # V: the second reading drawn over this one
+        self._since_poll = 0.0
+        self._press_at: tuple[float, float] | None = None
+        self._panning = False
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.shots_dir = Path(shots_dir)
         self.t = 0.0
@@ -103,8 +128,10 @@ class App:
 
     def view(self) -> View:
         """The window's state as the composer reads it; no tooltip while dragging."""
-        return View(self.state, self.inset_on, self.manual,
-                    None if self._drag is not None else self.mouse)
+        hud_state = replace(self.state, reading=self.reading_name()) if self.reloader else self.state
+        return View(hud_state, self.inset_on, self.manual,
+                    None if self._drag is not None else self.mouse, self.selected,
+                    self.following and self.selected is not None, self.ghosts, self._compare())
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
@@ -124,16 +151,209 @@ class App:
         return self._tip[1]
 
     def fit(self) -> None:
-        """F: back to the framing of the moment."""
+        """F: back to the framing of the moment (and no longer following anyone)."""
         self.manual = None
+        self.following = False
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.manual = None
+        self._follow()
 
     def _set_manual(self, fr: Framing) -> None:
+        """The user zoomed or panned: his view wins over following."""
         self.manual = ManualCamera(fr.camera.scale, fr.camera.center)
         self._manual_kind = fr.kind
+        self.following = False
+
+    # ---------------------------------------------------------------- selection
+
+    def select(self, actor: int | None) -> None:
+        """Choose the person whose trail and next move are shown (None: nobody)."""
+        n = len(self.timeline.actors)
+        self.selected = actor if actor is not None and 0 <= actor < n else None
+        if self.selected is None:
+            self.following = False
+
+    def actor_at(self, pos: tuple[float, float]) -> int | None:
+        """The person whose token in the main view is under pos."""
+        fr = self.framing()
+        frame = self.timeline.sample(self.t, self.closing)
+        scr = fr.camera.to_screen(frame.xy) if len(frame.xy) else np.zeros((0, 2))
+        return ghosts.actor_at(scr, frame.present, pos, max(1.5 * fr.camera.scale, 8.0) + 3)
+
+    def follow(self, on: bool = True) -> bool:
+        """C: keep the selected person centred as t changes (until a pan, a zoom or F)."""
+        if on and self.selected is None:
+            self.toast(PICK_FIRST)
+            return False
+        self.following = on
+        self._follow()
+        return True
+
+    def _follow(self) -> None:
+        """Centre the followed person in the free part of the map, at the current scale."""
+        if not self.following or self.selected is None:
+            return
+        frame = self.timeline.sample(self.t, self.closing)
+        if not bool(frame.present[self.selected]):
+            return  # he has left: stay where he was last seen
+        fr = framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual,
+                     frame)
+        cam = fr.camera
+        x, y = (float(v) for v in frame.xy[self.selected])
+        mw = areas(self.size)["map"][2]
+        free = mw - column_w(self.size) if fr.inset_box is not None else mw
+        # the camera's centre is the map's; shift so he sits in the middle of what is free
+        self.manual = ManualCamera(cam.scale, (x + (mw - free) / 2 / cam.scale,
+                                               float(cam.ymap.fwd(y))))
+        self._manual_kind = fr.kind
+
+    # ---------------------------------------------------------------- readings
+
+    def reading_name(self) -> str:
+        """The reading on screen: 鄭 unless another was chosen."""
+        rs = self.reloader.readings if self.reloader is not None else ()
+        return "、".join(r for r in rs if r != "鄭") or "鄭"
+
+    def known_readings(self) -> list[str]:
+        """鄭 and every reading the loaded files name (asked of the files once per load)."""
+        if self.reloader is None:
+            return [self.reading_name()]
+        if self._known is None:
+            self._known = self.reloader.known_readings()
+        return self._known
+
+    def _next_name(self, after: str, skip: str | None = None) -> str | None:
+        names = [n for n in self.known_readings() if n != skip]
+        if not names:
+            return None
+        here = next((k for k, n in enumerate(names) if after == n or after in n), -1)
+        return names[(here + 1) % len(names)]
+
+    def cycle_reading(self) -> bool:
+        """R: the next reading the files know, from the same clause."""
+        name = self._next_name(self.reading_name())
+        if name is None or name == self.reading_name():
+            self.toast(ONE_READING)
+            return False
+        return self.set_reading(name)
+
+    def set_reading(self, name: str) -> bool:
+        """Compile (once; then cached) and show the rite under this reading, keeping the clause
+        on screen; the compared reading, if it is now this one, becomes the one left."""
+        if self.reloader is None:
+            self.toast(ONE_READING)
+            return False
+        before = self.reading_name()
+        res = self.reloader.set_readings(() if name == "鄭" else (name,))
+        if not res.ok:
+            self.toast(NO_READING.format(name=name, problem=res.problems[0] if res.problems
+                                         else "?"))
+            return False
+        self._adopt(res.compiled)
+        if self.compare_reading == self.reading_name():
+            self.compare_reading = before
+        self.toast(READING_NOW.format(name=self.reading_name()))
+        return True
+
+    def _adopt(self, compiled) -> None:
+        """Show another compile of the rite from the moment that shows the same clause; the
+        selected person (by id) and the camera are kept."""
+        old = self.timeline
+        who = old.actors[self.selected].id if self.selected is not None else None
+        model = self._models.get(id(compiled))
+        if model is None:
+            model = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
+            if len(self._models) >= MODELS_KEPT:
+                self._models.pop(next(iter(self._models)))
+            self._models[id(compiled)] = model
+        t, closing = ghosts.clause_time(old, model.timeline, self.t, self.closing)
+        self.model = model
+        ids = [a.id for a in model.timeline.actors]
+        self.select(ids.index(who) if who in ids else None)
+        self.seek(t, closing)
+
+    def toggle_compare(self) -> bool:
+        """V: draw a second reading (the next one the files know) over this one, or stop."""
+        if self.compare_reading is not None:
+            self.compare_reading = None
+            return True
+        return self.cycle_compare()
+
+    def cycle_compare(self) -> bool:
+        """Shift+R: compare with the next reading after the one compared now."""
+        here = self.reading_name()
+        name = self._next_name(self.compare_reading or here, skip=here)
+        if name is None or self.reloader is None:
+            self.toast(ONE_READING)
+            return False
+        if self._other(name) is None:
+            return False
+        self.compare_reading = name
+        self.toast(COMPARE_NOW.format(a=here, b=name))
+        return True
+
+    def _other(self, name: str):
+        """The compile of another reading, without showing it."""
+        if name not in self._others:
+            r = self.reloader
+            keep = r.readings
+            # the reloader compiles other readings only by switching to them; switching back
+            # is a look-up (it keeps every reading compiled from the current files)
+            res = r.set_readings(() if name == "鄭" else (name,))
+            r.set_readings(keep)
+            if not res.ok:
+                self.toast(NO_READING.format(name=name, problem=res.problems[0] if res.problems
+                                             else "?"))
+                return None
+            self._others[name] = res.compiled
+        return self._others[name]
+
+    def _compare(self) -> Compare | None:
+        name = self.compare_reading
+        if name is None or self.reloader is None:
+            return None
+        other = self._others.get(name) or self._other(name)
+        if other is None:
+            self.compare_reading = None
+            return None
+        t, closing = ghosts.clause_time(self.timeline, other.timeline, self.t, self.closing)
+        return Compare(name, self.reading_name(), t, closing, id(other.timeline), other.timeline)
+
+    # ---------------------------------------------------------------- edits
+
+    def poll(self, dt: float) -> None:
+        """Every POLL_SECONDS of wall time, ask the reloader whether a file changed (a few
+        os.stat calls); reload only then."""
+        if self.reloader is None:
+            return
+        self._since_poll += dt
+        if self._since_poll < POLL_SECONDS:
+            return
+        self._since_poll = 0.0
+        res = self.reloader.check()
+        if res is not None:
+            self.apply_reload(res)
+
+    def reload(self, texts=None):
+        """Reload now (texts {path: text or None} stand in for files, as in viz.reload)."""
+        res = self.reloader.reload(texts)
+        self.apply_reload(res)
+        return res
+
+    def apply_reload(self, res) -> None:
+        """A reload's result: a good compile plays from the same clause and clears the error
+        overlay; a failed one lists its located problems over the last good picture."""
+        if res.ok:
+            self._models.clear()
+            self._others.clear()
+            self._known = None
+            self._adopt(res.compiled)
+            self._set(problems=())
+            self.toast(RELOADED.format(seconds=res.seconds))
+        else:
+            self._set(problems=tuple(str(p) for p in res.problems) or ("?",))
 
     def _set(self, **changes) -> None:
         self.state = replace(self.state, **changes)
@@ -145,7 +365,9 @@ class App:
         rite moves between the school and the 賔's gate."""
         self.t = float(np.clip(t, 0.0, self.timeline.duration))
         self.closing = closing
-        if self.manual is not None:
+        if self.following and self.selected is not None:
+            self._follow()
+        elif self.manual is not None:
             here = view_kind(self.model, self.timeline.sample(self.t, closing))
             if here != self._manual_kind:
                 self.manual = None
@@ -235,7 +457,7 @@ class App:
         elif et == pygame.MOUSEMOTION:
             self._motion(event.pos, event.rel)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._drag = None
+            self._release(event.pos)
         elif et == pygame.MOUSEWHEEL:
             self._wheel(getattr(event, "precise_y", event.y))
 
@@ -244,6 +466,8 @@ class App:
         if k in (pygame.K_ESCAPE, pygame.K_q):
             if self.state.help and k == pygame.K_ESCAPE:
                 self._set(help=False)
+            elif self.selected is not None and k == pygame.K_ESCAPE:
+                self.select(None)
             else:
                 self.running = False
         elif k == pygame.K_SPACE:
@@ -277,6 +501,16 @@ class App:
             self._set(help=not self.state.help)
         elif k == pygame.K_s:
             self.screenshot()
+        elif k == pygame.K_c:
+            self.follow(not self.following)
+        elif k == pygame.K_g:
+            self.ghosts = not self.ghosts
+        elif k == pygame.K_r and e.mod & pygame.KMOD_SHIFT:
+            self.cycle_compare()
+        elif k == pygame.K_r:
+            self.cycle_reading()
+        elif k == pygame.K_v:
+            self.toggle_compare()
         elif k == pygame.K_SLASH:
             self._set(search="", search_note="")
 
@@ -338,10 +572,24 @@ class App:
                     return
         elif _inside(a["map"], pos):
             self._drag = "map"
+            self._press_at, self._panning = pos, False
+
+    def _release(self, pos) -> None:
+        """A press on the map that did not become a pan is a click: select who is there, or
+        nobody."""
+        if self._drag == "map" and not self._panning:
+            self.select(self.actor_at(pos))
+        self._drag, self._press_at, self._panning = None, None, False
 
     def _motion(self, pos, rel) -> None:
         self.mouse = pos
         if self._drag == "map":
+            if not self._panning:
+                at = self._press_at or pos
+                if np.hypot(pos[0] - at[0], pos[1] - at[1]) < CLICK_PX:
+                    return  # a hand's tremor in a click moves nothing
+                self._panning = True
+                rel = (pos[0] - at[0], pos[1] - at[1])  # the whole way from the press
             fr = self.framing()
             fr.camera.pan(*rel)
             self._set_manual(fr)
@@ -361,7 +609,8 @@ class App:
 
     def _depends_on(self) -> tuple:
         """What a frame depends on besides the model and the tooltip: equal, the same picture."""
-        return (self.t, self.closing, self.size, replace(self.view(), mouse=None))
+        return (self.model.serial, self.t, self.closing, self.size,
+                replace(self.view(), mouse=None))
 
     def needs_redraw(self) -> bool:
         """Whether the picture would differ from the last one drawn (or the window lost it);
@@ -419,8 +668,10 @@ class App:
 
 
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
-        layout_path: str | Path | None = None, size: tuple[int, int] = (1280, 800)) -> int:
-    """Open the window and play; returns the exit status."""
+        layout_path: str | Path | None = None, size: tuple[int, int] = (1280, 800),
+        reloader=None) -> int:
+    """Open the window and play; returns the exit status. With a reloader (viz.reload), R and
+    V switch and compare readings and a saved edit reloads while it plays."""
     pygame.display.init()  # not pygame.init(): the window has no use for audio
     pygame.key.set_repeat(350, 60)  # holding → walks through the steps
     title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
@@ -428,7 +679,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         title += f" · {Path(layout_path).name}"
     window = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.display.set_caption(title)
-    app = App(layout, timeline, corpus, size=window.get_size())
+    app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader)
     app.check_font()
     pygame.key.start_text_input()
     clock = pygame.time.Clock()
@@ -437,6 +688,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         for event in pygame.event.get():
             app.handle(event)
         app.update(dt)
+        app.poll(dt)
         if app.needs_redraw():
             app.draw(window)
             pygame.display.flip()

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.draw import hud, scene
+from viz.draw import ghosts, hud, scene
 from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Layer, Line, Primitive, Rect, Text
 from viz.draw.hud import Hits, HudState, areas
@@ -36,8 +36,20 @@ ACTOR_NOTE = "（{}）"
 ACTOR_TIP = "{name} · {posture}"
 HOLDING = " · 執{}"
 BAR_TIP = "{number} {name} · {t:.0f} s"
-TEXTS: tuple[str, ...] = tuple(literal(t) for t in (INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING,
-                                                    BAR_TIP, *POSTURES))
+SELECTED = "選 {name}　（C 隨之 follow · Esc 取消）"
+FOLLOWING = "選 {name}　（隨之 following · F 止）"
+NEXT_MOVE = "{when}：「{cite}」"
+NEXT_WHEN, NOW_WHEN = "下一行", "正行"
+MOVE_PATH = "　{src} → {dst} · {length:.1f} 尺 · t = {t0:.0f} s"
+NO_MOVE = "此後不復行 (no more moves)"
+COMPARED = "比較 {a} vs {b}（空圈 = {b}）"
+DIFF = "　{name}　差 {dist:.1f} 尺"
+DIFF_MORE = "　… 另 {n} 人"
+SAME = "　此步位置皆同 (no one differs)"
+MAX_DIFFS = 6  # rows of the panel's list of who differs; the rest are counted
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
+    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, *POSTURES, SELECTED, FOLLOWING,
+    NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF, DIFF_MORE, SAME))
 
 _serial = itertools.count()
 
@@ -129,6 +141,20 @@ class ManualCamera:
 
 
 @dataclass(frozen=True)
+class Compare:
+    """A second reading drawn over the first, at the moment showing the same clause.
+
+    Compared by `key` (which compiled rite), not by the timeline's arrays."""
+
+    reading: str  # its name, as the panel says it
+    base: str  # the first reading's name
+    t: float
+    closing: bool
+    key: int
+    timeline: Any = field(compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
 class View:
     """The window's state that changes the picture; the defaults are what `shot` draws."""
 
@@ -136,6 +162,10 @@ class View:
     inset: bool = True  # the range inset (I)
     camera: ManualCamera | None = None  # None: framed from the moment
     mouse: tuple[float, float] | None = None  # where a tooltip is asked for; None: nowhere
+    selected: int | None = None  # the person clicked: his trail, his next move
+    following: bool = False  # the camera keeps him centred (the window moves it; said here)
+    ghosts: bool = False  # where everyone was at the end of the previous step (G)
+    compare: Compare | None = None  # a second reading over this one (V)
 
 
 @dataclass(frozen=True)
@@ -271,26 +301,101 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     fr = framing(model, size, t, closing, view.inset, view.camera, frame)
     mbox = areas(size)["map"]
     cam = fr.camera
-    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, places=True)),
-              Layer("people", mbox, cam, tuple(_people(model, frame, cam, captions=True)))]
+    marks = _Marks(model, view, frame, fr.stage, closing)
+    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, places=True))]
+    layers += marks.layers("", mbox, cam)
+    layers.append(Layer("people", mbox, cam, tuple(_people(model, frame, cam, captions=True))))
+    layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
-                           lambda: _plan(model, icam, places=False)),
-                   Layer("inset.people", body, icam,
-                         tuple(_people(model, frame, icam, captions=False)))]
+                           lambda: _plan(model, icam, places=False))]
+        layers += marks.layers("inset.", body, icam)
+        layers.append(Layer("inset.people", body, icam,
+                            tuple(_people(model, frame, icam, captions=False))))
+        layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam,
                         tuple(scene.overlay(cam, model.layout.chi_m, fr.overlay_at))))
     prims, hits = hud.build_hud(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
-                                where=fr.kind, substitutions=model.substitutions)
+                                where=fr.kind, substitutions=model.substitutions,
+                                extra=marks.panel_rows())
     layers.append(Layer("hud", None, cam, tuple(prims)))
     tip = _tooltip_text(model, fr, size, frame, view.mouse)
     if tip:
         layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size),)))
     return Composition(tuple(layers), hits, fr, tip)
+
+
+class _Marks:
+    """What the view's choices add to a frame (trail, ghosts, second reading), sampled once and
+    drawn through each camera that shows the plan; nothing when nothing is chosen."""
+
+    def __init__(self, model: Model, view: View, frame, stage: int, closing: bool):
+        tl = model.timeline
+        self.model, self.view, self.frame, self.closing = model, view, frame, closing
+        n = len(tl.actors)
+        sel = view.selected
+        self.selected = sel if sel is not None and 0 <= sel < n else None
+        self.path = (ghosts.stage_trail(tl, self.selected, stage)
+                     if self.selected is not None else None)
+        self.before = (ghosts.previous_frame(tl, frame.t, closing)
+                       if view.ghosts else None)
+        cmp = view.compare
+        self.other = cmp.timeline.sample(cmp.t, cmp.closing) if cmp is not None else None
+
+    def _r(self, cam: Camera) -> float:
+        return scene.token_radius(SceneOptions(px_per_chi=cam.scale))
+
+    def layers(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
+        """Under the people: ghosts of the previous step, the second reading, the trail."""
+        tl, r, out = self.model.timeline, self._r(cam), []
+        if self.before is not None:
+            out += ghosts.ghost_prims(tl, self.before, self.frame, r)
+        if self.other is not None:
+            out += ghosts.compare_prims(tl, self.frame, self.view.compare.timeline, self.other, r)
+        if self.path is not None:
+            out += ghosts.trail_prims(self.path, None, r, False)
+        return [Layer(prefix + "marks", clip, cam, tuple(out))] if out else []
+
+    def rings(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
+        """Over the people: the ring round the one selected."""
+        i = self.selected
+        if i is None or not bool(self.frame.present[i]):
+            return []
+        now = (float(self.frame.xy[i, 0]), float(self.frame.xy[i, 1]))
+        prims = ghosts.trail_prims(np.zeros((0, 2)), now, self._r(cam), True)
+        return [Layer(prefix + "selection", clip, cam, tuple(prims))]
+
+    def panel_rows(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """What the panel says of the choices: his next move; who differs, by how much."""
+        tl, rows = self.model.timeline, []
+        if self.selected is not None:
+            who = tl.actors[self.selected].name
+            rows.append(((FOLLOWING if self.view.following else SELECTED).format(name=who),
+                         hud.RED))
+            mv = ghosts.next_move(tl, self.model.layout, self.selected, self.frame.t,
+                                  self.closing)
+            if mv is None:
+                rows.append((NO_MOVE, hud.GREY))
+            else:
+                rows.append((NEXT_MOVE.format(when=NOW_WHEN if mv.now else NEXT_WHEN,
+                                              cite=mv.cite), hud.INK))
+                rows.append((MOVE_PATH.format(src=mv.src, dst=mv.dst, length=mv.length,
+                                              t0=mv.t0), hud.INK))
+        cmp = self.view.compare
+        if cmp is not None and self.other is not None:
+            rows.append((COMPARED.format(a=cmp.base, b=cmp.reading), ghosts.COMPARE))
+            diffs = ghosts.differences(tl, self.frame, cmp.timeline, self.other)
+            rows += [(DIFF.format(name=d.name, dist=d.dist), hud.INK)
+                     for d in diffs[:MAX_DIFFS]]
+            if len(diffs) > MAX_DIFFS:
+                rows.append((DIFF_MORE.format(n=len(diffs) - MAX_DIFFS), hud.GREY))
+            if not diffs:
+                rows.append((SAME, hud.GREY))
+        return tuple(rows)
 
 
 def tooltip(model: Model, view: View, size: tuple[int, int], t: float,

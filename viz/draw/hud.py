@@ -43,6 +43,10 @@ SUBSTITUTIONS = "字：{}（缺末筆字，字體無此字）"
 LIST_SEP = "、"
 SEARCH = "尋 / {}▏"
 HELP_TITLE = "按鍵 Keys"
+READING = "讀法 {}"
+PROBLEMS = "重載有誤，仍演前一版 (reload failed; playing the last good version)"
+PROBLEMS_MORE = "… 另 {n} 條"
+MAX_PROBLEMS = 12  # rows of the error overlay; the rest are counted
 
 KEYS = [
     ("Space", "播放／暫停 play / pause"),
@@ -58,6 +62,11 @@ KEYS = [
     ("/", "搜尋經文 find in the text"),
     ("點句 click", "跳至此句 jump to a clause"),
     ("點時間軸 click bar", "跳轉 scrub"),
+    ("點人 click a person", "選之 select: trail, next move"),
+    ("C", "隨所選者 follow the selected"),
+    ("G", "前一步之位 where they were"),
+    ("R", "換讀法 next reading (鄭, 敖 …)"),
+    ("V  Shift+R", "比較讀法 compare readings"),
     ("S", "存圖 screenshot"),
     ("H", "說明 this help"),
     ("Esc Q", "離開 quit"),
@@ -67,7 +76,8 @@ KEYS = [
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
     NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, *PARTIES, MARKS, SUBSTITUTE,
-    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.",)
+    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE,
+    *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.",)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,8 @@ class HudState:
     search_note: str = ""
     toast: str = ""
     help: bool = False
+    reading: str = ""  # the reading shown (the window always names it; "" for a plain shot)
+    problems: tuple[str, ...] = ()  # located messages of a failed reload, over the picture
 
 
 @dataclass
@@ -157,12 +169,14 @@ def wrap(s: str, px: float, width: float) -> list[str]:
 
 def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
               legend_at: tuple[float, float, float] | None = None, where: str = "site",
-              substitutions: tuple[tuple[str, str], ...] = ()) -> tuple[list[Primitive], Hits]:
-    """Panel, bar, legend, and what is open over the map (banner, search, toast, help)."""
+              substitutions: tuple[tuple[str, str], ...] = (),
+              extra: tuple[tuple[str, Color], ...] = ()) -> tuple[list[Primitive], Hits]:
+    """Panel, bar, legend, and what is open over the map (banner, search, toast, errors, help).
+    `extra`: rows (text, colour) the panel shows under the step (selection, comparison)."""
     hits = Hits()
     out: list[Primitive] = []
     a = areas(size)
-    out += panel(timeline, frame, corpus, a["panel"], st, hits)
+    out += panel(timeline, frame, corpus, a["panel"], st, hits, extra)
     out += bar(timeline, frame, a["bar"])
     out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
     if where == "elsewhere":
@@ -180,9 +194,30 @@ def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
                         radius=6))
         out.append(Text((mx + mw / 2, my + mh - 30), st.toast, 13, (255, 250, 236), "c",
                         screen=True))
+    if st.problems:
+        out += problems_overlay(a["map"], st.problems)
     if st.help:
         out += help_overlay(size)
     return out, hits
+
+
+def problems_overlay(map_box, problems: tuple[str, ...]) -> list[Primitive]:
+    """The located messages of a failed reload, in a box across the top of the map: the picture
+    under it keeps playing the last good version."""
+    x, y, w, _ = map_box
+    bw = max(w - 24, 40)
+    rows: list[str] = []
+    for p in problems[:MAX_PROBLEMS]:
+        rows += wrap(p, 12, bw - 20)
+    if len(problems) > MAX_PROBLEMS:
+        rows.append(PROBLEMS_MORE.format(n=len(problems) - MAX_PROBLEMS))
+    bh = 34 + 17 * len(rows)
+    out: list[Primitive] = [Rect((x + 12, y + 12, bw, bh), (255, 246, 240, 235), RED, 1.5,
+                                 radius=5),
+                            Text((x + 22, y + 20), PROBLEMS, 13, RED, "nw", screen=True)]
+    for k, line in enumerate(rows):
+        out.append(Text((x + 22, y + 40 + 17 * k), line, 12, INK, "nw", screen=True))
+    return out
 
 
 def _cur_step(timeline, frame):
@@ -191,7 +226,8 @@ def _cur_step(timeline, frame):
     return timeline.steps[min(max(frame.step, 0), len(timeline.steps) - 1)]
 
 
-def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primitive]:
+def panel(timeline, frame, corpus, box, st: HudState, hits: Hits,
+          extra: tuple[tuple[str, Color], ...] = ()) -> list[Primitive]:
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, PANEL_BG), Line(((x, y), (x, y + h)), (200, 190, 170), 1.0,
                                                      screen=True)]
@@ -208,6 +244,9 @@ def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primit
     clock = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=frame.t,
                          duration=timeline.duration, step=frame.step + 1, steps=len(timeline.steps))
     out.append(Text((x + pad, cy), clock, 12, GREY, "nw", screen=True))
+    if st.reading:
+        out.append(Text((x + w - pad, cy), READING.format(st.reading), 12, RED, "ne",
+                        screen=True))
     cy += 22
     if step is not None:
         for line in wrap(CITE.format(step.cite), 16, inner):
@@ -222,6 +261,14 @@ def panel(timeline, frame, corpus, box, st: HudState, hits: Hits) -> list[Primit
             for line in wrap(step.note, 11, inner):
                 out.append(Text((x + pad, cy), line, 11, GREY, "nw", screen=True))
                 cy += 15
+    if extra:
+        cy += 4
+        out.append(Line(((x + pad, cy), (x + w - pad, cy)), (200, 190, 170), 1.0, screen=True))
+        cy += 6
+        for text, col in extra:
+            for line in wrap(text, 12, inner):
+                out.append(Text((x + pad, cy), line, 12, col, "nw", screen=True))
+                cy += 17
     cy += 6
     out.append(Line(((x + pad, cy), (x + w - pad, cy)), (200, 190, 170), 1.0, screen=True))
     cy += 8
