@@ -65,10 +65,17 @@ def _size(text: str) -> tuple[int, int]:
 
 def cmd_play(args) -> int:
     from viz.app import run
+    from viz.reload import Reloader
 
-    d = load_all(args.script, args.layout, args.reading)
+    # the window reloads the files it loaded when one is saved, and switches readings (R, V);
+    # the first load's problems (a reading no file knows among them) stop it as any command
+    r = Reloader(args.script, args.layout, tuple(args.reading))
+    if not r.result.ok:
+        raise InputError(r.result.problems)
+    d = r.current
     _print_warnings(d.warnings)
-    return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout)
+    return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout,
+               reloader=r)
 
 
 def cmd_shot(args) -> int:
