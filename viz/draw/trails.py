@@ -1,7 +1,15 @@
-"""Where people walked: each person's path over a span of time, from the compiled motion channel."""
+"""Where people walked: each person's path over a span of time, from the compiled motion channel,
+and those paths as a drill chart draws them (numbered moves, dotted, with arrowheads)."""
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numpy as np
+
+from viz.draw.display import Circle, Color, Line, Polygon, Primitive
 
 
 def path(timeline, actor: int, t0: float, t1: float) -> np.ndarray:
@@ -26,4 +34,94 @@ def moved(timeline, t0: float, t1: float, min_len: float = 0.5) -> list[int]:
         p = path(timeline, i, t0, t1)
         if len(p) > 1 and float(np.hypot(*np.diff(p, axis=0).T).sum()) > min_len:
             out.append(i)
+    return out
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One person's walk during one step: a drill chart's move, with its number."""
+
+    actor: int
+    step: int
+    number: int  # in the order the text gives (see legs())
+    points: np.ndarray  # (k,2) 尺, start to end
+
+
+def _first_move(timeline, actor: int, t0: float, t1: float) -> float:
+    """When the actor's motion keyframes in [t0, t1] first leave where he stood at t0."""
+    ch = timeline.channels["motion"]
+    mine = ch.owner == actor
+    ts = ch.t[mine]
+    inside = (ts >= t0) & (ts <= t1)
+    start = timeline.sample(t0).xy[actor]
+    for t, x, y in zip(ts[inside], ch.values["x"][mine][inside], ch.values["y"][mine][inside]):
+        if math.hypot(x - start[0], y - start[1]) > 1e-6:
+            return float(t)
+    return t1
+
+
+def legs(timeline, steps: Sequence[int], follow: int | None = None,
+         min_len: float = 0.5) -> list[Leg]:
+    """Every walk longer than min_len 尺 in these steps (of one person with follow), numbered
+    as the text gives them: by the step that cites the move, and within one step, in the order
+    the people set off (the order the step's actions are written), then the cast's order.
+    With several steps a step's movers share its number, which `cites` lists."""
+    out: list[Leg] = []
+    for k in steps:
+        s = timeline.steps[k]
+        who = [i for i in moved(timeline, s.t0, s.t1, min_len) if follow is None or i == follow]
+        who.sort(key=lambda i: (_first_move(timeline, i, s.t0, s.t1), i))
+        out += [Leg(i, k, 0, path(timeline, i, s.t0, s.t1)) for i in who]
+    if len(steps) == 1:
+        return [dataclasses.replace(g, number=n) for n, g in enumerate(out, 1)]
+    order = {k: n for n, k in enumerate(dict.fromkeys(g.step for g in out), 1)}
+    return [dataclasses.replace(g, number=order[g.step]) for g in out]
+
+
+def cites(timeline, found: Sequence[Leg]) -> list[tuple[int, str]]:
+    """(number, the words its step cites), once per number, in order."""
+    seen: dict[int, str] = {}
+    for g in found:
+        seen.setdefault(g.number, timeline.steps[g.step].cite)
+    return sorted(seen.items())
+
+
+def drill(found: Sequence[Leg], px_per_chi: float, color: Color, faint: Color,
+          arrow_every: float = 70.0) -> list[Primitive]:
+    """The legs as a drill chart draws them: a dotted path with arrowheads along it (one every
+    `arrow_every` px and one at the end), a faint ring where it starts, a solid dot where it
+    ends. Sizes are in px at px_per_chi, so the marks read the same at any scale."""
+    k = 1.0 / max(px_per_chi, 1e-6)
+    out: list[Primitive] = []
+    for g in found:
+        pts = [(float(x), float(y)) for x, y in g.points]
+        out.append(Line(tuple(pts), color, 1.5, dash=(2.0, 4.0)))
+        out.append(Circle(pts[0], 3.5 * k, None, faint, 1.5))
+        out += _arrowheads(g.points, arrow_every * k, 7.0 * k, color)
+        out.append(Circle(pts[-1], 2.5 * k, color, None))
+    return out
+
+
+def _arrowheads(a: np.ndarray, every: float, size: float, color: Color) -> list[Primitive]:
+    seg = np.hypot(*np.diff(a, axis=0).T)
+    total = float(seg.sum())
+    if total <= 0:
+        return []
+    n = max(int(total // every), 0)
+    # evenly along the path, and the last one just short of the end so the tip meets it
+    at = [total * (j + 0.5) / (n + 1) for j in range(n)] + [max(total - size * 0.6, 0.0)]
+    cum = np.r_[0.0, np.cumsum(seg)]
+    out: list[Primitive] = []
+    for s in at:
+        i = int(min(np.searchsorted(cum, s, side="right") - 1, len(seg) - 1))
+        while seg[i] == 0 and i > 0:
+            i -= 1
+        d = (a[i + 1] - a[i]) / max(seg[i], 1e-9)
+        p = a[i] + d * (s - cum[i])
+        tip = p + d * size * 0.6
+        back = p - d * size * 0.4
+        nx, ny = -d[1] * size * 0.4, d[0] * size * 0.4
+        out.append(Polygon(((float(tip[0]), float(tip[1])),
+                            (float(back[0] + nx), float(back[1] + ny)),
+                            (float(back[0] - nx), float(back[1] - ny))), color, color, 1.0))
     return out

@@ -1,0 +1,156 @@
+"""Label placement: boxes put around their anchors so none overlaps another or a token.
+
+A cartographer's greedy pass (Imhof's order of candidate positions): each label, in priority
+order, tries the eight places touching its anchor's mark, in its own order of preference (a
+person's name goes behind him, so the facing tick stays clear), then rings further out in
+sixteen directions; the first box that meets no placed label, no obstacle (tokens, facing
+ticks) and stays inside the bounds wins. A label placed off its first ring is "displaced" and
+gets a leader line back to its anchor. When every candidate collides, the one with the least
+overlapping area is kept (a crowded frame still shows every name), and `overlaps` counts it.
+
+Everything is in one plane of pixels, y down (screen space, or 尺 × px per 尺 with y flipped);
+boxes are (x0, y0, x1, y1). Candidates of one label are tested against every box at once.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+BoxT = tuple[float, float, float, float]
+
+# The eight touching places, as unit offsets of the box's centre: (dx, dy), y down
+DIRS: dict[str, tuple[float, float]] = {
+    "e": (1, 0), "w": (-1, 0), "n": (0, -1), "s": (0, 1),
+    "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1),
+}
+DEFAULT_ORDER = ("e", "w", "ne", "se", "nw", "sw", "n", "s")
+RINGS = 6  # rings beyond the touching one, each a label's height further out
+LINE_EM = 1.45  # the bundled font's line height in ems (ascent + descent: 1151 + 286 of 1000)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A box of w × h px to put near `anchor` (px), outside a mark of radius `r` px around it."""
+
+    anchor: tuple[float, float]
+    w: float
+    h: float
+    r: float = 0.0
+    order: tuple[str, ...] = DEFAULT_ORDER
+    gap: float = 1.0
+    centred: bool = False  # first try the box centred on the anchor (a name written in place)
+
+
+@dataclass(frozen=True)
+class Placed:
+    box: BoxT
+    displaced: bool  # away from its anchor: draw a leader line
+    clash: float = 0.0  # px² still overlapping (0 unless there was no free place)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+def text_size(text: str, px: float, pad: float = 0.0) -> tuple[float, float]:
+    """A line of text's box in px as the back ends draw it: hanzi one em, Latin and digits
+    about half, one line of the bundled font tall, plus `pad` on every side."""
+    em = sum(1.0 if ord(c) > 0x2E7F else 0.6 for c in text)
+    return em * px + 2 * pad + 1, round(LINE_EM * px) + 2 * pad
+
+
+def circle_box(x: float, y: float, r: float) -> BoxT:
+    return (x - r, y - r, x + r, y + r)
+
+
+def _candidates(lab: Label) -> np.ndarray:
+    """(k, 4) boxes in the order they are tried; the first len(order) (+1 if centred) touch."""
+    ax, ay = lab.anchor
+    w, h = lab.w, lab.h
+    out = []
+    if lab.centred:
+        out.append((ax - w / 2, ay - h / 2, ax + w / 2, ay + h / 2))
+    for d in lab.order:
+        dx, dy = DIRS[d]
+        # the box's near edge just clears the mark, along each axis it is pushed on
+        cx = ax + dx * (lab.r + lab.gap + w / 2)
+        cy = ay + dy * (lab.r + lab.gap + h / 2)
+        if dx and dy:  # diagonals: tuck the corner in to the circle's 45° point
+            k = lab.r * (1 - math.sqrt(0.5))
+            cx -= dx * k
+            cy -= dy * k
+        out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    for ring in range(1, RINGS + 1):
+        dist = lab.r + lab.gap + ring * (h + 2)
+        for k in range(16):
+            a = 2 * math.pi * k / 16
+            cx = ax + math.cos(a) * (dist + abs(math.cos(a)) * w / 2)
+            cy = ay + math.sin(a) * (dist + abs(math.sin(a)) * h / 2)
+            out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    return np.asarray(out, float)
+
+
+def _overlap_area(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(k,) total area each candidate box shares with the boxes."""
+    if not len(boxes):
+        return np.zeros(len(c))
+    ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
+    iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
+    return (np.clip(ix, 0, None) * np.clip(iy, 0, None)).sum(axis=1)
+
+
+def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
+          bounds: BoxT | None = None) -> list[Placed]:
+    """Greedy placement in the given (priority) order; see the module docstring."""
+    boxes = np.asarray(list(obstacles), float).reshape(-1, 4)
+    out: list[Placed] = []
+    for lab in labels:
+        cand = _candidates(lab)
+        cost = _overlap_area(cand, boxes)
+        if bounds is not None:
+            x0, y0, x1, y1 = bounds
+            outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
+                       | (cand[:, 3] > y1))
+            cost = cost + outside * 1e6  # outside the picture: worse than any overlap
+        free = np.nonzero(cost <= 1e-9)[0]
+        k = int(free[0]) if len(free) else int(np.argmin(cost))
+        near = len(lab.order) + (1 if lab.centred else 0)
+        out.append(Placed(tuple(float(v) for v in cand[k]), k >= near, float(cost[k])))
+        boxes = np.vstack([boxes, cand[k][None, :]])
+    return out
+
+
+def overlaps(boxes: Sequence[BoxT], others: Sequence[BoxT] = (), slack: float = 0.5) -> list[
+        tuple[int, int]]:
+    """Pairs (i, j) of boxes that overlap by more than `slack` px each way: among `boxes`
+    (i < j), and between boxes[i] and others[j] (j offset by len(boxes))."""
+    a = np.asarray(list(boxes), float).reshape(-1, 4)
+    b = np.vstack([a, np.asarray(list(others), float).reshape(-1, 4)])
+    ix = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    iy = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    hit = (ix > slack) & (iy > slack)
+    n = len(a)
+    return [(int(i), int(j)) for i, j in zip(*np.nonzero(hit)) if j > i or j >= n]
+
+
+def leader(anchor: tuple[float, float], box: BoxT, r: float = 0.0) -> tuple[tuple[float, float],
+                                                                             tuple[float, float]]:
+    """A leader line from the edge of the anchor's mark to the nearest point of the box."""
+    ax, ay = anchor
+    bx = min(max(ax, box[0]), box[2])
+    by = min(max(ay, box[1]), box[3])
+    d = math.hypot(bx - ax, by - ay)
+    if d <= r or d == 0:
+        return (ax, ay), (bx, by)
+    return (ax + (bx - ax) * r / d, ay + (by - ay) * r / d), (bx, by)
+
+
+def facing_order(dx: float, dy: float) -> tuple[str, ...]:
+    """The eight places, best first, for a person facing (dx, dy) (y down): behind him, then
+    the sides, last in front, where his facing tick is."""
+    scored = sorted(DIRS, key=lambda d: (DIRS[d][0] * dx + DIRS[d][1] * dy)
+                    / math.hypot(*DIRS[d]))
+    return tuple(scored)

@@ -1,0 +1,472 @@
+"""Plates: one moment of the rite as a printed 禮圖 plate (or as the window draws it), PNG and SVG.
+
+    render_plate(compiled, moment_t, closing, *, style="plate", trails="step", follow=None,
+                 size=(1600, 1130)) -> tuple[bytes, str]     # (PNG bytes, SVG text)
+    plate_layers(compiled, moment_t, closing, *, style, trails, follow, size) -> Plate
+
+`compiled` is what viz.rite.Rite(...).get() returns (layout, corpus, timeline are read);
+`moment_t`/`closing` as viz.query.resolve_moment gives them; `trails` is "step" (the moves of
+the step at the moment), "stage" (every move of its stage up to the moment) or "none"; `follow`
+an actor's id or name: only his moves. Both files are drawn from one list of layers (pgdraw for
+the PNG, svgdraw for the SVG), so they show the same plate.
+
+The `plate` style is how 張惠言's 儀禮圖 and the 欽定儀禮義疏 draw a moment: paper and ink,
+the hall in line, each person written as his name where he stands (a dot for the spot, a tick
+for the way he faces), north up, the stage and the clause as the title, the cited words beside
+the plan, a scale in 尺 and m. Names are placed by viz.draw.labels: none overlaps another name
+or anyone's mark; a name pushed off its spot has a leader line. `screen` is the window's look
+(viz.draw.compose) with the trails drawn over it.
+"""
+from __future__ import annotations
+
+import io
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from viz.draw import hud, labels, scene, trails
+from viz.draw.camera import Camera
+from viz.draw.compose import Model, View, compose, view_kind
+from viz.draw.display import Box, Circle, Color, Layer, Line, Polygon, Primitive, Rect, Text
+from viz.draw.scene import literal
+
+PAPER: Color = (250, 246, 236)
+INK: Color = (28, 24, 20)
+GREY: Color = (120, 110, 98)
+ZHU: Color = (176, 48, 32)  # 朱: the moves, as a teacher marks a printed plate in red
+ZHU_FAINT: Color = (222, 160, 148)
+STYLES = ("plate", "screen")
+TRAILS = ("step", "stage", "none")
+DEFAULT_SIZE = (1600, 1130)  # A4 landscape at about 137 dpi
+A4_MM = (297.0, 210.0)
+
+# The words a plate writes besides the model's (the font check reads them)
+TITLE = "{stage}圖"
+STEP_NOTE = "第{number}節 · {page}"
+MOVES = "行位"
+PAGE = "頁 {}"
+FOLLOW = "{name}之行"
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, STEP_NOTE, MOVES, PAGE, FOLLOW))
+
+
+@dataclass(frozen=True)
+class Plate:
+    """The layers of a plate, and the boxes (px) of what its placement pass put down: names
+    and tags (`labels`) and the marks they must not cover (`marks`), for tests to count."""
+
+    layers: tuple[Layer, ...]
+    size: tuple[int, int]
+    title: str
+    labels: tuple[labels.BoxT, ...]
+    marks: tuple[labels.BoxT, ...]
+
+
+_models: OrderedDict[int, tuple[object, Model]] = OrderedDict()
+
+
+def model_for(compiled) -> Model:
+    """One composer Model per compiled rite (kept: it memoises stage bounds and static layers)."""
+    from viz.draw import pgdraw
+
+    key = id(compiled)
+    kept = _models.get(key)
+    if kept is not None and kept[0] is compiled:
+        _models.move_to_end(key)
+        return kept[1]
+    m = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
+    _models[key] = (compiled, m)
+    if len(_models) > 4:
+        _models.popitem(last=False)
+    return m
+
+
+def size_for_dpi(dpi: float) -> tuple[int, int]:
+    """An A4 landscape page at `dpi`."""
+    return (round(A4_MM[0] / 25.4 * dpi), round(A4_MM[1] / 25.4 * dpi))
+
+
+def actor_index(timeline, who: str | None) -> int | None:
+    """An actor by id, name or label; ValueError naming the cast when none matches."""
+    if who is None:
+        return None
+    for i, a in enumerate(timeline.actors):
+        if who in (a.id, a.label):
+            return i
+    named = [i for i, a in enumerate(timeline.actors) if a.name == who]
+    if len(named) == 1:
+        return named[0]
+    cast = "、".join(a.id for a in timeline.actors)
+    why = "names several people" if named else "is nobody in the cast"
+    raise ValueError(f"--follow {who!r} {why}; give an id: {cast}")
+
+
+def _trail_steps(timeline, t: float, closing: bool, trails_mode: str) -> list[int]:
+    if trails_mode == "none" or not timeline.steps:
+        return []
+    k = timeline.step_at(t, closing)
+    if trails_mode == "step":
+        return [k]
+    s = timeline.stages[timeline.steps[k].stage]
+    return list(range(s.first_step, k + 1))
+
+
+def plate_layers(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
+                 trails: str = "step", follow: str | None = None,
+                 size: tuple[int, int] = DEFAULT_SIZE) -> Plate:
+    """The layers of one plate (see the module docstring)."""
+    if style not in STYLES:
+        raise ValueError(f"style {style!r}: expected one of {', '.join(STYLES)}")
+    if trails not in TRAILS:
+        raise ValueError(f"trails {trails!r}: expected one of {', '.join(TRAILS)}")
+    model = model_for(compiled)
+    tl = model.timeline
+    size = (int(size[0]), int(size[1]))
+    fi = actor_index(tl, follow)
+    steps = _trail_steps(tl, moment_t, closing, trails)
+    found = trails_mod.legs(tl, steps, fi) if steps else []
+    if style == "screen":
+        return _screen(model, moment_t, closing, size, found)
+    return _plate(model, moment_t, closing, size, found, fi)
+
+
+trails_mod = trails  # the module, where a parameter is called `trails`
+
+
+def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
+    """(title, the clause's words, its page)."""
+    tl = model.timeline
+    if not tl.steps:
+        return "", "", ""
+    k = tl.step_at(t, closing)
+    s = tl.steps[k]
+    stage = tl.stages[s.stage]
+    clause = model.corpus.clause_at(s.span[0]) if model.corpus is not None else None
+    words = clause.punct if clause is not None else s.cite
+    page = clause.page if clause is not None else ""
+    return TITLE.format(stage=stage.name), words, page
+
+
+def _screen(model: Model, t: float, closing: bool, size, found) -> Plate:
+    comp = compose(model, View(), size, t, closing)
+    layers = list(comp.layers)
+    cam = comp.framing.camera
+    if found:
+        mbox = hud.areas(size)["map"]
+        prims = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT)
+        # the numbers go where the screen has room: each at its move's start
+        nums, _ = _numbers(found, cam, [], mbox)
+        at = next((i for i, ly in enumerate(layers) if ly.name == "people"), len(layers))
+        layers.insert(at, Layer("trails", mbox, cam.copy(), tuple(prims + nums)))
+    title, words, _ = _title(model, t, closing)
+    return Plate(tuple(layers), size, f"{title} {words}".strip(), (), ())
+
+
+def _numbers(found, cam: Camera, taken: list, bounds) -> tuple[list[Primitive], list]:
+    """The move numbers beside each start, placed clear of what is already down."""
+    reqs, texts = [], []
+    for g in found:
+        (x, y), = cam.to_screen_pts([tuple(g.points[0])])
+        text = str(g.number)
+        w, h = labels.text_size(text, 12, pad=2)
+        reqs.append(labels.Label((x, y), w, h, r=4.5))
+        texts.append(text)
+    placed = labels.place(reqs, taken, _inner(bounds))
+    out: list[Primitive] = []
+    for text, req, p in zip(texts, reqs, placed):
+        cx, cy = p.center
+        if p.displaced:
+            a, b = labels.leader(req.anchor, p.box, req.r)
+            out.append(Line((a, b), ZHU_FAINT, 1.0, screen=True))
+        out.append(Text((cx, cy), text, 12, PAPER, "c", bg=ZHU, screen=True))
+    return out, [p.box for p in placed]
+
+
+def _inner(box) -> labels.BoxT:
+    x, y, w, h = box
+    return (x + 2, y + 2, x + w - 2, y + h - 2)
+
+
+# ------------------------------------------------------------------ the plate style
+
+def _ink(c: Color | None) -> Color | None:
+    """A colour of the window's plan as ink on paper: reds stay 朱, light tones become a wash
+    of the paper, the rest shades of ink by their lightness."""
+    if c is None:
+        return None
+    r, g, b = c[:3]
+    if r > g + 70 and r > b + 70:
+        return ZHU
+    lum = 0.3 * r + 0.59 * g + 0.11 * b
+    if lum > 225:
+        return PAPER
+    if lum > 185:  # the hall's floor, mats, stairs: a pale wash, so the lines carry the plan
+        return (238, 232, 216)
+    k = min(max((lum - 40) / 150, 0.0), 1.0) * 0.55
+    return tuple(round(i + (p - i) * k) for i, p in zip(INK, PAPER))
+
+
+def _inked(p: Primitive) -> Primitive:
+    if isinstance(p, Circle):
+        return replace(p, fill=_ink(p.fill), stroke=_ink(p.stroke))
+    if isinstance(p, Polygon):
+        return replace(p, fill=_ink(p.fill), stroke=_ink(p.stroke))
+    if isinstance(p, Line):
+        return replace(p, color=_ink(p.color))
+    if isinstance(p, Text):
+        return replace(p, color=_ink(p.color) if p.color != scene.WHITE else PAPER,
+                       bg=_ink(p.bg), border=_ink(p.border))
+    return p
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where things go on the page."""
+
+    page: Box
+    map: Box
+    side: Box
+    title_y: float
+    px: float  # the body text size
+
+
+def _page(size) -> _Frame:
+    w, h = size
+    m = round(min(w, h) * 0.035)
+    px = max(12.0, round(min(w, h) / 70))
+    title_h = round(px * 3.2)
+    side_w = round(w * 0.24)
+    page = (m, m, w - 2 * m, h - 2 * m)
+    mp = (m + 8, m + title_h, w - 2 * m - side_w - 24, h - 2 * m - title_h - 8)
+    side = (w - m - side_w - 8, m + title_h, side_w, h - 2 * m - title_h - 8)
+    return _Frame(page, mp, side, m + title_h / 2, px)
+
+
+def _bounds(model: Model, frame, found) -> scene.Bounds:
+    """What the plate shows: the hall and court, everyone present near the school and every
+    move drawn; the 賔's gate instead while the rite is there."""
+    if view_kind(model, frame) == "elsewhere":
+        return model.elsewhere
+    site = scene.site_bounds(model.layout)
+    x0, y0, x1, y1 = model.near
+    pts = [np.array([[site[0], site[1]], [site[2], site[3]]])]
+    idx = np.nonzero(frame.present)[0]
+    pts.append(frame.xy[idx])
+    pts += [g.points for g in found]
+    a = np.vstack(pts)
+    keep = (a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)
+    a = a[keep]
+    pad = 6.0
+    return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
+            float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
+
+
+def _name_of(tl, frame, i: int) -> str:
+    """The name a plate writes: the person's name, or the office he holds now (相 → 司正)."""
+    a = tl.actors[i]
+    now = frame.labels[i] if frame.labels else a.label
+    return now if now and now != a.label else a.name
+
+
+def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None) -> Plate:
+    tl = model.timeline
+    frame = tl.sample(t, closing)
+    pg = _page(size)
+    cam = Camera(pg.map, breaks=model.breaks)
+    cam.fit(_bounds(model, frame, found), margin=24)
+    W, H = size
+    base: list[Primitive] = [Rect((0, 0, W, H), PAPER)]
+    x, y, w, h = pg.page
+    base += [Rect((x, y, w, h), None, INK, 2.0), Rect((x + 5, y + 5, w - 10, h - 10), None, INK, 1.0)]
+    plan = [_inked(p) for p in scene.features(model.layout)
+            + scene.range_marks(model.layout, cam.breaks)]
+    # people: a dot on the spot (a square when seated), a tick the way he faces
+    marks: list[labels.BoxT] = []
+    people: list[Primitive] = []
+    reqs: list[labels.Label] = []
+    names: list[tuple[str, float]] = []
+    idx = [int(i) for i in np.nonzero(frame.present)[0]]
+    scr = cam.to_screen(frame.xy[idx]) if idx else np.zeros((0, 2))
+    tick = pg.px * 0.9
+    npx = pg.px * 1.15
+    for i, (sx, sy) in zip(idx, scr):
+        sx, sy = float(sx), float(sy)
+        fx, fy = scene.facing_vector(float(frame.facing[i]))
+        dx, dy = fx, -fy  # screen y down
+        seated = int(frame.posture[i]) == scene.SIT or (len(frame.seated) > i
+                                                       and bool(frame.seated[i]))
+        if seated:
+            s = 3.0
+            people.append(Polygon(((sx - s, sy - s), (sx + s, sy - s), (sx + s, sy + s),
+                                   (sx - s, sy + s)), PAPER, INK, 1.5, screen=True))
+        else:
+            people.append(Circle((sx, sy), 2.6, INK, None, screen=True))
+        tip = (sx + dx * tick, sy + dy * tick)
+        people.append(Line(((sx, sy), tip), INK, 2.0, screen=True))
+        marks.append(labels.circle_box(sx, sy, 3.5))
+        marks.append((min(sx, tip[0]) - 1.5, min(sy, tip[1]) - 1.5, max(sx, tip[0]) + 1.5,
+                      max(sy, tip[1]) + 1.5))
+        name = _name_of(tl, frame, i)
+        w_, h_ = labels.text_size(name, npx)
+        reqs.append(labels.Label((sx, sy), w_, h_, r=4.0, order=labels.facing_order(dx, dy)))
+        names.append((name, npx))
+    # the drill chart under the names; its start rings are marks too
+    moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []
+    for g in found:
+        (gx, gy), = cam.to_screen_pts([tuple(g.points[0])])
+        marks.append(labels.circle_box(gx, gy, 4.5))
+    # props set down: their names, small, placed like the people's
+    props = [p for p in scene.set_down_props(tl, frame, scene.SceneOptions()) if isinstance(p, Text)]
+    for p in props:
+        (px_, py_), = cam.to_screen_pts([p.pos])
+        w_, h_ = labels.text_size(p.text, pg.px * 0.85)
+        people.append(Circle((px_, py_), 1.8, GREY, None, screen=True))
+        reqs.append(labels.Label((px_, py_), w_, h_, r=2.5))
+        names.append((p.text, -pg.px * 0.85))  # negative size: a prop, drawn grey
+    bounds = _inner(pg.map)
+    placed = labels.place(reqs, marks, bounds)
+    written: list[Primitive] = []
+    boxes: list[labels.BoxT] = []
+    for (name, px), req, p in zip(names, reqs, placed):
+        cx, cy = p.center
+        col = GREY if px < 0 else INK
+        if p.displaced:
+            a, b = labels.leader(req.anchor, p.box, req.r)
+            written.append(Line((a, b), GREY, 1.0, screen=True))
+        written.append(Text((cx, cy), name, abs(px), col, "c", screen=True))
+        boxes.append(p.box)
+    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], pg.map)
+    boxes += num_boxes
+    # place and feature names last, only where they are clear of everything above
+    names_plan = _plan_names(model, cam, pg, [*marks, *boxes])
+    title, words, page = _title(model, t, closing)
+    side = _side(model, t, closing, pg, words, page, found, follow)
+    overlay = [_inked(p) for p in scene.overlay(cam, model.layout.chi_m,
+                                                (pg.map[0] + 12, pg.map[1] + pg.map[3] - 10))]
+    head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
+            Text((pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px, pg.title_y),
+                 words, pg.px * 1.3, INK, "w", screen=True),
+            Line(((pg.page[0] + 5, pg.map[1] - 6), (pg.page[0] + pg.page[2] - 5, pg.map[1] - 6)),
+                 INK, 1.0, screen=True)]
+    layers = (Layer("paper", None, cam, tuple(base)),
+              Layer("plate.plan", pg.map, cam, tuple(plan + names_plan)),
+              Layer("plate.moves", pg.map, cam, tuple(moves)),
+              Layer("plate.people", pg.map, cam, tuple(people + written + nums)),
+              Layer("plate.overlay", pg.map, cam, tuple(overlay)),
+              Layer("plate.text", None, cam, tuple(head + side)))
+    return Plate(layers, size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
+
+
+def _plan_names(model: Model, cam: Camera, pg: _Frame, taken: list) -> list[Primitive]:
+    """The hall's parts and the places by name, small and grey, each only where it is clear
+    of the people, their names and the names already written."""
+    out: list[Primitive] = []
+    boxes = list(taken)
+    px = pg.px * 0.8
+    for p in scene.place_labels(model.layout, cam.scale, places=True):
+        if not isinstance(p, Text):
+            continue
+        (x, y), = cam.to_screen_pts([p.pos])
+        w, h = labels.text_size(p.text, px)
+        fx, fy = {"e": (1.0, 0.5), "w": (0.0, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0)}.get(
+            p.anchor, (0.5, 0.5))
+        box = (x - fx * w, y - fy * h, x - fx * w + w, y - fy * h + h)
+        if labels.overlaps([box], boxes):
+            continue
+        boxes.append(box)
+        out.append(Text((x, y), p.text, px, GREY, p.anchor, screen=True))
+    return out
+
+
+def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: str, found,
+          follow: int | None) -> list[Primitive]:
+    """The column beside the plan: the clause cited (經), its 注, the page, and the numbered
+    moves with the words each enacts."""
+    x, y, w, h = pg.side
+    out: list[Primitive] = [Line(((x - 10, y), (x - 10, y + h)), INK, 1.0, screen=True)]
+    px = pg.px
+    cy = y + 6
+    tl = model.timeline
+    step = tl.steps[tl.step_at(t, closing)] if tl.steps else None
+    clause = (model.corpus.clause_at(step.span[0]) if step is not None and model.corpus
+              is not None else None)
+    for line in hud.wrap(words, px * 1.2, w):
+        out.append(Text((x, cy), line, px * 1.2, INK, "nw", screen=True))
+        cy += px * 1.2 * 1.6
+    if clause is not None:
+        for note in clause.notes:
+            for line in hud.wrap(note, px * 0.9, w):
+                out.append(Text((x, cy), line, px * 0.9, GREY, "nw", screen=True))
+                cy += px * 0.9 * 1.55
+    if step is not None:
+        number = f"{tl.stages[step.stage].index + 1}.{step.index - tl.stages[step.stage].first_step + 1}"
+        out.append(Text((x, cy + 4), STEP_NOTE.format(number=number, page=page or "—"), px * 0.8,
+                        GREY, "nw", screen=True))
+        cy += px * 2.4
+    if found:
+        head = MOVES if follow is None else FOLLOW.format(name=tl.actors[follow].name)
+        out.append(Text((x, cy), head, px, ZHU, "nw", screen=True))
+        cy += px * 1.7
+        for n, cite in trails_mod.cites(tl, found):
+            lines = hud.wrap(cite, px * 0.95, w - px * 2)
+            for k, line in enumerate(lines):
+                if cy > y + h - px * 1.5:
+                    return out
+                if k == 0:
+                    out.append(Text((x + px * 0.7, cy + px * 0.75), str(n), px * 0.8, PAPER, "c",
+                                    bg=ZHU, screen=True))
+                out.append(Text((x + px * 1.8, cy), line, px * 0.95, INK, "nw", screen=True))
+                cy += px * 0.95 * 1.55
+    return out
+
+
+# ------------------------------------------------------------------ output
+
+def png_bytes(plate: Plate) -> bytes:
+    """The plate drawn by pgdraw, as PNG bytes."""
+    import pygame
+
+    from viz.draw import pgdraw
+
+    surface = pygame.Surface(plate.size)
+    pgdraw.draw_layers(surface, plate.layers)
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "plate.png")
+    return buf.getvalue()
+
+
+def svg_text(plate: Plate) -> str:
+    """The plate drawn by svgdraw, as an SVG document."""
+    from viz.draw import svgdraw
+
+    return svgdraw.svg_document(plate.layers, plate.size, plate.title)
+
+
+def render_plate(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
+                 trails: str = "step", follow: str | None = None,
+                 size: tuple[int, int] = DEFAULT_SIZE) -> tuple[bytes, str]:
+    """(PNG bytes, SVG text) of one plate; see the module docstring."""
+    p = plate_layers(compiled, moment_t, closing, style=style, trails=trails, follow=follow,
+                     size=size)
+    return png_bytes(p), svg_text(p)
+
+
+def bench(compiled, moments: Sequence[tuple[float, bool]], size=DEFAULT_SIZE) -> dict[str, float]:
+    """Plates per second for these moments: layers, PNG and SVG timed apart (bench/ calls it)."""
+    import time
+
+    out = {}
+    t0 = time.perf_counter()
+    plates = [plate_layers(compiled, t, c, size=size) for t, c in moments]
+    out["layers_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
+    t0 = time.perf_counter()
+    for p in plates:
+        png_bytes(p)
+    out["png_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
+    t0 = time.perf_counter()
+    for p in plates:
+        svg_text(p)
+    out["svg_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
+    return out
+
