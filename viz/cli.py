@@ -104,9 +104,17 @@ def cmd_state(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.watch:
+        from viz.cli_live import watch
+
+        return watch(args, report_check)
+    return report_check(args, load_all(args.script, args.layout, args.reading))
+
+
+def report_check(args, d) -> int:
+    """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
     from viz.lint import motion_warnings
 
-    d = load_all(args.script, args.layout, args.reading)
     warnings = d.warnings + tuple(motion_warnings(d.timeline))
     tl = d.timeline
     if args.strict and warnings:
@@ -154,10 +162,16 @@ def parser() -> argparse.ArgumentParser:
                                        "to; warnings; exit 2 on errors")
     _common(chk)
     chk.add_argument("--strict", action="store_true", help="warnings are errors (exit 2)")
+    chk.add_argument("--watch", action="store_true",
+                     help="after checking, check again whenever a file of the rite or the "
+                          "layout changes (polled twice a second); Ctrl-C ends it")
     chk.set_defaults(func=cmd_check)
     from viz.cli_text import add_commands
 
     add_commands(sub)
+    from viz.cli_live import add_commands as add_live_commands
+
+    add_live_commands(sub)
     return p
 
 

@@ -1,0 +1,119 @@
+"""The `diff` subcommand (two readings or two scripts, step by step) and `check --watch`."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+
+from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.rite import DEFAULT_READING
+
+POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register `diff` on an argparse subparsers object."""
+    from viz.cli_text import _piped
+
+    p = subparsers.add_parser(
+        "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
+                     "elsewhere, step by step, with the notes of each side",
+        description="Compare two readings (--reading A --reading B; one --reading is compared "
+                    "with 鄭) or two scripts (--script OLD --script NEW, under the same layout "
+                    "and readings). Steps are matched by the words they cite. Exit status: 0 "
+                    "no differences, 1 differences, 2 an error.")
+    p.add_argument("--script", action="append", default=[], metavar="PATH",
+                   help="a rite folder, its manifest.yaml, or a one-file script; give two to "
+                        "compare them (default: the bundled 鄉射禮)")
+    p.add_argument("--layout", default=str(DEFAULT_LAYOUT), metavar="FILE",
+                   help="hall layout (default: layouts/xu.yaml)")
+    p.add_argument("--reading", action="append", default=[], metavar="NAME",
+                   help="a reading to compare (one: against 鄭; two: with each other); with "
+                        "two --script, the readings both are compiled under")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object (documented in viz/diff.py and the README)")
+    p.set_defaults(func=_piped(cmd_diff))
+
+
+def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(label, script, readings) of the two sides the options ask for."""
+    from viz.query import QueryError
+
+    scripts, readings = list(args.script), list(args.reading)
+    if len(scripts) > 2:
+        raise QueryError(f"diff: at most two --script, found {len(scripts)}")
+    if len(scripts) == 2:
+        a, b = scripts
+        return [(a, a, tuple(readings)), (b if b != a else f"{b} (again)", b, tuple(readings))]
+    script = scripts[0] if scripts else str(DEFAULT_SCRIPT)
+    if not readings or len(readings) > 2:
+        raise QueryError("diff: give --reading NAME (compared with 鄭) or --reading A --reading "
+                         f"B, or two --script; found {len(readings)} --reading")
+    if len(readings) == 1:
+        readings.insert(0, DEFAULT_READING)
+    return [(r, script, (r,)) for r in readings]
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from viz.diff import diff, format_table, to_json
+    from viz.rite import Rite
+    from viz.text import load_corpus
+
+    corpus = load_corpus()
+    rites: dict[str, Rite] = {}
+    got = []
+    for label, script, readings in _sides(args):
+        rite = rites.setdefault(script, Rite(script, args.layout, corpus))
+        got.append((label, rite.get(readings)))
+    (la, a), (lb, b) = got
+    d = diff(a, b, la, lb)
+    print(json.dumps(to_json(d), ensure_ascii=False, indent=2) if args.json else format_table(d))
+    return 1 if d.steps or d.only_a or d.only_b else 0
+
+
+# ---------------------------------------------------------------------------- check --watch
+
+
+def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object], int], *,
+          sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.time,
+          polls: int | None = None) -> int:
+    """Check, then re-check whenever a file of the rite changes, until Ctrl-C (status 0).
+    report(args, compiled) prints a good result as `check` does; sleep, clock and polls (how
+    many polls before returning; None: forever) are for tests, which must not wait."""
+    from viz.reload import Reloader
+
+    reloader = Reloader(args.script, args.layout, args.reading)
+
+    def show(result, what: str) -> None:
+        stamp = time.strftime("%H:%M:%S", time.localtime(clock()))
+        print(f"[{stamp}] {what} ({result.seconds:.2f} s)", flush=True)
+        if result.ok:
+            report(args, result.compiled)
+        else:  # as `check` prints them, but the last good version is still what plays
+            for p in result.problems:
+                print(p, file=sys.stderr)
+            n = len(result.problems)
+            print(f"{n} error{'s' if n != 1 else ''}; watching for changes (Ctrl-C ends)",
+                  file=sys.stderr, flush=True)
+
+    try:
+        show(reloader.result, "checked")
+        n = 0
+        while polls is None or n < polls:
+            sleep(POLL_SECONDS)
+            n += 1
+            got = reloader.check()
+            if got is not None:
+                show(got, "changed: " + ", ".join(_short(p) for p in got.changed))
+    except KeyboardInterrupt:
+        print("", flush=True)  # the terminal's ^C is left on a line of its own
+    return 0
+
+
+def _short(path: str) -> str:
+    """A changed file as a user would type it: relative to the current folder when inside."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
