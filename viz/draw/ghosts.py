@@ -89,17 +89,20 @@ def next_move(timeline, layout, actor: int, t: float, closing: bool = False) -> 
     later = ts[1:] > t + 1e-9
     current = timeline.step_at(t, closing)
     for k in np.nonzero(walks & later)[0]:
-        a = max(float(ts[k]), t)
-        i = timeline.step_at((a + float(ts[k + 1])) / 2)
-        if i < current or (closing and i == current):
-            continue
-        s = timeline.steps[i]
-        p = trails.path(timeline, actor, s.t0, s.t1)
-        length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
-        if length < MOVED:
-            continue
-        return Move(i, s.cite, i == current and not closing and s.t0 < t,
-                    layout.nearest_place(*p[0]), layout.nearest_place(*p[-1]), length, s.t0)
+        a, b = max(float(ts[k]), t), float(ts[k + 1])
+        # every step this stretch of walking overlaps, from the first: a step may hold only
+        # its last half-尺 and the next one the rest
+        i = max(timeline.step_at(a + min(1e-6, (b - a) / 2)), current)
+        while i < len(timeline.steps) and timeline.steps[i].t0 < b:
+            s = timeline.steps[i]
+            if not (closing and i == current):
+                p = trails.path(timeline, actor, s.t0, s.t1)
+                length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
+                if length >= MOVED:
+                    return Move(i, s.cite, i == current and not closing and s.t0 < t,
+                                layout.nearest_place(*p[0]), layout.nearest_place(*p[-1]),
+                                length, s.t0)
+            i += 1
     return None
 
 
@@ -186,12 +189,15 @@ def compare_prims(tl_a, frame_a, tl_b, frame_b, r: float) -> list[Primitive]:
             continue
         x, y = float(frame_b.xy[j, 0]), float(frame_b.xy[j, 1])
         i = where_a.get(b.id)
+        far = np.inf  # present only in the second reading
         if i is not None and bool(frame_a.present[i]):
             ax, ay = float(frame_a.xy[i, 0]), float(frame_a.xy[i, 1])
-            if np.hypot(x - ax, y - ay) > DIFFERS:
+            far = float(np.hypot(x - ax, y - ay))
+            if far > DIFFERS:
                 out.append(Line(((ax, ay), (x, y)), COMPARE, 1.0))
-                label = frame_b.labels[j] if frame_b.labels else b.label
-                out.append(Text((x, y - r * 1.2), label or b.name[:1], 0.9, COMPARE, "n",
-                                unit="chi", min_px=10, max_px=13, bg=(244, 247, 255)))
+        if far > 2 * r:  # nearer, the label would sit on his own token
+            label = frame_b.labels[j] if frame_b.labels else b.label
+            out.append(Text((x, y - r * 1.2), label or b.name[:1], 0.9, COMPARE, "n",
+                            unit="chi", min_px=10, max_px=13, bg=(244, 247, 255)))
         out.append(Circle((x, y), r, None, COMPARE, 1.5, min_px=8.0))
     return out

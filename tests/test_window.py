@@ -1,0 +1,367 @@
+"""The window's new choices headless: select a person (trail, next move, follow), where they were,
+readings switched and compared from the same clause, edits reloaded with an error overlay."""
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import dataclasses
+
+import numpy as np
+import pygame
+import pytest
+from test_draw import FakeLayout, fake_corpus, fake_timeline
+
+from viz.app import POLL_SECONDS, App
+from viz.draw import ghosts, hud, trails
+from viz.draw.compose import View, column_w, compose
+from viz.draw.display import Circle, Line, Text
+from viz.errors import Loc, Problem
+from viz.reload import Result
+from viz.timeline import Timeline, build_channel
+
+SIZE = (960, 600)
+
+
+class Layout(FakeLayout):
+    """The fake 序 with the documented Layout.nearest_place, which the panel names moves by."""
+
+    def nearest_place(self, x, y) -> str:
+        return min(self.places.values(), key=lambda p: (p.x - x) ** 2 + (p.y - y) ** 2).name
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+
+
+def key(k, mod=0):
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def click(app, pos, to=None):
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    if to is not None:
+        app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=to, rel=(to[0] - pos[0],
+                                      to[1] - pos[1]), buttons=(1, 0, 0)))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=to or pos, button=1))
+
+
+def on_screen(app, actor):
+    return tuple(app.camera.to_screen(app.timeline.sample(app.t, app.closing).xy[actor]))
+
+
+def layer(comp, name):
+    return next((la for la in comp.layers if la.name == name), None)
+
+
+def composed(app):
+    return compose(app.model, app.view(), app.size, app.t, app.closing)
+
+
+def panel_texts(app) -> list[str]:
+    return [p.text for p in layer(composed(app), "hud").prims if isinstance(p, Text)]
+
+
+# ---------------------------------------------------------------- a second reading, faked
+
+def later_and_elsewhere(tl: Timeline, k: float = 2.0, shift: float = 6.0) -> Timeline:
+    """The fake rite as another reading might have it: every time k× later, the 司射 `shift`
+    尺 further east; the same steps citing the same words."""
+    def ch(c, **scaled):
+        vals = {n: (v * k if n in scaled else v) for n, v in c.values.items()}
+        if c is tl.channels["motion"]:
+            vals["x"] = np.where(c.owner == 2, vals["x"] + shift, vals["x"])
+        return build_channel(c.owner, c.t * k, c.interp, writer=c.writer, **vals)
+
+    channels = {n: ch(c, **({"end": 1} if n == "posture" else {})) for n, c in tl.channels.items()}
+    stages = [dataclasses.replace(s, t0=s.t0 * k, t1=s.t1 * k) for s in tl.stages]
+    steps = [dataclasses.replace(s, t0=s.t0 * k, t1=s.t1 * k) for s in tl.steps]
+    events = [dataclasses.replace(e, t0=e.t0 * k, t1=e.t1 * k) for e in tl.events]
+    return Timeline(tl.actors, tl.props, stages, steps, channels, events, tl.duration * k)
+
+
+class FakeReloader:
+    """viz.reload.Reloader's interface over two fake compiles, 鄭 and 敖; counts its polls."""
+
+    def __init__(self):
+        self.compiled = {(): self._compiled(fake_timeline(), ()),
+                         ("敖",): self._compiled(later_and_elsewhere(fake_timeline()), ("敖",))}
+        self.readings: tuple[str, ...] = ()
+        self.checks = 0
+        self.next_check: Result | None = None
+
+    @staticmethod
+    def _compiled(tl, readings):
+        from viz.rite import Compiled
+
+        return Compiled(Layout(), fake_corpus(), None, tl, (), readings)
+
+    @property
+    def current(self):
+        return self.compiled[self.readings]
+
+    def known_readings(self) -> list[str]:
+        return ["鄭", "敖"]
+
+    def set_readings(self, rs) -> Result:
+        key = tuple(r for r in rs if r != "鄭")
+        if key not in self.compiled:
+            return Result(False, None, [Problem(Loc("--reading", 1, 1), "unknown")])
+        self.readings = key
+        return Result(True, self.compiled[key])
+
+    def check(self) -> Result | None:
+        self.checks += 1
+        return self.next_check
+
+    def reload(self, texts=None) -> Result:
+        return self.next_check or Result(True, self.current)
+
+
+@pytest.fixture
+def app(tmp_path):
+    return App(Layout(), fake_timeline(), fake_corpus(), size=SIZE, shots_dir=tmp_path)
+
+
+@pytest.fixture
+def live(tmp_path):
+    r = FakeReloader()
+    c = r.current
+    return App(c.layout, c.timeline, c.corpus, size=SIZE, shots_dir=tmp_path, reloader=r)
+
+
+# ---------------------------------------------------------------- selection
+
+def test_clicking_a_person_selects_him_and_draws_his_stage_trail(app):
+    click(app, on_screen(app, 0))
+    assert app.selected == 0
+    comp = composed(app)
+    dotted = [p for p in layer(comp, "marks").prims if isinstance(p, Line) and p.dash]
+    want = trails.path(app.timeline, 0, 0.0, 10.0)  # the whole of stage 1
+    assert len(dotted) == 1 and np.allclose(dotted[0].points, want)
+    assert np.allclose(want, [(20, -10), (-20, -10)])
+    ring = [p for p in layer(comp, "selection").prims if isinstance(p, Circle)]
+    assert [r.center for r in ring] == [(20.0, -10.0)]  # where he is now
+    names = [la.name for la in comp.layers]
+    assert names.index("marks") < names.index("people") < names.index("selection")
+
+
+def test_click_elsewhere_or_esc_clears_and_a_second_esc_quits(app):
+    click(app, on_screen(app, 1))
+    assert app.selected == 1
+    click(app, (30, 30))  # the map, far from anyone
+    assert app.selected is None
+    click(app, on_screen(app, 1))
+    app.handle(key(pygame.K_ESCAPE))
+    assert app.selected is None and app.running
+    assert layer(composed(app), "marks") is None and layer(composed(app), "selection") is None
+    app.handle(key(pygame.K_ESCAPE))
+    assert not app.running
+
+
+def test_a_trembling_click_selects_a_drag_pans_and_selects_nobody(app):
+    x, y = on_screen(app, 0)
+    click(app, (x, y), to=(x + 2, y + 1))
+    assert app.selected == 0 and app.manual is None
+    click(app, (x, y), to=(x + 40, y + 10))
+    assert app.selected == 0 and app.manual is not None  # a pan keeps the selection
+
+
+def test_the_panel_gives_his_next_move_with_its_clause_and_places(app):
+    click(app, on_screen(app, 0))
+    texts = panel_texts(app)
+    assert any(t.startswith("選 主人") for t in texts)
+    assert "下一行：「主人坐取爵」" in texts
+    assert any("阼階上 →" in t and "20.0 尺" in t for t in texts)
+    app.seek(7.0)  # half-way through his walk in 賔拜
+    assert "正行：「賔拜」" in panel_texts(app)
+    app.seek(10.0, closing=True)  # he has arrived; nothing more to walk
+    assert "此後不復行 (no more moves)" in panel_texts(app)
+    click(app, on_screen(app, 1))  # the 賔 never walks
+    assert "此後不復行 (no more moves)" in panel_texts(app)
+
+
+def test_next_move_skips_a_step_in_which_he_only_stands():
+    tl = fake_timeline()
+    mv = ghosts.next_move(tl, Layout(), 0, 5.0, closing=True)  # after step 1, before step 2
+    assert mv is not None and mv.step == 1 and not mv.now
+    assert mv.length == pytest.approx(20.0)
+    assert ghosts.next_move(tl, Layout(), 2, 0.0) is None  # the 司射 leaves, never walks
+
+
+def test_c_follows_him_centred_until_a_pan_zoom_or_f(app):
+    app.handle(key(pygame.K_c))
+    assert not app.following and app.state.toast.startswith("先點選一人")
+    click(app, on_screen(app, 0))
+    app.handle(key(pygame.K_c))
+    mx, my, mw, mh = hud.areas(SIZE)["map"]
+    free = mw - column_w(SIZE)  # the inset's column takes the right of the map
+    for t in (0.0, 3.0, 7.5):
+        app.seek(t)
+        assert on_screen(app, 0) == pytest.approx((mx + free / 2, my + mh / 2))
+    assert any("隨之 following" in t for t in panel_texts(app))
+    app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0,
+                                  flipped=False))
+    assert not app.following
+    app.handle(key(pygame.K_c))
+    app.handle(key(pygame.K_f))
+    assert not app.following and app.manual is None
+
+
+def test_g_shows_where_everyone_was_at_the_end_of_the_previous_step(app):
+    app.seek(7.0)
+    assert layer(composed(app), "marks") is None
+    app.handle(key(pygame.K_g))
+    marks = layer(composed(app), "marks").prims
+    faint = [p for p in marks if isinstance(p, Circle) and p.fill and len(p.fill) == 4]
+    before = app.timeline.sample(5.0, closing=True)
+    assert sorted(c.center for c in faint) == sorted(
+        (float(x), float(y)) for x, y in before.xy[before.present])
+    assert (0.0, -10.0) in [c.center for c in faint]  # the 主人 half-way, at step 1's start
+    # a line from where he was to where he is, for the one who moved
+    assert [p.points[0] for p in marks if isinstance(p, Line)] == [(0.0, -10.0)]
+    inset = layer(composed(app), "inset.marks").prims  # the range inset shows them too
+    assert [getattr(p, "center", None) for p in inset] == [getattr(p, "center", None)
+                                                          for p in marks]
+    app.seek(2.0)  # the first step has nothing before it
+    assert layer(composed(app), "marks") is None
+    app.handle(key(pygame.K_g))
+    app.seek(7.0)
+    assert layer(composed(app), "marks") is None
+
+
+def test_selection_ghosts_and_follow_redraw_only_when_changed(app):
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    assert not app.needs_redraw()
+    for act in (lambda: click(app, on_screen(app, 0)), lambda: app.handle(key(pygame.K_g)),
+                lambda: app.handle(key(pygame.K_c))):
+        act()
+        assert app.needs_redraw()
+        app.draw(surface)
+        assert not app.needs_redraw()
+        app.update(0.5)  # paused: nothing moves, nothing is drawn
+        assert not app.needs_redraw()
+
+
+def test_help_lists_the_new_keys():
+    keys = dict(hud.KEYS)
+    for k in ("C", "G", "R", "V  Shift+R", "點人 click a person"):
+        assert k in keys
+    prims = hud.help_overlay(SIZE)
+    assert {k for k, _ in hud.KEYS} <= {p.text for p in prims if isinstance(p, Text)}
+    assert max(p.pos[1] for p in prims if isinstance(p, Text)) < SIZE[1]
+
+
+# ---------------------------------------------------------------- readings
+
+def test_without_a_reloader_the_window_names_no_reading_and_r_says_so(app):
+    assert not any(t.startswith("讀法") for t in panel_texts(app))
+    app.handle(key(pygame.K_r))
+    assert app.state.toast.startswith("只有一讀")
+
+
+def test_r_switches_reading_keeping_the_clause_not_the_second(live):
+    live.seek(7.5)  # half-way through 賔拜 (5–10 s)
+    click(live, on_screen(live, 0))
+    assert "讀法 鄭" in panel_texts(live)
+    live.handle(key(pygame.K_r))
+    assert live.reading_name() == "敖"
+    step = live.timeline.steps[live.timeline.step_at(live.t)]
+    assert step.cite == "賔拜" and live.t == pytest.approx(15.0)  # 10–20 s in 敖
+    assert "讀法 敖" in panel_texts(live) and live.selected == 0
+    live.handle(key(pygame.K_r))
+    assert live.reading_name() == "鄭" and live.t == pytest.approx(7.5)
+
+
+def test_clause_time_keeps_a_closing_moment_and_the_nth_repeat():
+    a, b = fake_timeline(), later_and_elsewhere(fake_timeline())
+    assert ghosts.clause_time(a, b, 10.0, True) == (20.0, True)
+    assert ghosts.clause_time(a, b, 0.0) == (0.0, False)
+    assert ghosts.clause_time(a, b, 15.0) == pytest.approx((30.0, False))
+
+
+def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
+    live.seek(2.5)
+    live.handle(key(pygame.K_v))
+    v = live.view()
+    assert v.compare is not None and v.compare.reading == "敖" and v.compare.t == 5.0
+    marks = layer(composed(live), "marks").prims
+    hollow = [p for p in marks if isinstance(p, Circle) and p.fill is None]
+    assert (-14.0, -40.0) in [c.center for c in hollow]  # the 司射, 6 尺 east in 敖
+    assert [p.points for p in marks if isinstance(p, Line)] == [((-20.0, -40.0), (-14.0, -40.0))]
+    texts = panel_texts(live)
+    assert any(t.startswith("比較 鄭 vs 敖") for t in texts)
+    assert "　司射　差 6.0 尺" in texts and not any("主人　差" in t for t in texts)
+    live.handle(key(pygame.K_r))  # now showing 敖: the comparison turns round to 鄭
+    assert live.view().compare.reading == "鄭"
+    live.handle(key(pygame.K_v))
+    assert live.view().compare is None
+
+
+def test_shift_r_compares_and_an_unknown_reading_is_said_not_raised(live):
+    live.handle(key(pygame.K_r, mod=pygame.KMOD_LSHIFT))
+    assert live.compare_reading == "敖" and live.reading_name() == "鄭"
+    assert not live.set_reading("欽定") and live.state.toast.startswith("讀法 欽定 未成")
+    assert live.reading_name() == "鄭"
+
+
+# ---------------------------------------------------------------- edits
+
+def test_a_failed_reload_overlays_its_messages_and_keeps_playing(live):
+    tl = live.timeline
+    live.handle(key(pygame.K_SPACE))
+    bad = Result(False, None, [Problem(Loc("sections/x.yaml", 3, 7), "expected a mapping"),
+                               Problem(Loc("cast.yaml", 1, 1), "file not found")])
+    live.apply_reload(bad)
+    assert live.state.problems == ("sections/x.yaml:3:7: expected a mapping",
+                                   "cast.yaml:1:1: file not found")
+    texts = panel_texts(live)
+    assert "sections/x.yaml:3:7: expected a mapping" in texts and hud.PROBLEMS in texts
+    live.update(1.0)
+    assert live.timeline is tl and live.t == pytest.approx(1.0)
+    surface = pygame.Surface(SIZE)
+    live.draw(surface)
+    assert not live.needs_redraw() or live.state.playing
+
+
+def test_a_good_reload_plays_from_the_same_clause_and_clears_the_overlay(live):
+    live.seek(7.5)
+    live.apply_reload(Result(False, None, [Problem(Loc("a.yaml", 1, 1), "bad")]))
+    new = FakeReloader()._compiled(later_and_elsewhere(fake_timeline()), ())
+    live.apply_reload(Result(True, new, seconds=0.01))
+    assert live.state.problems == () and live.timeline is new.timeline
+    assert live.t == pytest.approx(15.0)  # 賔拜, half-way, in the new timing
+
+
+def test_poll_asks_the_files_every_half_second_only(live):
+    live.poll(POLL_SECONDS * 0.6)
+    assert live.reloader.checks == 0
+    live.poll(POLL_SECONDS * 0.6)
+    assert live.reloader.checks == 1
+    live.reloader.next_check = Result(False, None, [Problem(Loc("m.yaml", 2, 1), "bad")])
+    live.poll(POLL_SECONDS)
+    assert live.state.problems == ("m.yaml:2:1: bad",)
+
+
+def test_the_error_overlay_draws_over_the_map_inside_the_window(live):
+    many = Result(False, None, [Problem(Loc("f.yaml", k, 1), "x" * 300) for k in range(1, 30)])
+    live.apply_reload(many)
+    prims, _ = hud.build_hud(live.timeline, live.timeline.sample(0.0), live.corpus, SIZE,
+                             live.state)
+    texts = [p for p in prims if isinstance(p, Text)]
+    assert any(t.text == "… 另 17 條" for t in texts)
+    mx, my, mw, mh = hud.areas(SIZE)["map"]
+    assert all(t.pos[0] < mx + mw for t in texts if t.text.startswith("f.yaml"))
+
+
+def test_view_defaults_draw_as_before(app):
+    """A shot (default View) has none of the window's choices."""
+    v = View()
+    assert v.selected is None and not v.ghosts and v.compare is None
+    assert [la.name for la in compose(app.model, v, SIZE, 7.0).layers] == [
+        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud"]
