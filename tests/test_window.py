@@ -365,3 +365,60 @@ def test_view_defaults_draw_as_before(app):
     assert v.selected is None and not v.ghosts and v.compare is None
     assert [la.name for la in compose(app.model, v, SIZE, 7.0).layers] == [
         "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud"]
+
+
+# ---------------------------------------------------------------- the bundled rite, live
+
+@pytest.fixture(scope="module")
+def rite_reloader():
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.reload import Reloader
+
+    r = Reloader(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    assert r.result.ok, r.result.problems
+    return r
+
+
+@pytest.fixture
+def rite_app(rite_reloader, tmp_path):
+    assert rite_reloader.set_readings(()).ok
+    c = rite_reloader.current
+    a = App(c.layout, c.timeline, c.corpus, size=(1280, 800), shots_dir=tmp_path,
+            reloader=rite_reloader)
+    step = next(s for s in a.timeline.steps if s.cite == "當左物北面揖")
+    a.seek(step.t1, closing=True)
+    return a
+
+
+def test_ao_moves_the_sishe_to_his_own_wu_at_the_same_clause(rite_app):
+    a = rite_app
+    sishe = next(i for i, p in enumerate(a.timeline.actors) if p.name == "司射")
+    zheng = a.timeline.sample(a.t, a.closing).xy[sishe].copy()
+    a.handle(key(pygame.K_v))
+    assert a.compare_reading == "敖繼公"
+    texts = panel_texts(a)
+    assert any(t.startswith("　司射　差") for t in texts), texts
+    a.handle(key(pygame.K_r))
+    assert a.reading_name() == "敖繼公" and a.closing
+    assert a.timeline.steps[a.timeline.step_at(a.t, True)].cite == "當左物北面揖"
+    ao = a.timeline.sample(a.t, a.closing).xy[sishe]
+    assert np.hypot(*(ao - zheng)) > 0.1  # 敖's 物 stand elsewhere
+    assert "讀法 敖繼公" in panel_texts(a)
+
+
+def test_saving_broken_empty_or_deleted_files_overlays_and_fixing_clears(rite_app):
+    a = rite_app
+    tl, t = a.timeline, a.t
+    cite = tl.steps[tl.step_at(t, True)].cite
+    section = next(f for f in a.reloader.current.script.files if f.endswith("誘射.yaml"))
+    name = os.path.basename(section)
+    for text in ("stages: [\n", "", None, "\ufeff\x00"):
+        a.reload({section: text})
+        assert a.state.problems, text
+        assert all(p.split(":")[1].isdigit() and p.split(":")[2].isdigit()
+                   for p in a.state.problems), a.state.problems
+        assert any(name in p for p in a.state.problems)
+        assert a.timeline is tl and a.t == t  # the last good rite keeps playing
+    a.reload()  # the file as it is on disk again
+    assert a.state.problems == ()
+    assert a.timeline.steps[a.timeline.step_at(a.t, a.closing)].cite == cite
