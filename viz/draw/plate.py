@@ -44,11 +44,11 @@ A4_MM = (297.0, 210.0)
 
 # The words a plate writes besides the model's (the font check reads them)
 TITLE = "{stage}圖"
-STEP_NOTE = "第{number}節 · {page}"
+STEP_NOTE = "{kind} {id} · 頁 {page}"
+INSET_TITLE = "侯道 · 乏 · 侯（中斷處見鋸齒）"
 MOVES = "行位"
-PAGE = "頁 {}"
 FOLLOW = "{name}之行"
-TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, STEP_NOTE, MOVES, PAGE, FOLLOW))
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, STEP_NOTE, INSET_TITLE, MOVES, FOLLOW))
 
 
 @dataclass(frozen=True)
@@ -244,22 +244,30 @@ def _page(size) -> _Frame:
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
-    """What the plate shows: the hall and court, everyone present near the school and every
-    move drawn; the 賔's gate instead while the rite is there."""
+    """What the plan shows: the hall and court, everyone present at the school and every move
+    drawn there (the range has its own inset); the 賔's gate instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
         return model.elsewhere
     site = scene.site_bounds(model.layout)
-    x0, y0, x1, y1 = model.near
-    pts = [np.array([[site[0], site[1]], [site[2], site[3]]])]
-    idx = np.nonzero(frame.present)[0]
-    pts.append(frame.xy[idx])
+    x0, _, x1, y1 = model.near
+    y0 = site[1] - 20.0  # the ground just outside the gate; further south is the range
+    pts = [np.array([[site[0], site[1]], [site[2], site[3]]]), frame.xy[frame.present]]
     pts += [g.points for g in found]
     a = np.vstack(pts)
-    keep = (a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)
-    a = a[keep]
+    a = a[(a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)]
     pad = 6.0
     return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
             float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
+
+
+def _in_range(model: Model, pts: np.ndarray) -> np.ndarray:
+    """Which points stand in the range (south of what the main plan shows)."""
+    b = model.range
+    if b is None or not len(pts):
+        return np.zeros(len(pts), bool)
+    south = scene.site_bounds(model.layout)[1] - 20.0
+    return ((pts[:, 1] < south) & (pts[:, 0] >= b[0] - 10) & (pts[:, 0] <= b[2] + 10)
+            & (pts[:, 1] >= b[1] - 10))
 
 
 def _name_of(tl, frame, i: int) -> str:
@@ -269,79 +277,124 @@ def _name_of(tl, frame, i: int) -> str:
     return now if now and now != a.label else a.name
 
 
-def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None) -> Plate:
+@dataclass
+class _Marks:
+    """What one view of a plate draws for the people, and the boxes its placement pass used."""
+
+    prims: list[Primitive]
+    labels: list[labels.BoxT]
+    marks: list[labels.BoxT]
+
+
+_ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
+           "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
+
+
+def text_box(t: Text, cam: Camera) -> labels.BoxT:
+    """The box (px) a Text takes under this camera, as labels.text_size estimates it."""
+    (x, y), = [t.pos] if t.screen else cam.to_screen_pts([t.pos])
+    px = t.size if t.unit != "chi" or t.screen else min(max(t.size * cam.scale, t.min_px),
+                                                          t.max_px)
+    pad = 2 if t.bg is not None or t.border is not None else 0
+    w, h = labels.text_size(t.text, round(px), pad)
+    fx, fy = _ANCHOR.get(t.anchor, (0.5, 0.5))
+    return (x - fx * w, y - fy * h, x - fx * w + w, y - fy * h + h)
+
+
+def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
+            box: Box, avoid: Sequence[labels.BoxT] = ()) -> _Marks:
+    """People as their names where they stand (a dot on the spot, a square when seated, a
+    tick the way he faces), the props set down by name, the drill chart under them and its
+    numbers; every name placed clear of every other and of every mark."""
     tl = model.timeline
-    frame = tl.sample(t, closing)
-    pg = _page(size)
-    cam = Camera(pg.map, breaks=model.breaks)
-    cam.fit(_bounds(model, frame, found), margin=24)
-    W, H = size
-    base: list[Primitive] = [Rect((0, 0, W, H), PAPER)]
-    x, y, w, h = pg.page
-    base += [Rect((x, y, w, h), None, INK, 2.0), Rect((x + 5, y + 5, w - 10, h - 10), None, INK, 1.0)]
-    plan = [_inked(p) for p in scene.features(model.layout)
-            + scene.range_marks(model.layout, cam.breaks)]
-    # people: a dot on the spot (a square when seated), a tick the way he faces
     marks: list[labels.BoxT] = []
-    people: list[Primitive] = []
+    dots: list[Primitive] = []
     reqs: list[labels.Label] = []
-    names: list[tuple[str, float]] = []
-    idx = [int(i) for i in np.nonzero(frame.present)[0]]
+    names: list[tuple[str, float, Color]] = []
     scr = cam.to_screen(frame.xy[idx]) if idx else np.zeros((0, 2))
-    tick = pg.px * 0.9
-    npx = pg.px * 1.15
+    tick, npx = px * 0.9, px * 1.15
+    obstacles = list(avoid)
     for i, (sx, sy) in zip(idx, scr):
         sx, sy = float(sx), float(sy)
         fx, fy = scene.facing_vector(float(frame.facing[i]))
-        dx, dy = fx, -fy  # screen y down
+        dx, dy = fx, -fy  # screen y runs down
         seated = int(frame.posture[i]) == scene.SIT or (len(frame.seated) > i
                                                        and bool(frame.seated[i]))
         if seated:
             s = 3.0
-            people.append(Polygon(((sx - s, sy - s), (sx + s, sy - s), (sx + s, sy + s),
-                                   (sx - s, sy + s)), PAPER, INK, 1.5, screen=True))
+            dots.append(Polygon(((sx - s, sy - s), (sx + s, sy - s), (sx + s, sy + s),
+                                 (sx - s, sy + s)), PAPER, INK, 1.5, screen=True))
         else:
-            people.append(Circle((sx, sy), 2.6, INK, None, screen=True))
+            dots.append(Circle((sx, sy), 2.6, INK, None, screen=True))
         tip = (sx + dx * tick, sy + dy * tick)
-        people.append(Line(((sx, sy), tip), INK, 2.0, screen=True))
+        dots.append(Line(((sx, sy), tip), INK, 2.0, screen=True))
         marks.append(labels.circle_box(sx, sy, 3.5))
         marks.append((min(sx, tip[0]) - 1.5, min(sy, tip[1]) - 1.5, max(sx, tip[0]) + 1.5,
                       max(sy, tip[1]) + 1.5))
         name = _name_of(tl, frame, i)
-        w_, h_ = labels.text_size(name, npx)
-        reqs.append(labels.Label((sx, sy), w_, h_, r=4.0, order=labels.facing_order(dx, dy)))
-        names.append((name, npx))
-    # the drill chart under the names; its start rings are marks too
-    moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []
+        w, h = labels.text_size(name, npx)
+        # behind him first: the tick in front stays clear
+        reqs.append(labels.Label((sx, sy), w, h, r=4.0, order=labels.facing_order(dx, dy)))
+        names.append((name, npx, INK))
     for g in found:
         (gx, gy), = cam.to_screen_pts([tuple(g.points[0])])
         marks.append(labels.circle_box(gx, gy, 4.5))
-    # props set down: their names, small, placed like the people's
-    props = [p for p in scene.set_down_props(tl, frame, scene.SceneOptions()) if isinstance(p, Text)]
-    for p in props:
-        (px_, py_), = cam.to_screen_pts([p.pos])
-        w_, h_ = labels.text_size(p.text, pg.px * 0.85)
-        people.append(Circle((px_, py_), 1.8, GREY, None, screen=True))
-        reqs.append(labels.Label((px_, py_), w_, h_, r=2.5))
-        names.append((p.text, -pg.px * 0.85))  # negative size: a prop, drawn grey
-    bounds = _inner(pg.map)
-    placed = labels.place(reqs, marks, bounds)
+    for p in scene.set_down_props(tl, frame, scene.SceneOptions()):
+        if not isinstance(p, Text):
+            continue
+        (qx, qy), = cam.to_screen_pts([p.pos])
+        if not (box[0] <= qx <= box[0] + box[2] and box[1] <= qy <= box[1] + box[3]):
+            continue
+        w, h = labels.text_size(p.text, px * 0.85)
+        dots.append(Circle((qx, qy), 1.8, GREY, None, screen=True))
+        marks.append(labels.circle_box(qx, qy, 2.0))
+        reqs.append(labels.Label((qx, qy), w, h, r=2.5))
+        names.append((p.text, px * 0.85, GREY))
+    placed = labels.place(reqs, [*marks, *obstacles], _inner(box))
     written: list[Primitive] = []
-    boxes: list[labels.BoxT] = []
-    for (name, px), req, p in zip(names, reqs, placed):
-        cx, cy = p.center
-        col = GREY if px < 0 else INK
+    for (name, size, col), req, p in zip(names, reqs, placed):
         if p.displaced:
             a, b = labels.leader(req.anchor, p.box, req.r)
             written.append(Line((a, b), GREY, 1.0, screen=True))
-        written.append(Text((cx, cy), name, abs(px), col, "c", screen=True))
-        boxes.append(p.box)
-    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], pg.map)
-    boxes += num_boxes
+        written.append(Text(p.center, name, size, col, "c", screen=True))
+    boxes = [p.box for p in placed]
+    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box)
+    moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []
+    return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
+
+
+def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None) -> Plate:
+    tl = model.timeline
+    frame = tl.sample(t, closing)
+    pg = _page(size)
+    idx = [int(i) for i in np.nonzero(frame.present)[0]]
+    far = _in_range(model, frame.xy[idx]) if idx else np.zeros(0, bool)
+    far_legs = [g for g in found if _in_range(model, g.points).all()]
+    near_legs = [g for g in found if not _in_range(model, g.points).all()]
+    cam = Camera(pg.map, breaks=model.breaks)
+    cam.fit(_bounds(model, frame, near_legs), margin=24)
+    W, H = size
+    x, y, w, h = pg.page
+    base: list[Primitive] = [Rect((0, 0, W, H), PAPER), Rect((x, y, w, h), None, INK, 2.0),
+                             Rect((x + 5, y + 5, w - 10, h - 10), None, INK, 1.0)]
+    plan = [_inked(p) for p in scene.features(model.layout)
+            + scene.range_marks(model.layout, cam.breaks)]
+    # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
+    written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
+    main = _people(model, frame, cam, [i for i, f in zip(idx, far) if not f], near_legs, pg.px,
+                   pg.map, written)
     # place and feature names last, only where they are clear of everything above
-    names_plan = _plan_names(model, cam, pg, [*marks, *boxes])
+    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels])
     title, words, page = _title(model, t, closing)
-    side = _side(model, t, closing, pg, words, page, found, follow)
+    side_h = pg.side[3]
+    inset_box = None
+    far_idx = [i for i, f in zip(idx, far) if f]
+    if model.range is not None and (far_idx or far_legs):
+        sx, sy, sw, sh = pg.side
+        ih = round(sh * 0.42)
+        inset_box = (sx, sy + sh - ih, sw, ih)
+        side_h = sh - ih - pg.px
+    side = _side(model, t, closing, pg, words, page, found, follow, side_h)
     overlay = [_inked(p) for p in scene.overlay(cam, model.layout.chi_m,
                                                 (pg.map[0] + 12, pg.map[1] + pg.map[3] - 10))]
     head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
@@ -349,21 +402,38 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
                  words, pg.px * 1.3, INK, "w", screen=True),
             Line(((pg.page[0] + 5, pg.map[1] - 6), (pg.page[0] + pg.page[2] - 5, pg.map[1] - 6)),
                  INK, 1.0, screen=True)]
-    layers = (Layer("paper", None, cam, tuple(base)),
-              Layer("plate.plan", pg.map, cam, tuple(plan + names_plan)),
-              Layer("plate.moves", pg.map, cam, tuple(moves)),
-              Layer("plate.people", pg.map, cam, tuple(people + written + nums)),
+    layers = [Layer("paper", None, cam, tuple(base)),
+              Layer("plate.plan", pg.map, cam, tuple(plan)),
+              Layer("plate.people", pg.map, cam, tuple(main.prims)),
               Layer("plate.overlay", pg.map, cam, tuple(overlay)),
-              Layer("plate.text", None, cam, tuple(head + side)))
-    return Plate(layers, size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
+              Layer("plate.text", None, cam, tuple(head + side))]
+    boxes, marks = list(main.labels), list(main.marks)
+    if inset_box is not None:
+        ix, iy, iw, ih = inset_box
+        body = (ix, iy + round(pg.px * 1.6), iw, ih - round(pg.px * 1.6))
+        icam = Camera(body, breaks=model.breaks)
+        icam.fit(model.range, margin=10)
+        iplan = [_inked(p) for p in scene.features(model.layout)
+                 + scene.range_marks(model.layout, icam.breaks)]
+        far_view = _people(model, frame, icam, far_idx, far_legs, pg.px * 0.9, body,
+                           [text_box(p, icam) for p in iplan if isinstance(p, Text)])
+        frame_prims: list[Primitive] = [
+            Rect(inset_box, None, INK, 1.0),
+            Text((ix + 8, iy + pg.px * 0.8), INSET_TITLE, pg.px * 0.9, INK, "w", screen=True)]
+        layers += [Layer("plate.inset.plan", body, icam, tuple(iplan)),
+                   Layer("plate.inset.people", body, icam, tuple(far_view.prims)),
+                   Layer("plate.inset.frame", None, icam, tuple(frame_prims))]
+        boxes += far_view.labels
+        marks += far_view.marks
+    return Plate(tuple(layers), size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
 
 
-def _plan_names(model: Model, cam: Camera, pg: _Frame, taken: list) -> list[Primitive]:
+def _plan_names(model: Model, cam: Camera, body_px: float, taken: list) -> list[Primitive]:
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
     boxes = list(taken)
-    px = pg.px * 0.8
+    px = body_px * 0.8
     for p in scene.place_labels(model.layout, cam.scale, places=True):
         if not isinstance(p, Text):
             continue
@@ -380,11 +450,12 @@ def _plan_names(model: Model, cam: Camera, pg: _Frame, taken: list) -> list[Prim
 
 
 def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: str, found,
-          follow: int | None) -> list[Primitive]:
+          follow: int | None, height: float) -> list[Primitive]:
     """The column beside the plan: the clause cited (經), its 注, the page, and the numbered
     moves with the words each enacts."""
-    x, y, w, h = pg.side
-    out: list[Primitive] = [Line(((x - 10, y), (x - 10, y + h)), INK, 1.0, screen=True)]
+    x, y, w, full = pg.side
+    h = height
+    out: list[Primitive] = [Line(((x - 10, y), (x - 10, y + full)), INK, 1.0, screen=True)]
     px = pg.px
     cy = y + 6
     tl = model.timeline
@@ -399,9 +470,9 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
             for line in hud.wrap(note, px * 0.9, w):
                 out.append(Text((x, cy), line, px * 0.9, GREY, "nw", screen=True))
                 cy += px * 0.9 * 1.55
-    if step is not None:
-        number = f"{tl.stages[step.stage].index + 1}.{step.index - tl.stages[step.stage].first_step + 1}"
-        out.append(Text((x, cy + 4), STEP_NOTE.format(number=number, page=page or "—"), px * 0.8,
+    if clause is not None:
+        out.append(Text((x, cy + 4), STEP_NOTE.format(kind=clause.kind, id=clause.id,
+                                                      page=page or "—"), px * 0.8,
                         GREY, "nw", screen=True))
         cy += px * 2.4
     if found:

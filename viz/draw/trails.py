@@ -60,6 +60,27 @@ def _first_move(timeline, actor: int, t0: float, t1: float) -> float:
     return t1
 
 
+def _walks(timeline, t0: float, t1: float) -> dict[int, np.ndarray]:
+    """Every actor's path over [t0, t1] as path() gives it, from two samples and one pass
+    over the motion channel (a stage's trails ask this for each of its steps)."""
+    ch = timeline.channels["motion"]
+    a, b = timeline.sample(t0).xy, timeline.sample(t1, closing=True).xy
+    inside = (ch.t > t0) & (ch.t < t1)
+    own, xs, ys = ch.owner[inside], ch.values["x"][inside], ch.values["y"][inside]
+    order = np.argsort(own, kind="stable")  # keyframes of one owner stay in time order
+    own, xs, ys = own[order], xs[order], ys[order]
+    cut = np.searchsorted(own, np.arange(len(timeline.actors) + 1))
+    out = {}
+    for i in range(len(timeline.actors)):
+        mid = np.stack([xs[cut[i]:cut[i + 1]], ys[cut[i]:cut[i + 1]]], axis=1)
+        p = np.vstack([a[i:i + 1], mid, b[i:i + 1]])
+        if len(p) > 1:
+            keep = np.r_[True, np.hypot(*np.diff(p, axis=0).T) > 1e-6]
+            p = p[keep]
+        out[i] = p
+    return out
+
+
 def legs(timeline, steps: Sequence[int], follow: int | None = None,
          min_len: float = 0.5) -> list[Leg]:
     """Every walk longer than min_len 尺 in these steps (of one person with follow), numbered
@@ -69,9 +90,11 @@ def legs(timeline, steps: Sequence[int], follow: int | None = None,
     out: list[Leg] = []
     for k in steps:
         s = timeline.steps[k]
-        who = [i for i in moved(timeline, s.t0, s.t1, min_len) if follow is None or i == follow]
+        walks = _walks(timeline, s.t0, s.t1)
+        who = [i for i, p in walks.items() if (follow is None or i == follow) and len(p) > 1
+               and float(np.hypot(*np.diff(p, axis=0).T).sum()) > min_len]
         who.sort(key=lambda i: (_first_move(timeline, i, s.t0, s.t1), i))
-        out += [Leg(i, k, 0, path(timeline, i, s.t0, s.t1)) for i in who]
+        out += [Leg(i, k, 0, walks[i]) for i in who]
     if len(steps) == 1:
         return [dataclasses.replace(g, number=n) for n, g in enumerate(out, 1)]
     order = {k: n for n, k in enumerate(dict.fromkeys(g.step for g in out), 1)}

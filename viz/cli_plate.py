@@ -1,0 +1,79 @@
+"""The `plate` subcommand: one moment of the rite as a 禮圖 plate (or as the window draws it),
+written as SVG or PNG."""
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from viz.draw.plate import DEFAULT_SIZE, STYLES, TRAILS
+
+SUFFIXES = (".svg", ".png")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register `plate` on an argparse subparsers object."""
+    from viz.cli import _common, _size, _when
+
+    p = subparsers.add_parser(
+        "plate", help="one moment as a printed 禮圖 plate (SVG or PNG): the hall in line, people "
+                      "as their names where they stand, the moves as a drill chart",
+        description="Draw one moment (the end of the rite unless --stage, --after or --at) as a "
+                    "plate: paper and ink, the hall in line, each person written as his name "
+                    "where he stands with a tick for the way he faces, the stage and the clause as "
+                    "the title, the cited words beside the plan, a scale in 尺 and m. The moves "
+                    "of the step (or of the stage so far) are drawn as a drill chart: dotted "
+                    "paths with arrowheads, a faint ring where each starts, a solid dot where it "
+                    "ends, numbered in the order the text gives them.")
+    _common(p)
+    _when(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE.svg|FILE.png",
+                   help="the file to write; its suffix picks the format")
+    p.add_argument("--style", choices=STYLES, default="plate",
+                   help="plate: ink on paper, people as names (default); screen: the window's look")
+    p.add_argument("--trails", choices=TRAILS, default="step",
+                   help="the moves of the step at the moment (default), of its stage up to the "
+                        "moment, or none")
+    p.add_argument("--follow", metavar="ACTOR",
+                   help="draw only this person's moves (an id such as shangshe1, or a label)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--size", type=_size, metavar="WxH",
+                   help=f"in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
+    g.add_argument("--dpi", type=_dpi, metavar="N", help="an A4 landscape page at N dots per inch")
+    p.add_argument("--force", action="store_true", help="replace the file if it exists")
+    p.set_defaults(func=cmd_plate)
+
+
+def _dpi(text: str) -> float:
+    try:
+        v = float(text)
+        if not 30 <= v <= 700:
+            raise ValueError
+        return v
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of dots per inch from 30 to 700; "
+                                         f"found {text!r}") from None
+
+
+def cmd_plate(args: argparse.Namespace) -> int:
+    from viz.cli import load_all
+    from viz.draw import plate
+    from viz.fileio import atomic_write_bytes
+    from viz.query import QueryError, resolve_moment
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise QueryError(f"-o {args.output}: expected a file name ending in .svg or .png")
+    d = load_all(args.script, args.layout, args.reading)
+    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    size = args.size or (plate.size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
+    try:
+        p = plate.plate_layers(d, m.t, m.closing, style=args.style, trails=args.trails,
+                               follow=args.follow, size=size)
+    except ValueError as e:  # an unknown --follow
+        raise QueryError(str(e)) from None
+    data = plate.svg_text(p).encode("utf-8") if suffix == ".svg" else plate.png_bytes(p)
+    path = atomic_write_bytes(args.output, data, overwrite=args.force)
+    print(f"wrote {path} ({size[0]}x{size[1]}, t = {m.t:.1f} s)")
+    return 0
