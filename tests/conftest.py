@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
-import tempfile
-
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 

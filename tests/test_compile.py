@@ -255,3 +255,21 @@ def test_setup_brings_props_in_where_declared(field, corpus):
     g = tl.prop_index["gong"]
     f = tl.sample(tl.stages[1].t0)
     assert f.prop_visible[g] and f.prop_holder[g] == -1 and f.prop_xy[g] == pytest.approx([30, -30])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(u=st.floats(0, 1))
+def test_a_sample_inside_a_segment_agrees_with_the_full_reading(u):
+    """The fast path (a segment's constants and slopes) gives what the channels give."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.rite import Rite
+
+    tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get().timeline
+    t = u * tl.duration
+    a, b = tl.sample(t), tl._full(t, False)  # noqa: SLF001 (the path the segments stand in for)
+    assert a.xy == pytest.approx(b.xy, abs=1e-9) and a.prop_xy == pytest.approx(b.prop_xy, abs=1e-9)
+    assert np.abs((a.facing - b.facing + 180) % 360 - 180).max() < 1e-7  # 0° is 360°
+    assert a.phase == pytest.approx(b.phase, abs=1e-9)
+    assert (a.moving == b.moving).all() and (a.posture == b.posture).all()
+    assert a.holding == b.holding and a.labels == b.labels and a.captions == b.captions
+    assert (a.step, a.stage) == (b.step, b.stage)

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import re
 import shutil
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_script import GOOD, errors, loc_of
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.compile import compile_script
-from viz.errors import Collector, InputError
+from viz.errors import InputError
 from viz.rite import Rite
 from viz.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
 from viz.script import load_script, parse_script
 from viz.verbs import REGISTRY
-
-from test_script import GOOD, errors, loc_of
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from pathlib import Path
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.errors import InputError
 
-
 VALUE_OPTIONS = {"--script", "--layout", "--reading", "--at", "--after", "--stage", "-o",
                  "--output", "--size", "--part"}
 

@@ -45,7 +45,9 @@ def _legs_for(layout) -> tuple[dict, bytes | None]:
     """The legs already planned on this layout: in this process, or kept in the parse cache's
     folder from an earlier run (viz/cache.py), keyed by what the walks depend on."""
     key = _layout_key(layout)
-    salt = repr(key).encode() if isinstance(key, tuple) else None
+    if key is None:
+        return {}, None
+    salt = repr(key).encode()
     if key not in _LEGS:
         _LEGS[key] = (load_blob("legs", salt) if salt is not None else None) or {}
     return _LEGS[key], salt
@@ -53,11 +55,11 @@ def _legs_for(layout) -> tuple[dict, bytes | None]:
 
 def _layout_key(layout) -> object:
     """What a layout's walks depend on: its obstacles, stairs and clearance (so each reading's
-    layout, and a reload of the same file, share the planned legs); a layout without them (a
-    test's open field) is its own key."""
+    layout, and a reload of the same file, share the planned legs); None for a layout that
+    does not say (a test's open field): its legs are not kept."""
     obstacles = getattr(layout, "obstacles", None)
     if obstacles is None:
-        return id(layout)
+        return None
     return (tuple(o.rect for o in obstacles), tuple(s.rect for s in layout.stairs),
             layout.clearance)
 

@@ -9,8 +9,7 @@ import argparse
 import json
 import re
 import sys
-from functools import lru_cache
-from pathlib import Path
+from functools import cache, lru_cache
 
 from viz import ASSETS, ROOT
 from viz.verbs import REGISTRY, Key
@@ -207,7 +206,7 @@ def script_schema() -> dict:
 FILE_KINDS = ("script", "cast", "patterns", "stage")
 
 
-@lru_cache(maxsize=None)
+@cache
 def file_schema(kind: str) -> dict:
     """The schema of one file of a rite folder (or of a whole one-file script)."""
     whole = script_schema()

@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +186,7 @@ class Script:
 # ---------------------------------------------------------------------------- structure
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(file_schema(kind))
 
@@ -297,7 +297,8 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
             out.error(man.key_loc(k), f"unexpected key {clip(k)} in a manifest; expected one of: "
                                       f"{', '.join(_MANIFEST_KEYS)}")
         elif not isinstance(man[k], _MANIFEST_KEYS[k]):
-            out.error(man.loc_of(k), f"{k}: expected {'a file name' if k != 'sections' else 'a list of files'}")
+            want = "a list of files" if k == "sections" else "a file name"
+            out.error(man.loc_of(k), f"{k}: expected {want}")
     for k in ("cast", "sections"):
         if k not in man:
             out.error(man.loc, f"a manifest needs {k}:")
@@ -833,14 +834,12 @@ class _Reader:
         out = []
         for i, e in enumerate(items or ()):
             eloc = items.loc_of(i) if isinstance(items, YList) else loc
-
-            def at(k: str) -> Loc:
-                return e.loc_of(k) if k in e else eloc
-            who = self.who(e["who"], at("who"))
-            place = self.place(e["at"], at("at")) if "at" in e else None
-            within = self.number(e.get("within", 1.0), at("within"), "within", 0, 1000)
+            at = {k: e.loc_of(k) if k in e else eloc for k in ("who", "at", "within", "holding")}
+            who = self.who(e["who"], at["who"])
+            place = self.place(e["at"], at["at"]) if "at" in e else None
+            within = self.number(e.get("within", 1.0), at["within"], "within", 0, 1000)
             face = direction(e["face"]) if "face" in e else None
-            holding = (tuple(p for p in e["holding"] if self.prop(p, at("holding")))
+            holding = (tuple(p for p in e["holding"] if self.prop(p, at["holding"]))
                        if "holding" in e else None)
             if who:
                 out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),

@@ -13,6 +13,7 @@ FLYING = -2  # … when it is in flight (an arrow)
 INTERPS = ("step", "linear")
 # the channels every timeline has; any other channel is sampled generically into Frame.values
 STANDARD = ("motion", "posture", "presence", "props", "label")
+SEGMENTS = 512  # segments (stretches between changes) whose slopes are kept for fast samples
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,18 @@ class Timeline:
         self._stage_t0 = np.array([s.t0 for s in self.stages]) if self.stages else np.zeros(0)
         self.actor_index = {a.id: i for i, a in enumerate(self.actors)}
         self.prop_index = {p.id: i for i, p in enumerate(self.props)}
+        # Between two consecutive instants at which anything changes (a keyframe of any
+        # channel, an event's start or end, a step's start), every value is constant or
+        # linear in t. A segment's constants and slopes, worked out once from two samples, make
+        # each further sample in it a few array operations: playback stays in one segment for
+        # many frames. (Exact boundary instants and closing samples take the full path.)
+        times = [c.t for c in self.channels.values()] + [self._ev_t0, self._ev_t1]
+        times += [np.array([s.t0 for s in self.steps] + [s.t0 for s in self.stages]
+                           + [0.0, self.duration])]
+        self._breaks = np.unique(np.concatenate(times))
+        self._segments: dict[int, tuple] = {}
+        self._fast = all(c.interp == "step" for name, c in self.channels.items()
+                         if name not in STANDARD)
 
 
     def step_at(self, t: float, closing: bool = False) -> int:
@@ -253,16 +266,50 @@ class Timeline:
     def events_at(self, t: float, closing: bool = False) -> tuple[Event, ...]:
         if not len(self._ev_t0):
             return ()
-        if closing:
-            live = (self._ev_t0 < t) & (t <= self._ev_t1)
-        else:
-            live = (self._ev_t0 <= t) & (t < self._ev_t1)
+        live = ((self._ev_t0 < t) & (t <= self._ev_t1) if closing
+                else (self._ev_t0 <= t) & (t < self._ev_t1))
         return tuple(self.events[k] for k in np.nonzero(live)[0])
 
     def sample(self, t: float, closing: bool = False) -> Frame:
         """Everyone's state at t. closing=True gives the state as the step ending at t left it
         (`--after TEXT`), not the first instant of the next step."""
         t = min(max(float(t), 0.0), self.duration)
+        if closing or not self._fast:
+            return self._full(t, closing)
+        k = int(self._breaks.searchsorted(t, side="right")) - 1
+        if k < 0 or k + 1 >= len(self._breaks) or not self._breaks[k] < t:
+            return self._full(t, False)
+        seg = self._segments.get(k)
+        if seg is None:
+            seg = self._segment(k)
+        f, tb, motion, phase, props = seg
+        dt = t - tb
+        xyf = motion[0] + dt * motion[1]
+        out = object.__new__(Frame)  # a copy of the segment's frame with what moves updated:
+        out.__dict__.update(f.__dict__)  # dataclasses.replace would re-run every field's init
+        out.__dict__.update(t=t, xy=xyf[:, :2], facing=np.mod(xyf[:, 2], 360.0),
+                            phase=(phase[0] + dt * phase[1]).clip(0.0, 1.0),
+                            prop_xy=props[0] + dt * props[1])
+        return out
+
+    def _segment(self, k: int) -> tuple:
+        """Segment k's frame (constants), and the values and slopes of what moves in it."""
+        a, b = float(self._breaks[k]), float(self._breaks[k + 1])
+        tb, tc = a + (b - a) / 3, a + 2 * (b - a) / 3
+        fb, fc = self._full(tb, False, raw_facing=True), self._full(tc, False, raw_facing=True)
+        h = tc - tb
+
+        def slope(vb: np.ndarray, vc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return vb, (vc - vb) / h
+        motion = slope(np.column_stack([fb.xy, fb.facing]), np.column_stack([fc.xy, fc.facing]))
+        seg = (fb, tb, motion, slope(fb.phase, fc.phase), slope(fb.prop_xy, fc.prop_xy))
+        if len(self._segments) >= SEGMENTS:
+            self._segments.pop(next(iter(self._segments)))
+        self._segments[k] = seg
+        return seg
+
+    def _full(self, t: float, closing: bool, raw_facing: bool = False) -> Frame:
+        """sample(t) worked out from the channels, with no segment's help."""
         n, m = len(self.actors), len(self.props)
         ch = self.channels
         step = self.step_at(t, closing)
@@ -284,6 +331,8 @@ class Timeline:
                                               + _owner_base(n))].tolist())
         values = {name: c.sample(c.owners, t, cut) for name, c in ch.items()
                   if name not in STANDARD}
+        if not raw_facing:
+            facing = np.mod(facing, 360.0)
         return Frame(t, self.stage_at(t, closing), step, present, xy, facing,
                      posture, phase, count, moving, tuple(hands), prop_xy, holder,
                      visible & _held_visible(holder, present), caps, labels, values, events,
@@ -304,7 +353,7 @@ class Timeline:
         d = vj - vi
         cur = vi + a[:, None] * d
         moving = (a > 0) & (a < 1) & ((d[:, 0] != 0) | (d[:, 1] != 0))
-        return cur[:, :2], np.mod(cur[:, 2], 360.0), moving
+        return cur[:, :2], cur[:, 2], moving  # facing unwrapped: turns stay continuous
 
     def _sample_posture(self, n: int, t: float, closing: int | None):
         ch = self.channels["posture"]

@@ -27,9 +27,9 @@ ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
 @dataclass(frozen=True)
 class Key:
     """One key of a verb. kind says how it is read:
-    who (an actor id or a list), one (one actor id, read as a list of one), actor, place, via (places or named ways, in order), prop (a
-    prop, a bundle or one of a bundle), dir, formation, text, posture, number (finite, within
-    lo/hi), count (a whole number ≥ 1)."""
+    who (an actor id or a list), one (one actor id, read as a list of one), actor, place, via
+    (places or named ways, in order), prop (a prop, a bundle or one of a bundle), dir,
+    formation, text, posture, number (finite, within lo/hi), count (a whole number ≥ 1)."""
 
     kind: str
     doc: str
