@@ -1,0 +1,65 @@
+"""Exports of the rite for people away from the window: video, cue sheets, the atlas.
+
+Each is a back end of the same composed frames (viz.draw.compose) or of the same timeline, so
+what is exported is what the window shows. This module holds what they share: the terminal
+progress bar and the ffmpeg that imageio-ffmpeg ships.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from viz.fileio import OutputError
+
+
+class Progress:
+    """A one-line progress bar on a terminal; on a pipe or a file only the final line, so logs
+    stay readable. Redrawn at most ten times a second: printing is not free at 100 frames/s."""
+
+    def __init__(self, total: int, label: str, stream: TextIO | None = None,
+                 enabled: bool = True):
+        self.total, self.label = max(int(total), 1), label
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.done = 0
+        self.start = time.perf_counter()
+        self._shown = 0.0
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if self.tty and (now - self._shown >= 0.1 or self.done >= self.total):
+            self._shown = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        frac = min(self.done / self.total, 1.0)
+        width = 30
+        bar = "█" * int(frac * width) + "·" * (width - int(frac * width))
+        rate = self.done / max(now - self.start, 1e-9)
+        self.stream.write(f"\r{self.label} {bar} {self.done}/{self.total} ({rate:.0f}/s) ")
+        self.stream.flush()
+
+    def close(self, message: str = "") -> None:
+        if not self.enabled:
+            return
+        if self.tty:
+            self.stream.write("\n")
+        if message:
+            self.stream.write(message + "\n")
+        self.stream.flush()
+
+
+def ffmpeg_exe() -> str:
+    """The ffmpeg binary inside the imageio-ffmpeg wheel: no system ffmpeg, no network."""
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        raise OutputError("video needs the imageio-ffmpeg package (python -m pip install "
+                          "imageio-ffmpeg; it ships its own ffmpeg)") from None
+    try:
+        return imageio_ffmpeg.get_ffmpeg_exe()
+    except RuntimeError as e:  # the wheel for another platform, or the binary removed
+        raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
