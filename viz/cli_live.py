@@ -78,13 +78,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object], int], *,
-          sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.time,
+          sleep: Callable[[float], None] | None = None, clock: Callable[[], float] = time.time,
           polls: int | None = None) -> int:
     """Check, then re-check whenever a file of the rite changes, until Ctrl-C (status 0).
     report(args, compiled) prints a good result as `check` does; sleep, clock and polls (how
     many polls before returning; None: forever) are for tests, which must not wait."""
     from viz.reload import Reloader
 
+    sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
     reloader = Reloader(args.script, args.layout, args.reading)
 
     def show(result, what: str) -> None:

@@ -178,8 +178,8 @@ def route_distance(a: np.ndarray, b: np.ndarray) -> float:
     """The largest distance from a point of either route to the other route (Hausdorff):
     two routes of the same shape shifted by 2 尺 are 2 尺 apart; a detour shows its depth."""
     a, b = np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2)
-    if not len(a) or not len(b):
-        return 0.0
+    if not len(a) or not len(b) or (a.shape == b.shape and np.array_equal(a, b)):
+        return 0.0  # most people at most steps: the same spot or walk in both
     return float(max(_to_polyline(_densify(a), b).max(), _to_polyline(_densify(b), a).max()))
 
 

@@ -1,0 +1,213 @@
+"""diff: two readings and two versions of a script compared step by step, and check --watch."""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.cli import main, parser, report_check
+from viz.diff import PLACE_EPS, diff, format_table, route_distance
+from viz.rite import Rite
+
+SECTION = "sections/14-立司正.yaml"
+
+
+@pytest.fixture(scope="module")
+def zheng_ao(corpus):
+    rite = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus)
+    return rite.get(()), rite.get(("敖",))
+
+
+@pytest.fixture(scope="module")
+def ao(zheng_ao):
+    return diff(*zheng_ao, "鄭", "敖")
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "mine"
+    shutil.copytree(DEFAULT_SCRIPT, folder)
+    return folder
+
+
+def edit(folder: Path, old: str, new: str, count: int = 1) -> None:
+    f = folder / SECTION
+    text = f.read_text(encoding="utf-8")
+    assert text.count(old) == count, old
+    f.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+def test_route_distance():
+    line = np.array([[0.0, 0.0], [10.0, 0.0]])
+    assert route_distance(line, line) == 0.0
+    assert route_distance(line, line + [0.0, 2.0]) == pytest.approx(2.0)
+    # a detour 3 尺 deep in the middle of a walk: between the vertices of the straight one
+    detour = np.array([[0.0, 0.0], [5.0, 3.0], [10.0, 0.0]])
+    assert route_distance(line, detour) == pytest.approx(3.0)
+    assert route_distance(detour, line) == route_distance(line, detour)
+    # standing still is a one-point route; its distance to another is the points' distance
+    assert route_distance(np.array([[1.0, 1.0]]), np.array([[4.0, 5.0]])) == pytest.approx(5.0)
+
+
+# ---------------------------------------------------------------------------- readings
+
+
+def test_ao_against_zheng(zheng_ao, ao):
+    a, b = zheng_ao
+    d = ao
+    assert d.matched == len(a.timeline.steps) == len(b.timeline.steps)
+    places = {p.name: p for p in d.places}
+    assert set(places) == {"右物", "左物", "乏", "乏南"}
+    assert places["乏"].distance == pytest.approx(20.0)
+    assert "侯's west edge" in places["乏"].b_note and places["乏"].a_note.startswith("鄭: ")
+    by_cite = {s.cite: s for s in d.steps}
+    # a step variant of the script: 敖繼公 sets the 觶 in front of the 阼階, 20 尺 east
+    s = by_cite["中庭北面坐奠觶"]
+    [who] = s.actors
+    assert who.id == "sizheng" and who.place == pytest.approx(20.0) and who.walks
+    assert s.a.reading == "鄭" and s.b.reading == "敖繼公" and "阼階前" in s.b.note
+    assert s.clause is not None and "中庭北面坐奠觶" in s.clause[1]
+    # a layout variant: the 獲者 sits behind a 乏 20 尺 further west, with both notes
+    huozhe = [x for s in d.steps for x in s.actors if x.id == "huozhe"]
+    assert huozhe and all(x.place == pytest.approx(20.0) and not x.walks for x in huozhe)
+    assert "敖繼公" in huozhe[0].notes[1][0] and huozhe[0].notes[0][0].startswith("乏南 — 鄭")
+    # the 物 under 5 尺 apart: the 司射 stands 0.5 尺 off when he reaches his
+    sishe = by_cite["豫則鉤楹内堂則由楹外"].actors
+    assert any(x.id == "sishe" and x.place == pytest.approx(0.5) for x in sishe)
+    assert all(x.place is None or x.place >= PLACE_EPS for s in d.steps for x in s.actors)
+
+
+def test_a_reading_against_itself_has_no_differences(zheng_ao):
+    a, _ = zheng_ao
+    d = diff(a, a, "鄭", "鄭")
+    assert d.matched == len(a.timeline.steps) and not d.steps and not d.places
+
+
+def test_table_folds_steps_where_people_only_stand(ao):
+    text = format_table(ao)
+    assert text.startswith("鄭 ↔ 敖: 93 steps matched")
+    assert "獲者 (huozhe): place 20.00 尺, route 20.00 尺; 乏南 ↔ 乏南; stands" in text
+    assert "then unchanged through" in text
+    assert "敖 (敖繼公): 西五歩 from the 侯's west edge" in text
+
+
+def test_diff_json_from_the_command(capsys):
+    code, out, err = run(capsys, "diff", "--reading", "敖", "--json")
+    assert code == 1 and not err  # 1: there are differences, as diff(1)
+    d = json.loads(out)
+    assert d["a"]["label"] == "鄭" and d["b"]["readings"] == ["敖"]
+    assert d["thresholds"] == {"place": 0.05, "facing": 1.0, "route": 0.05}
+    assert d["differing"] == len(d["steps"]) > 0 and d["matched"] == 93
+    step = d["steps"][0]
+    assert set(step) == {"cite", "span", "clause", "a", "b", "actors"}
+    assert set(step["a"]) == {"index", "stage", "t0", "t1", "reading", "note", "script"}
+    assert step["a"]["script"].count(":") == 2  # file:line:col of the step
+    actor = step["actors"][0]
+    assert set(actor) == {"id", "name", "present", "place", "facing", "route", "walks", "a",
+                          "b", "notes"}
+    assert set(actor["a"]) == {"x", "y", "facing", "place"}
+    assert d["only_a"] == d["only_b"] == [] and d["cast"] == {"only_a": [], "only_b": []}
+
+
+def test_two_readings_given(capsys):
+    code, out, _ = run(capsys, "--reading", "敖", "diff", "--reading", "中庭南北之中")
+    assert code == 1 and out.startswith("敖 ↔ 中庭南北之中:")
+    assert "楅  (0, -30) ↔ (40, -45)" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (("diff",), "give --reading NAME"),
+    (("diff", "--reading", "王肅"), "--reading:1:1: no file knows the reading '王肅'"),
+    (("diff", "--reading", "a", "--reading", "b", "--reading", "c"), "found 3 --reading"),
+])
+def test_diff_errors(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and message in err and "Traceback" not in err and not out
+
+
+# ---------------------------------------------------------------------------- scripts
+
+
+def test_a_revision_that_only_retimes_has_no_differences(capsys, copy):
+    # 禮辭許諾 takes 4 s longer: every later step starts later, yet is the same step
+    edit(copy, "    dur: 5\n", "    dur: 9\n")
+    code, out, _ = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy))
+    assert code == 0, out
+    assert "93 steps matched by their cite, 0 differ" in out
+
+
+def test_a_revision_that_moves_someone_and_drops_a_step(capsys, copy):
+    edit(copy, "{place: 阼階下, dx: -4}", "{place: 阼階下, dx: -6}", count=2)
+    edit(copy, "  - cite: 司正答拜\n    note: \"答拜: one bow (答再拜 is said where it is two)\"\n"
+               "    use: 拜\n    with: {who: sizheng, count: 1}\n", "")
+    code, out, _ = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy),
+                       "--json")
+    d = json.loads(out)
+    assert code == 1 and d["matched"] == 92
+    [gone] = d["only_a"]
+    assert gone["cite"] == "司正答拜" and d["only_b"] == []
+    first = d["steps"][0]
+    assert first["cite"] == "作相為司正"
+    [who] = first["actors"]
+    assert who["id"] == "sizheng" and who["place"] == pytest.approx(2.0) and who["walks"]
+    assert who["a"]["x"] - who["b"]["x"] == pytest.approx(2.0)
+
+
+def test_a_broken_revision_is_a_located_error(capsys, copy):
+    edit(copy, "  - cite: 禮辭許諾\n", "  - cite: [禮辭許諾\n")
+    code, out, err = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy))
+    assert code == 2 and not out and "Traceback" not in err
+    assert f"{copy / SECTION}:" in err and "YAML syntax" in err
+
+
+# ---------------------------------------------------------------------------- check --watch
+
+
+def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
+    from viz.cli_live import watch
+
+    section = copy / SECTION
+    good = section.read_text(encoding="utf-8")
+    saves = {1: good.replace("  - cite: 禮辭許諾\n", "  - cite: [禮辭許諾\n"), 3: good}
+    polls = []
+
+    def sleep(seconds: float) -> None:  # each poll's wait is where the author saves
+        polls.append(seconds)
+        if len(polls) in saves:
+            section.write_text(saves[len(polls)], encoding="utf-8")
+
+    args = parser().parse_args(["check", "--watch", "--script", str(copy)])
+    stamp = time.mktime((2026, 11, 30, 9, 15, 7, 0, 0, -1))
+    code = watch(args, report_check, sleep=sleep, clock=lambda: stamp, polls=4)
+    out, err = capsys.readouterr()
+    assert code == 0 and polls == [0.5] * 4
+    heads = [line for line in out.splitlines() if line.startswith("[")]
+    assert [h.split(" (")[0] for h in heads] == [
+        "[09:15:07] checked", f"[09:15:07] changed: {section}", f"[09:15:07] changed: {section}"]
+    assert [line.startswith("ok: ") for line in out.splitlines() if not line.startswith("[")] \
+        == [True, True]
+    assert f"{section}:" in err and "YAML syntax" in err and "watching for changes" in err
+
+
+def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
+    import viz.cli_live
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(viz.cli_live.time, "sleep", interrupted)
+    code, out, _ = run(capsys, "check", "--watch", "--script", str(copy))
+    assert code == 0 and "] checked" in out and "ok: " in out
