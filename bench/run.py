@@ -1,11 +1,18 @@
-"""Speed of the pipeline, measured in one run: prints a table and writes JSON to bench/results/.
+"""Speed of the window's work at the busiest moment of the rite, measured in one run: prints a
+table and writes JSON to bench/results/.
 
-    python bench/run.py [--frames N]
+    python bench/run.py [--frames N] [--size 1920x1080]
 
-Rows: load+compile the bundled rite; one sample(t); one composed frame (every layer's display
-list); one full window frame drawn headless (plans from the layer cache, as when playing); the
-same frame with every layer drawn (as `shot` does); and, for scale, pygame drawing as many
-primitives as a composed frame holds, raw (filled circles) — the floor our frame sits on.
+The busiest moment is the instant of the scripted rite with the most people present and, among
+those, the most walking (found by sampling every 0.5 s). Around it, rows time:
+- sample(t) while playing (60 frames/s of rite time) and at random moments; and on a rite 100×
+  longer (the bundled sections listed 100 times over), so one sees whether it stays flat;
+- compose (every layer's display list) and the window's frame (compose + draw, the static
+  layers from the cache, as when playing), the same frame with every layer drawn (as `shot`),
+  and a paused, unchanged frame (which the window does not redraw at all: App.needs_redraw);
+- for scale, the raw limit: blitting as many ready-made sprites as the frame has people and
+  things, and pygame drawing as many filled circles as the frame has primitives;
+- the first frame: a new process from `import viz.cli` to a frame on a Surface.
 """
 from __future__ import annotations
 
@@ -14,7 +21,9 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.cli import load_all  # noqa: E402
 from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.rite import Rite  # noqa: E402
 
 
 def timed(fn, repeat: int) -> list[float]:
@@ -40,13 +49,36 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
+def busiest(tl) -> float:
+    """The moment with the most people present, then the most walking."""
+    best, when = (-1, -1), 0.0
+    for t in np.arange(0.0, tl.duration, 0.5):
+        f = tl.sample(float(t))
+        score = (int(f.present.sum()), int((f.moving & f.present).sum()))
+        if score > best:
+            best, when = score, float(t)
+    return when
+
+
+FIRST_FRAME = """
+import os, sys, time; t0 = time.perf_counter(); sys.path.insert(0, {root!r})
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+from viz.cli import load_all
+from viz.shot import render_surface
+d = load_all({script!r}, {layout!r})
+render_surface(d.layout, d.timeline, d.corpus, 0.0, (1280, 800))
+print(time.perf_counter() - t0)
+"""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=120, help="frames to draw per row")
+    ap.add_argument("--size", default="1920x1080", help="window size for the frame rows")
     args = ap.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
     import pygame
 
-    from viz.app import App
     from viz.draw import pgdraw
     from viz.draw.compose import Model, View, compose
 
@@ -56,59 +88,84 @@ def main() -> int:
         med = statistics.median(samples)
         rows.append({"row": name, "median_s": med, "min_s": min(samples), "n": len(samples),
                      "per": per})
-        print(f"  {name:<38} {med * 1e3:10.3f} ms  (min {min(samples) * 1e3:.3f}, "
+        print(f"  {name:<46} {med * 1e3:10.3f} ms  (min {min(samples) * 1e3:.3f}, "
               f"n={len(samples)}, per {per})", flush=True)
 
-    print("measuring (one run; compare rows as ratios, not across machines)")
-    row("load + compile the bundled rite", timed(lambda: load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT),
-                                                 5), "rite")
-    d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    d = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get()
     tl = d.timeline
-    names = sorted(d.layout.places)
-    pairs = iter([(d.layout.place_xy(a), d.layout.place_xy(b))
-                  for a in names for b in names[::5]] * 2)
-    row("route between two places", timed(lambda: d.layout.route(*next(pairs)), 500), "call")
-    ts = np.random.default_rng(1).uniform(0, tl.duration, 2000)
-    it = iter(np.tile(ts, 4))
-    row("sample(t)", timed(lambda: tl.sample(next(it)), 2000), "call")
-    size = (1280, 800)
+    t_busy = busiest(tl)
+    f = tl.sample(t_busy)
+    print(f"busiest moment: t = {t_busy:.1f} s, {int(f.present.sum())} present, "
+          f"{int((f.moving & f.present).sum())} walking; window {size[0]}×{size[1]}; one run: "
+          "compare rows as ratios")
+    play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
+    tl.sample(t_busy)
+    row("sample(t) playing", timed(lambda: tl.sample(next(play)), 3000), "call")
+    rnd = iter(np.random.default_rng(1).uniform(0, tl.duration, 4000))
+    row("sample(t) at random moments", timed(lambda: tl.sample(next(rnd)), 2000), "call")
+    with tempfile.TemporaryDirectory() as tmp:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from load import simulated
+
+        long_tl = Rite(simulated(100, Path(tmp)), DEFAULT_LAYOUT).get().timeline
+    long_play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
+    long_tl.sample(t_busy)
+    row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.1f} h)",
+        timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
+
     model = pgdraw.with_font(Model(d.layout, tl, d.corpus))
-    moments = iter(np.tile(np.linspace(0, tl.duration, args.frames), 3))
-    for s in tl.stages:  # each stage's extent is measured once per model, not per frame
-        compose(model, View(), size, s.t0)
-    row("compose (every layer)", timed(lambda: compose(model, View(), size, next(moments)),
+    surf = pygame.Surface(size)
+    frames = iter(np.tile(t_busy + np.arange(args.frames) / 60.0, 4))
+    compose(model, View(), size, t_busy)
+    row("compose (every layer)", timed(lambda: compose(model, View(), size, next(frames)),
                                        args.frames), "frame")
-    n_prims = sum(len(la.prims) for la in compose(model, View(), size, tl.duration / 2).layers)
-    app = App(d.layout, tl, d.corpus, size=size)
-    surf = pygame.Surface(app.size)
-    app.draw(surf)  # warm the plan layers and glyph cache, as a playing window has
+    cache = pgdraw.LayerCache()
+    pgdraw.draw_layers(surf, compose(model, View(), size, t_busy).layers, cache)
 
-    def one_frame():
-        app.seek(next(moments))
-        app.draw(surf)
-    row("window frame 1280x800 (headless)", timed(one_frame, args.frames), "frame")
+    def window_frame():
+        pgdraw.draw_layers(surf, compose(model, View(), size, next(frames)).layers, cache)
+    row("window frame (static layers cached)", timed(window_frame, args.frames), "frame")
 
-    def uncached():
-        pgdraw.draw_layers(surf, compose(model, View(), size, next(moments)).layers)
-    row("frame, every layer drawn (as shot)", timed(uncached, args.frames), "frame")
+    def every_layer():
+        pgdraw.draw_layers(surf, compose(model, View(), size, next(frames)).layers)
+    row("frame, every layer drawn (as shot)", timed(every_layer, args.frames), "frame")
+    layers = compose(model, View(), size, t_busy).layers
+    n_prims = sum(len(la.prims) for la in layers)
+    n_things = int(f.present.sum() + f.prop_visible.sum())
     rng = np.random.default_rng(2)
-    pts = rng.uniform(0, 800, (n_prims, 2)).astype(int)
+    sprite = pygame.Surface((24, 24), pygame.SRCALPHA)
+    pygame.draw.circle(sprite, (120, 30, 30), (12, 12), 11)
+    spots = [tuple(p) for p in rng.uniform(0, min(size) - 24, (n_things, 2)).astype(int)]
 
-    def raw():
+    def blits():
+        surf.fill((250, 246, 238))
+        surf.blits([(sprite, p) for p in spots], doreturn=False)
+    row(f"raw limit: fill + blit {n_things} sprites", timed(blits, args.frames), "frame")
+    pts = rng.uniform(0, min(size), (n_prims, 2)).astype(int)
+
+    def circles():
         surf.fill((250, 246, 238))
         for x, y in pts:
             pygame.draw.circle(surf, (120, 30, 30), (int(x), int(y)), 6)
-    row(f"raw pygame: fill + {n_prims} circles", timed(raw, args.frames), "frame")
-    by = {r["row"].split(" (")[0]: r["median_s"] for r in rows}
-    frame_s, raw_s, sample_s = (by[k] for k in ("window frame 1280x800", "raw pygame: fill + "
-                                                  f"{n_prims} circles", "sample(t)"))
-    print(f"\n  window frame = {frame_s / raw_s:.1f} × the raw draw of as many primitives; "
-          f"{1 / frame_s:.0f} frames/s possible; sample(t) is {sample_s / frame_s * 100:.2f}% "
-          "of a frame")
+    row(f"raw pygame: fill + {n_prims} circles", timed(circles, args.frames), "frame")
+    first = [float(subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME.format(root=str(ROOT), script=str(DEFAULT_SCRIPT),
+                                                  layout=str(DEFAULT_LAYOUT))],
+        capture_output=True, text=True, check=True).stdout) for _ in range(3)]
+    row("first frame (new process, imports included)", first, "run")
+
+    by = {r["row"]: r["median_s"] for r in rows}
+    frame_s = by["window frame (static layers cached)"]
+    blit_s = by[f"raw limit: fill + blit {n_things} sprites"]
+    print(f"\n  window frame = {frame_s / blit_s:.1f} × the raw limit of blitting as many sprites; "
+          f"{1 / frame_s:.0f} frames/s possible; sample(t) playing = "
+          f"{by['sample(t) playing'] * 1e6:.1f} µs, on a rite 100× longer "
+          f"{by[next(k for k in by if k.startswith('sample(t) playing, rite'))] / by['sample(t) playing']:.2f}×; "
+          "a paused, unchanged window draws nothing")
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
            "pygame": pygame.version.ver, "numpy": np.__version__, "machine": platform.machine(),
-           "actors": len(tl.actors), "steps": len(tl.steps), "primitives": n_prims,
-           "rows": rows, "medians": by}
+           "size": list(size), "busiest_t": t_busy, "actors": len(tl.actors),
+           "steps": len(tl.steps), "primitives": n_prims, "rows": rows, "medians": by}
     path = next_free_name(ROOT / "bench" / "results", "bench", ".json")
     atomic_write_text(path, json.dumps(out, ensure_ascii=False, indent=2))
     print(f"\nwrote {path.relative_to(ROOT)}")
