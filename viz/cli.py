@@ -171,6 +171,12 @@ def parser() -> argparse.ArgumentParser:
     from viz.cli_live import add_commands as add_live_commands
 
     add_live_commands(sub)
+    from viz.cli_plate import add_commands as add_plate_commands
+
+    add_plate_commands(sub)
+    from viz.cli_export import add_commands as add_export_commands
+
+    add_export_commands(sub)
     return p
 
 
