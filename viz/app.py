@@ -84,6 +84,7 @@ class App:
         self._models: dict[int, Model] = {}  # by id of a Compiled: a switch back reuses plans
         self._known: list[str] | None = None  # the readings the files name, until a reload
         self._others: dict[str, object] = {}  # compare reading → Compiled, until a reload
+        self._bad: dict[str, str] = {}  # readings that did not compile → why, until a reload
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
         self.following = False  # the camera keeps him centred
         self.ghosts = False  # G: where everyone was at the end of the previous step
@@ -225,19 +226,30 @@ class App:
         return self._known
 
     def _next_name(self, after: str, skip: str | None = None) -> str | None:
+        """The reading after `after` in the files' order, leaving out `skip` and those that
+        did not compile (a reading a file names may not stand alone)."""
         names = [n for n in self.known_readings() if n != skip]
         if not names:
             return None
         here = next((k for k, n in enumerate(names) if after == n or after in n), -1)
-        return names[(here + 1) % len(names)]
+        for k in range(1, len(names) + 1):
+            name = names[(here + k) % len(names)]
+            if name not in self._bad:
+                return name
+        return None
 
     def cycle_reading(self) -> bool:
-        """R: the next reading the files know, from the same clause."""
-        name = self._next_name(self.reading_name())
-        if name is None or name == self.reading_name():
+        """R: the next reading the files know, from the same clause; one that does not compile
+        is said in the toast and passed over."""
+        for _ in range(len(self.known_readings())):
+            name = self._next_name(self.reading_name())
+            if name is None or name == self.reading_name():
+                break
+            if self.set_reading(name):
+                return True
+        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
             self.toast(ONE_READING)
-            return False
-        return self.set_reading(name)
+        return False
 
     def set_reading(self, name: str) -> bool:
         """Compile (once; then cached) and show the rite under this reading, keeping the clause
@@ -248,8 +260,7 @@ class App:
         before = self.reading_name()
         res = self.reloader.set_readings(() if name == "鄭" else (name,))
         if not res.ok:
-            self.toast(NO_READING.format(name=name, problem=res.problems[0] if res.problems
-                                         else "?"))
+            self._refused(name, res)
             return False
         self._adopt(res.compiled)
         if self.compare_reading == self.reading_name():
@@ -282,17 +293,27 @@ class App:
         return self.cycle_compare()
 
     def cycle_compare(self) -> bool:
-        """Shift+R: compare with the next reading after the one compared now."""
+        """Shift+R: compare with the next reading after the one compared now (passing over
+        those that do not compile)."""
         here = self.reading_name()
-        name = self._next_name(self.compare_reading or here, skip=here)
-        if name is None or self.reloader is None:
+        if self.reloader is not None:
+            for _ in range(len(self.known_readings())):
+                name = self._next_name(self.compare_reading or here, skip=here)
+                if name is None:
+                    break
+                if self._other(name) is not None:
+                    self.compare_reading = name
+                    self.toast(COMPARE_NOW.format(a=here, b=name))
+                    return True
+        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
             self.toast(ONE_READING)
-            return False
-        if self._other(name) is None:
-            return False
-        self.compare_reading = name
-        self.toast(COMPARE_NOW.format(a=here, b=name))
-        return True
+        return False
+
+    def _refused(self, name: str, res) -> None:
+        """A reading that does not compile from these files: said once, then passed over
+        until the files change."""
+        self._bad[name] = str(res.problems[0]) if res.problems else "?"
+        self.toast(NO_READING.format(name=name, problem=self._bad[name]))
 
     def _other(self, name: str):
         """The compile of another reading, without showing it."""
@@ -304,8 +325,7 @@ class App:
             res = r.set_readings(() if name == "鄭" else (name,))
             r.set_readings(keep)
             if not res.ok:
-                self.toast(NO_READING.format(name=name, problem=res.problems[0] if res.problems
-                                             else "?"))
+                self._refused(name, res)
                 return None
             self._others[name] = res.compiled
         return self._others[name]
@@ -348,6 +368,7 @@ class App:
         if res.ok:
             self._models.clear()
             self._others.clear()
+            self._bad.clear()
             self._known = None
             self._adopt(res.compiled)
             self._set(problems=())

@@ -118,8 +118,9 @@ def previous_frame(timeline, t: float, closing: bool = False):
 
 
 def ghost_prims(timeline, before, now, r: float) -> list[Primitive]:
-    """Each person where the previous step left him, as a faint token, with a faint dotted line
-    to where he is now when he has moved since."""
+    """Each person where the previous step left him, as a faint token, with a faint line to
+    where he is now when he has moved since (solid: dashing forty lines a frame costs more
+    than the whole plan)."""
     out: list[Primitive] = []
     for i, a in enumerate(timeline.actors):
         if not bool(before.present[i]):
@@ -128,7 +129,7 @@ def ghost_prims(timeline, before, now, r: float) -> list[Primitive]:
         if bool(now.present[i]):
             nx, ny = float(now.xy[i, 0]), float(now.xy[i, 1])
             if np.hypot(nx - x, ny - y) > MOVED:
-                out.append(Line(((x, y), (nx, ny)), (175, 165, 150), 1.0, dash=(2.0, 4.0)))
+                out.append(Line(((x, y), (nx, ny)), (190, 180, 164), 1.0))
         col = party_color(a.party)
         out.append(Circle((x, y), r, _faint(col, GHOST_ALPHA), _faint(col, 110), 1.0,
                           min_px=8.0))

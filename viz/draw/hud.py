@@ -69,7 +69,7 @@ KEYS = [
     ("V  Shift+R", "比較讀法 compare readings"),
     ("S", "存圖 screenshot"),
     ("H", "說明 this help"),
-    ("Esc Q", "離開 quit"),
+    ("Esc Q", "離開 quit (Esc 先取消所選)"),
 ]
 
 
@@ -208,7 +208,7 @@ def problems_overlay(map_box, problems: tuple[str, ...]) -> list[Primitive]:
     bw = max(w - 24, 40)
     rows: list[str] = []
     for p in problems[:MAX_PROBLEMS]:
-        rows += wrap(p, 12, bw - 20)
+        rows += wrap(p, 12, bw - 28)
     if len(problems) > MAX_PROBLEMS:
         rows.append(PROBLEMS_MORE.format(n=len(problems) - MAX_PROBLEMS))
     bh = 34 + 17 * len(rows)
