@@ -42,6 +42,8 @@ class Label:
     order: tuple[str, ...] = DEFAULT_ORDER
     gap: float = 1.0
     centred: bool = False  # first try the box centred on the anchor (a name written in place)
+    first: BoxT | None = None  # a box to try before all others (where the label usually goes)
+    own: tuple[int, ...] = ()  # obstacles this label may touch (its owner's facing nose)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Placed:
     box: BoxT
     displaced: bool  # away from its anchor: draw a leader line
     clash: float = 0.0  # px² still overlapping (0 unless there was no free place)
+    choice: int = 0  # which candidate: 0 is `first` when the label has one
 
     @property
     def center(self) -> tuple[float, float]:
@@ -67,10 +70,12 @@ def circle_box(x: float, y: float, r: float) -> BoxT:
 
 
 def _candidates(lab: Label) -> np.ndarray:
-    """(k, 4) boxes in the order they are tried; the first len(order) (+1 if centred) touch."""
+    """(k, 4) boxes in the order they are tried: `first`, centred, the touching eight, rings."""
     ax, ay = lab.anchor
     w, h = lab.w, lab.h
     out = []
+    if lab.first is not None:
+        out.append(lab.first)
     if lab.centred:
         out.append((ax - w / 2, ay - h / 2, ax + w / 2, ay + h / 2))
     for d in lab.order:
@@ -93,13 +98,16 @@ def _candidates(lab: Label) -> np.ndarray:
     return np.asarray(out, float)
 
 
-def _overlap_area(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(k,) total area each candidate box shares with the boxes."""
+def _overlap_area(c: np.ndarray, boxes: np.ndarray, own: tuple[int, ...] = ()) -> np.ndarray:
+    """(k,) total area each candidate box shares with the boxes (but those in `own`)."""
     if not len(boxes):
         return np.zeros(len(c))
     ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
-    return (np.clip(ix, 0, None) * np.clip(iy, 0, None)).sum(axis=1)
+    area = np.clip(ix, 0, None) * np.clip(iy, 0, None)
+    if own:
+        area[:, list(own)] = 0.0
+    return area.sum(axis=1)
 
 
 def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
@@ -109,7 +117,7 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     out: list[Placed] = []
     for lab in labels:
         cand = _candidates(lab)
-        cost = _overlap_area(cand, boxes)
+        cost = _overlap_area(cand, boxes, lab.own)
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
@@ -117,8 +125,8 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
             cost = cost + outside * 1e6  # outside the picture: worse than any overlap
         free = np.nonzero(cost <= 1e-9)[0]
         k = int(free[0]) if len(free) else int(np.argmin(cost))
-        near = len(lab.order) + (1 if lab.centred else 0)
-        out.append(Placed(tuple(float(v) for v in cand[k]), k >= near, float(cost[k])))
+        near = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
+        out.append(Placed(tuple(float(v) for v in cand[k]), k >= near, float(cost[k]), k))
         boxes = np.vstack([boxes, cand[k][None, :]])
     return out
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from string import Formatter
 
 import numpy as np
 
-from viz.draw.camera import Break, Camera
+from viz.draw import labels
+from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
 from viz.timeline import POSTURES
 
@@ -78,6 +79,7 @@ BREAK_NOTE = "略 {cut:.0f} 尺"
 FA_NOTE = "乏：侯北 {north:.0f} 尺，西 {west:.0f} 尺"
 SCALE_NOTE = "{chi:g} 尺 ≈ {m:.1f} m"
 NORTH = "北"
+HELD_SEP = "·"
 SPEECH = "「{}」"
 
 
@@ -88,7 +90,7 @@ def literal(template: str) -> str:
 
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     *BOW_WORDS.values(), POSTURES[BOW_HANDS], *HOU_LABELS, RANGE_NOTE, BREAK_NOTE, FA_NOTE,
-    SCALE_NOTE, NORTH, SPEECH)) + ("×0123456789.-",)
+    SCALE_NOTE, NORTH, HELD_SEP, SPEECH)) + ("×0123456789.-",)
 
 # The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
 # each 躬 and 个 one 幅 (2 尺) high. Drawn in elevation, laid flat northward from its line, as the
@@ -310,26 +312,21 @@ def short_label(label: str) -> str:
 
 
 def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
-    """A token per present person: party colour, short label, facing nose, posture, props held."""
+    """A token per present person: party colour, short label, facing nose, posture; then what
+    they hold and their bows, as tags placed clear of every token and every other tag."""
     out: list[Primitive] = []
     r0 = token_radius(o)
+    tags = _tags(timeline, frame, o).held
     for i, a in enumerate(timeline.actors):
         if not bool(frame.present[i]):
             continue
         x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        code = int(frame.posture[i])
-        phase = float(frame.phase[i])
         col = party_color(a.party)
-        r = r0
-        seated = code == SIT or (len(frame.seated) > i and bool(frame.seated[i]))
-        if seated:  # lower and smaller, on a square base (the mat-kneel), also while bowing
-            r *= 0.8
+        r = _drawn_r(frame, i, r0)
+        if _seated(frame, i):  # lower and smaller, on a square base (the mat-kneel)
             s = r0 * 1.05
             out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
                                (236, 228, 210), col, 1.5))
-        if code == BOW:  # the token dips (shrinks) once for each bow of the gesture
-            bows = max(int(frame.count[i]), 1)
-            r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * phase))
         fx, fy = facing_vector(float(frame.facing[i]))
         out.append(facing_mark(x, y, fx, fy, r, col))
         out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
@@ -337,22 +334,159 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
         em = max(text_width_em(text), 1.0)
         out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
                         min_px=8, max_px=18))
+        out += tags.get(i, [])
+    return out
+
+
+def _seated(frame, i: int) -> bool:
+    return int(frame.posture[i]) == SIT or (len(frame.seated) > i and bool(frame.seated[i]))
+
+
+def _drawn_r(frame, i: int, r0: float) -> float:
+    """The token's radius as drawn: smaller seated, dipping once per bow of the gesture."""
+    r = r0 * 0.8 if _seated(frame, i) else r0
+    if int(frame.posture[i]) == BOW:
+        bows = max(int(frame.count[i]), 1)
+        r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * float(frame.phase[i])))
+    return r
+
+
+@dataclass(frozen=True)
+class _Tags:
+    """The frame's tags, placed in one pass: props set down, props held and bows, speech."""
+
+    set_down: list[Primitive]
+    held: dict[int, list[Primitive]]  # by actor: bows and what he holds
+    said: list[Primitive]
+
+
+_placed: list = []  # [(frame, options, timeline, _Tags)]: the last frame's pass, for its 3 users
+
+
+def _tags(timeline, frame, o: SceneOptions) -> _Tags:
+    """set_down_props, actors and captions each draw a part of one placement pass; compose
+    calls the three with one frame, so the pass runs once per frame."""
+    for fr, opt, tl, tags in _placed:
+        if fr is frame and opt == o and tl is timeline:
+            return tags
+    tags = _place_tags(timeline, frame, o)
+    _placed[:] = [(frame, o, timeline, tags)]
+    return tags
+
+
+def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
+    """Every tag where it usually goes (a set-down prop on its spot, a held one right of the
+    hand, a bow below-left, speech above) unless that box meets a token or a tag placed
+    before it; then the nearest free place, with a leader line. Placed in a plane of pixels
+    at the current zoom (drawn y, so breaks are respected), by viz.draw.labels."""
+    k = max(o.px_per_chi, 1e-6)
+    ymap = YMap(o.breaks)
+
+    def to_px(x: float, y: float) -> tuple[float, float]:
+        return x * k, -ymap.fwd1(y) * k
+
+    def to_chi(px: float, py: float) -> tuple[float, float]:
+        return px / k, float(ymap.inv(-py / k))
+
+    r0 = token_radius(o)
+    tokens: list[labels.BoxT] = []
+    nose: dict[int, int] = {}  # actor → the index of his nose's box among the obstacles
+    reqs: list[tuple[str, int, Text, labels.Label]] = []  # (kind, actor, usual Text, request)
+    for i in range(len(timeline.actors)):
+        if not bool(frame.present[i]):
+            continue
+        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+        cx, cy = to_px(x, y)
+        r = _drawn_r(frame, i, r0)
+        fx, fy = facing_vector(float(frame.facing[i]))
+        tokens.append(labels.circle_box(cx, cy, r * k))
+        nx, ny = cx + fx * r * 1.6 * k, cy - fy * r * 1.6 * k
+        nose[i] = len(tokens)
+        tokens.append((min(cx, nx) - 0.55 * r * k, min(cy, ny) - 0.55 * r * k,
+                       max(cx, nx) + 0.55 * r * k, max(cy, ny) + 0.55 * r * k))
+    # what is said first (the biggest box, read first), then bows, then what is held
+    order = {"set_down": 0, "said": 1, "bow": 2, "held": 3}
+    for t in set_down_tags(timeline, frame):
+        reqs.append(("set_down", -1, t, _request(t, to_px, k, centred=True)))
+    for i in range(len(timeline.actors)):
+        if not bool(frame.present[i]):
+            continue
+        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+        code = int(frame.posture[i])
+        r = _drawn_r(frame, i, r0)
         if code == BOW:
             word = BOW_WORDS.get(int(frame.count[i]), BOW_WORDS[1])
-            out.append(Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230)))
+            t = Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230))
+            reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
         elif code == BOW_HANDS:
-            out.append(Text((x - r, y + r), POSTURES[BOW_HANDS], 10, (32, 54, 112), "se",
-                            bg=(240, 244, 255)))
+            t = Text((x - r, y + r), POSTURES[BOW_HANDS], 10, (32, 54, 112), "se",
+                     bg=(240, 244, 255))
+            reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
         held: dict[str, int] = {}
         for pid in frame.holding[i]:
             j = timeline.prop_index.get(pid)
             # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
             name = (timeline.props[j].name if j is not None else pid)[-1:]
             held[name] = held.get(name, 0) + 1
-        for k, (name, n) in enumerate(held.items()):
-            out.append(prop_tag(x + r0 + 0.2 * r0, y - k * 1.3 * r0,
-                                name if n == 1 else f"{name}×{n}", anchor="w"))
-    return out
+        if held:
+            # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
+            t = prop_tag(x + r0 + 0.2 * r0, y, HELD_SEP.join(
+                name if c == 1 else f"{name}×{c}" for name, c in held.items()), anchor="w")
+            # his own nose may show under the tag of what he holds, nobody else's may
+            reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y),
+                                                own=(nose[i],))))
+    if o.captions:
+        for i, text in frame.captions:
+            if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
+                continue
+            x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+            t = Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
+                     bg=(255, 255, 250), border=INK)
+            reqs.append(("said", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
+    reqs.sort(key=lambda q: order[q[0]])  # stable: each kind keeps the cast's order
+    placed = labels.place([q[3] for q in reqs], tokens)
+    out: dict[tuple[str, int], list[Primitive]] = {}
+    for (kind, who, t, req), p in zip(reqs, placed):
+        mine = out.setdefault((kind, who), [])
+        if p.choice == 0:
+            if kind == "said":  # the bubble's tail, from the speaker's head to its foot
+                x, y = to_chi(*req.anchor)
+                mine.append(Line(((x, y + r0), t.pos), INK, 1.0))
+            mine.append(t)
+            continue
+        cx, cy = p.center
+        if p.displaced or kind == "said":
+            a, b = labels.leader(req.anchor, p.box, req.r)
+            mine.append(Line((to_chi(*a), to_chi(*b)), t.border or LABEL, 1.0))
+        mine.append(replace(t, pos=to_chi(cx, cy), anchor="c"))
+    held: dict[int, list[Primitive]] = {}
+    for (kind, who), prims in out.items():
+        if kind in ("bow", "held"):
+            held.setdefault(who, []).extend(prims)
+    return _Tags(out.get(("set_down", -1), []), held,
+                 [p for (kind, _), prims in out.items() if kind == "said" for p in prims])
+
+
+def _text_px(t: Text, k: float) -> float:
+    if t.unit == "chi":
+        return round(min(max(t.size * k, t.min_px), t.max_px))
+    return round(t.size)
+
+
+_FRAC = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
+         "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
+
+
+def _request(t: Text, to_px, k: float, r: float = 0.0, at: tuple[float, float] | None = None,
+             centred: bool = False, own: tuple[int, ...] = ()) -> labels.Label:
+    """A placement request for a Text: its usual box first, then around `at` (its owner)."""
+    pad = 2 if t.bg is not None or t.border is not None else 0
+    w, h = labels.text_size(t.text, _text_px(t, k), pad)
+    px, py = to_px(*t.pos)
+    fx, fy = _FRAC.get(t.anchor, (0.5, 0.5))
+    first = (px - fx * w, py - fy * h, px - fx * w + w, py - fy * h + h)
+    anchor = to_px(*at) if at is not None else (px, py)
+    return labels.Label(anchor, w, h, r=r, first=first, centred=centred, own=own)
 
 
 def facing_mark(x: float, y: float, fx: float, fy: float, r: float, col: Color) -> Polygon:
@@ -371,7 +505,7 @@ def prop_tag(x: float, y: float, name: str, anchor: str = "c") -> Text:
                 bg=(252, 240, 200), border=(150, 120, 60))
 
 
-def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
+def set_down_tags(timeline, frame) -> list[Text]:
     """Props set down, one tag per kind and place: six 乘矢 leaning at the 西序 read 乘矢×6."""
     groups: list[tuple[str, list[tuple[float, float]]]] = []
     for j, p in enumerate(timeline.props):
@@ -385,7 +519,7 @@ def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
                     break
             else:
                 groups.append((p.name, [(x, y)]))
-    out: list[Primitive] = []
+    out: list[Text] = []
     for name, pts in groups:
         x = sum(q[0] for q in pts) / len(pts)
         y = sum(q[1] for q in pts) / len(pts)
@@ -393,18 +527,17 @@ def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
     return out
 
 
+def set_down_props(timeline, frame, o: SceneOptions) -> list[Primitive]:
+    """The tags of props set down, on their spot unless a token or another tag is there."""
+    return _tags(timeline, frame, o).set_down
+
+
 def captions(timeline, frame, o: SceneOptions) -> list[Primitive]:
-    """Speech bubbles: the words said, above the speaker."""
-    out: list[Primitive] = []
-    r0 = token_radius(o)
-    for i, text in frame.captions:
-        if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
-            continue
-        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        out.append(Line(((x, y + r0), (x + 0.6 * r0, y + 2.2 * r0)), INK, 1.0))
-        out.append(Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
-                        bg=(255, 255, 250), border=INK))
-    return out
+    """Speech bubbles: the words said, above the speaker (or the nearest free place), with a
+    tail to him."""
+    if not o.captions:
+        o = replace(o, captions=True)
+    return _tags(timeline, frame, o).said
 
 
 Bounds = tuple[float, float, float, float]
