@@ -205,9 +205,12 @@ class App:
         x, y = (float(v) for v in frame.xy[self.selected])
         mw = areas(self.size)["map"][2]
         free = mw - column_w(self.size) if fr.inset_box is not None else mw
-        # the camera's centre is the map's; shift so he sits in the middle of what is free
-        self.manual = ManualCamera(cam.scale, (x + (mw - free) / 2 / cam.scale,
-                                               float(cam.ymap.fwd(y))))
+        # the camera's centre is the map's; shift so he sits in the middle of what is free.
+        # Snapped to whole pixels: a walk moves him a fraction of a pixel a frame, and each
+        # new centre redraws the plan, so the plan is redrawn only when he has moved a pixel
+        k = cam.scale
+        cx, cy = x + (mw - free) / 2 / k, float(cam.ymap.fwd(y))
+        self.manual = ManualCamera(k, (round(cx * k) / k, round(cy * k) / k))
         self._manual_kind = fr.kind
 
     # ---------------------------------------------------------------- readings
