@@ -8,6 +8,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import dataclasses
+from types import SimpleNamespace
 
 import numpy as np
 import pygame
@@ -84,21 +85,32 @@ def later_and_elsewhere(tl: Timeline, k: float = 2.0, shift: float = 6.0) -> Tim
     return Timeline(tl.actors, tl.props, stages, steps, channels, events, tl.duration * k)
 
 
+class AoLayout(Layout):
+    """敖's reading of the fake 序: the 乏 20 尺 further west, everything else the same."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = tuple(
+            SimpleNamespace(**{**vars(f), "points": np.asarray(f.points, float) + (-20.0, 0.0)})
+            if f.kind == "blind" else f for f in self.features)
+
+
 class FakeReloader:
     """viz.reload.Reloader's interface over two fake compiles, 鄭 and 敖; counts its polls."""
 
     def __init__(self):
         self.compiled = {(): self._compiled(fake_timeline(), ()),
-                         ("敖",): self._compiled(later_and_elsewhere(fake_timeline()), ("敖",))}
+                         ("敖",): self._compiled(later_and_elsewhere(fake_timeline()), ("敖",),
+                                                AoLayout())}
         self.readings: tuple[str, ...] = ()
         self.checks = 0
         self.next_check: Result | None = None
 
     @staticmethod
-    def _compiled(tl, readings):
+    def _compiled(tl, readings, layout=None):
         from viz.rite import Compiled
 
-        return Compiled(Layout(), fake_corpus(), None, tl, (), readings)
+        return Compiled(layout or Layout(), fake_corpus(), None, tl, (), readings)
 
     @property
     def current(self):
@@ -297,7 +309,8 @@ def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     marks = layer(composed(live), "marks").prims
     hollow = [p for p in marks if isinstance(p, Circle) and p.fill is None]
     assert (-14.0, -40.0) in [c.center for c in hollow]  # the 司射, 6 尺 east in 敖
-    assert [p.points for p in marks if isinstance(p, Line)] == [((-20.0, -40.0), (-14.0, -40.0))]
+    assert [p.points for p in marks if isinstance(p, Line) and not p.dash] == [
+        ((-20.0, -40.0), (-14.0, -40.0))]
     texts = panel_texts(live)
     assert any(t.startswith("比較 鄭 vs 敖") for t in texts)
     assert "　司射　差 6.0 尺" in texts and not any("主人　差" in t for t in texts)
@@ -305,6 +318,20 @@ def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     assert live.view().compare.reading == "鄭"
     live.handle(key(pygame.K_v))
     assert live.view().compare is None
+
+
+def test_compare_outlines_what_the_other_reading_moves_and_the_inset_shows_it(live):
+    plain = composed(live).framing.inset.key()
+    live.handle(key(pygame.K_v))
+    comp = composed(live)
+    fa = next(f for f in AoLayout().features if f.kind == "blind")
+    dashed = [p for p in layer(comp, "marks").prims if isinstance(p, Line) and p.dash]
+    assert len(dashed) == 1 and np.allclose(dashed[0].points, fa.points) and dashed[0].closed
+    x, y, w, h = comp.framing.inset.viewport
+    for px, py in comp.framing.inset.to_screen(np.asarray(fa.points)):
+        assert x <= px <= x + w and y <= py <= y + h  # the inset widened to take it in
+    assert comp.framing.inset.key() != plain
+    assert layer(comp, "inset.marks") is not None
 
 
 def test_shift_r_compares_and_an_unknown_reading_is_said_not_raised(live):

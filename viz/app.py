@@ -342,7 +342,8 @@ class App:
             self.compare_reading = None
             return None
         t, closing = ghosts.clause_time(self.timeline, other.timeline, self.t, self.closing)
-        return Compare(name, self.reading_name(), t, closing, id(other.timeline), other.timeline)
+        return Compare(name, self.reading_name(), t, closing, id(other.timeline), other.timeline,
+                       other.layout)
 
     # ---------------------------------------------------------------- edits
 

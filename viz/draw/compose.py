@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -152,6 +152,7 @@ class Compare:
     closing: bool
     key: int
     timeline: Any = field(compare=False, hash=False, repr=False)
+    layout: Any = field(default=None, compare=False, hash=False, repr=False)  # its 物, 乏 …
 
 
 @dataclass(frozen=True)
@@ -298,7 +299,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     size = (int(size[0]), int(size[1]))
     tl = model.timeline
     frame = tl.sample(t, closing)
-    fr = framing(model, size, t, closing, view.inset, view.camera, frame)
+    fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
+                        view.compare)
     mbox = areas(size)["map"]
     cam = fr.camera
     marks = _Marks(model, view, frame, fr.stage, closing)
@@ -345,6 +347,8 @@ class _Marks:
                        if view.ghosts else None)
         cmp = view.compare
         self.other = cmp.timeline.sample(cmp.t, cmp.closing) if cmp is not None else None
+        self.moved = (ghosts.moved_features(model.layout, cmp.layout)
+                      if cmp is not None and cmp.layout is not None else [])
 
     def _r(self, cam: Camera) -> float:
         return scene.token_radius(SceneOptions(px_per_chi=cam.scale))
@@ -355,6 +359,7 @@ class _Marks:
         if self.before is not None:
             out += ghosts.ghost_prims(tl, self.before, self.frame, r)
         if self.other is not None:
+            out += self.moved
             out += ghosts.compare_prims(tl, self.frame, self.view.compare.timeline, self.other, r)
         if self.path is not None:
             out += ghosts.trail_prims(self.path, None, r, False)
@@ -396,6 +401,25 @@ class _Marks:
             if not diffs:
                 rows.append((SAME, hud.GREY))
         return tuple(rows)
+
+
+def _compare_inset(model: Model, fr: Framing, cmp: Compare | None) -> Framing:
+    """Under comparison the inset also takes in what the second reading moves along the range
+    (敖's 乏 stands 20 尺 west of 鄭's, outside the inset's usual frame)."""
+    if fr.inset is None or cmp is None or cmp.layout is None or model.range is None:
+        return fr
+    x0, y0, x1, y1 = model.range
+    pts = ghosts.moved_points(model.layout, cmp.layout)
+    pts = pts[(pts[:, 1] >= y0) & (pts[:, 1] <= y1)] if len(pts) else pts
+    if not len(pts):
+        return fr
+    pad = 8.0  # 尺: room for the token standing there
+    wider = (min(x0, float(pts[:, 0].min()) - pad), y0, max(x1, float(pts[:, 0].max()) + pad), y1)
+    if wider == model.range:
+        return fr
+    icam = fr.inset.copy()
+    icam.fit(wider, margin=8)
+    return replace(fr, inset=icam)
 
 
 def tooltip(model: Model, view: View, size: tuple[int, int], t: float,

@@ -202,3 +202,34 @@ def compare_prims(tl_a, frame_a, tl_b, frame_b, r: float) -> list[Primitive]:
                             unit="chi", min_px=10, max_px=13, bg=(244, 247, 255)))
         out.append(Circle((x, y), r, None, COMPARE, 1.5, min_px=8.0))
     return out
+
+
+def _moved(layout_a, layout_b):
+    """The second layout's features that differ from the first's. Matched by position in the
+    list, as both are read from one file: names repeat (two halves of a wall, a stair's steps)."""
+    fa, fb = tuple(layout_a.features), tuple(layout_b.features)
+    if len(fa) != len(fb):
+        return
+    for f, g in zip(fa, fb, strict=True):
+        pa, pb = np.asarray(f.points, float), np.asarray(g.points, float)
+        if (f.kind, f.name) != (g.kind, g.name) or pa.shape != pb.shape or not np.allclose(pa, pb):
+            yield g
+
+
+def moved_features(layout_a, layout_b) -> list[Primitive]:
+    """The things the second reading puts elsewhere (its 物, its 乏 …) outlined, dashed, in its
+    colour."""
+    out: list[Primitive] = []
+    for g in _moved(layout_a, layout_b):
+        pts = tuple((float(x), float(y)) for x, y in np.asarray(g.points, float).reshape(-1, 2))
+        if len(pts) == 1:
+            out.append(Circle(pts[0], 0.6, None, COMPARE, 1.0, min_px=3.0))
+        else:
+            out.append(Line(pts, COMPARE, 1.5, dash=(4.0, 3.0), closed=bool(g.closed)))
+    return out
+
+
+def moved_points(layout_a, layout_b) -> np.ndarray:
+    """(k,2) every point of what the second reading moves, for a view that must show it."""
+    pts = [np.asarray(g.points, float).reshape(-1, 2) for g in _moved(layout_a, layout_b)]
+    return np.vstack(pts) if pts else np.zeros((0, 2))
