@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -208,34 +208,48 @@ def test_from_and_to_take_seconds_stages_and_words(rite):
         video.span_of(tl, corpus, "9999", None)
 
 
-def run_cli(*argv: str, cwd) -> subprocess.CompletedProcess:
-    """main.py with the export commands registered (whether or not viz.cli has wired them)."""
-    code = ("import sys, viz.cli as c\n"
-            "from viz.cli_export import add_commands\n"
-            "orig = c.parser\n"
-            "def parser():\n"
-            "    p = orig()\n"
-            "    sub = p._subparsers._group_actions[0]\n"
-            "    if 'video' not in sub.choices:\n"
-            "        add_commands(sub)\n"
-            "    return p\n"
-            "c.parser = parser\n"
-            "sys.exit(c.main(sys.argv[1:]))\n")
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
-    return subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120, env=env)
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def test_the_command_writes_refuses_and_explains(tmp_path):
+def run_cli(*argv: str, capsys) -> Run:
+    """viz.cli.main in this process with the export commands registered (whether or not viz.cli
+    has wired them in yet): a subprocess would spend most of its time importing."""
+    import viz.cli
+    from viz.cli_export import add_commands
+
+    real = viz.cli.parser
+
+    def parser():
+        p = real()
+        sub = p._subparsers._group_actions[0]  # noqa: SLF001 (argparse's own)
+        if "video" not in sub.choices:
+            add_commands(sub)
+        return p
+
+    capsys.readouterr()
+    viz.cli.parser = parser
+    try:
+        rc = viz.cli.main(list(argv))
+    finally:
+        viz.cli.parser = real
+    out = capsys.readouterr()
+    return Run(rc, out.out, out.err)
+
+
+def test_the_command_writes_refuses_and_explains(tmp_path, capsys):
     out = tmp_path / "a.mp4"
     ok = run_cli("video", "-o", str(out), "--from", "90", "--to", "90.5", "--fps", "8",
-                 "--size", "320x200", cwd=tmp_path)
+                 "--size", "320x200", capsys=capsys)
     assert ok.returncode == 0, ok.stderr
     assert "5 frames" in ok.stdout and out.exists()
-    again = run_cli("video", "-o", str(out), "--to", "1", "--size", "320x200", cwd=tmp_path)
+    again = run_cli("video", "-o", str(out), "--to", "1", "--size", "320x200", capsys=capsys)
     assert again.returncode == 2 and "--force" in again.stderr
-    wrong = run_cli("video", "-o", str(tmp_path / "a.gif"), cwd=tmp_path)
+    wrong = run_cli("video", "-o", str(tmp_path / "a.gif"), capsys=capsys)
     assert wrong.returncode == 2 and ".mp4" in wrong.stderr
-    drum = run_cli("video", "-o", str(tmp_path / "d.mp4"), "--audio", "drum", cwd=tmp_path)
+    drum = run_cli("video", "-o", str(tmp_path / "d.mp4"), "--audio", "drum", capsys=capsys)
     assert drum.returncode == 2 and "no beats yet" in drum.stderr
     assert sorted(os.listdir(tmp_path)) == ["a.mp4"]

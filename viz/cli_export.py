@@ -45,6 +45,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="mux a drum hit at each beat of the rite's 'beats' channel")
     v.add_argument("--force", action="store_true", help="replace FILE.mp4 if it exists")
     v.set_defaults(func=cmd_video)
+    add_sheet(subparsers)
 
 
 def cmd_video(args: argparse.Namespace) -> int:
@@ -61,4 +62,71 @@ def cmd_video(args: argparse.Namespace) -> int:
     drum = f", {info.beats} drum beats" if args.audio else ""
     print(f"wrote {info.path} ({info.frames} frames, {info.frames / info.fps:.1f} s of video "
           f"for t = {t0:.1f}–{t1:.1f} s{drum}; {info.rate:.0f} frames/s)")
+    return 0
+
+
+def add_sheet(subparsers: argparse._SubParsersAction) -> None:
+    s = subparsers.add_parser(
+        "sheet", help="a role's cue sheet: every step in which he acts",
+        description="For one role: time, stage, the clause, from where to where (place and 尺), "
+                    "facing, posture, what he holds, and a small plan of each move (html: "
+                    "inline; md: PNGs in FILE.plans/ beside FILE.md; csv: none).")
+    _common(s)
+    s.add_argument("actor", nargs="?", metavar="ACTOR",
+                   help="an actor id (shangshe1), or a name or label only one person has")
+    s.add_argument("--all", action="store_true", help="every role, one sheet each, into -o DIR")
+    s.add_argument("--format", choices=("md", "csv", "html"), default=None,
+                   help="default: from -o's suffix, else md")
+    s.add_argument("-o", "--output", metavar="FILE|DIR",
+                   help="the sheet (default: print it); with --all, the folder for the sheets")
+    s.add_argument("--force", action="store_true", help="replace files that exist")
+    s.set_defaults(func=cmd_sheet)
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return args.format
+    suffix = Path(args.output).suffix.lower().lstrip(".") if args.output and not args.all else ""
+    return {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (
+        "md", "csv", "html", "htm", "markdown") else "md"
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    import sys
+
+    from viz.export import sheets, write_all
+
+    if args.all == (args.actor is not None):
+        raise QueryError("give one ACTOR, or --all -o DIR")
+    if args.all and not args.output:
+        raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
+    fmt = _format(args)
+    d = load_all(args.script, args.layout, args.reading)
+    tl = d.timeline
+    if not args.all:
+        actor = sheets.find_actor(tl, args.actor)
+        out = Path(args.output) if args.output else None
+        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out)
+        if out is None:
+            sys.stdout.write(files[0][1].decode("utf-8"))
+            return 0
+        write_all(files, args.force, folders=[sheets.plan_folder(out)] if len(files) > 1 else [])
+        n = len(files) - 1
+        print(f"wrote {out}" + (f" and {n} plan{'s' if n > 1 else ''} in "
+                                f"{sheets.plan_folder(out)}" if n else ""))
+        return 0
+    folder = Path(args.output)
+    files, names, folders = [], [], [folder]
+    frames = sheets.step_frames(tl)
+    for i, a in enumerate(tl.actors):
+        path = folder / f"{a.id}.{fmt}"
+        files += sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames)
+        names.append((i, path.name))
+        if fmt == "md" and any(p.parent == sheets.plan_folder(path) for p, _ in files):
+            folders.append(sheets.plan_folder(path))
+    if fmt != "csv":
+        files.append((folder / f"index.{fmt}",
+                      sheets.index_page(tl, fmt, names).encode("utf-8")))
+    write_all(files, args.force, folders=folders)
+    print(f"wrote {len(names)} sheets ({len(files)} files) in {folder}")
     return 0

@@ -6,11 +6,14 @@ progress bar and the ffmpeg that imageio-ffmpeg ships.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
-from viz.fileio import OutputError
+from viz.fileio import OutputError, RefuseOverwrite, atomic_write_bytes
 
 
 class Progress:
@@ -63,3 +66,27 @@ def ffmpeg_exe() -> str:
         return imageio_ffmpeg.get_ffmpeg_exe()
     except RuntimeError as e:  # the wheel for another platform, or the binary removed
         raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
+
+
+def write_all(files: Sequence[tuple[Path, bytes]], overwrite: bool,
+              folders: Iterable[Path] = ()) -> None:
+    """Write many files by viz.fileio's rules, refusing before writing any of them when one
+    exists and not `overwrite`, so a refused export leaves the folder as it was. `folders` are
+    created first (one level: a missing parent is an error, as for any output)."""
+    if not overwrite:
+        taken = [str(p) for p, _ in files if os.path.lexists(p)]
+        if taken:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            raise RefuseOverwrite(f"{taken[0]}{more} exist; pass --force to replace them")
+    for d in folders:
+        try:
+            d.mkdir(exist_ok=True)
+        except FileExistsError:
+            raise OutputError(f"cannot write in {d}: it is not a folder") from None
+        except FileNotFoundError:
+            raise OutputError(f"cannot create {d}: folder {d.parent} does not exist "
+                              "(create it first)") from None
+        except OSError as e:
+            raise OutputError(f"cannot create folder {d}: {e.strerror or e}") from None
+    for p, data in files:
+        atomic_write_bytes(p, data, overwrite=overwrite)

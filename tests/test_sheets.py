@@ -1,0 +1,133 @@
+"""Cue sheets: which steps are a role's, what each cue says, the three formats, the command."""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+
+import pytest
+from test_video import run_cli
+
+from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.export import sheets
+from viz.query import QueryError
+
+
+@pytest.fixture(scope="module")
+def rite():
+    from viz.cli import load_all
+
+    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+
+
+@pytest.fixture(scope="module")
+def frames(rite):
+    return sheets.step_frames(rite.timeline)
+
+
+def cues_of(rite, frames, who):
+    tl = rite.timeline
+    return sheets.cues(tl, rite.layout, rite.corpus, sheets.find_actor(tl, who), frames)
+
+
+def test_an_actor_is_found_by_id_name_or_label_and_an_unknown_one_lists_the_ids(rite):
+    tl = rite.timeline
+    i = tl.actor_index["shangshe1"]
+    assert sheets.find_actor(tl, "shangshe1") == i
+    assert sheets.find_actor(tl, "上耦上射") == i
+    assert sheets.find_actor(tl, "上射1") == i
+    with pytest.raises(QueryError, match="youshi1, youshi2, youshi3"):
+        sheets.find_actor(tl, "有司")  # three people: the ids to choose from
+    with pytest.raises(QueryError, match=r"no actor 'nobody'.*zhuren \(主人\).*shangshe1"):
+        sheets.find_actor(tl, "nobody")
+
+
+def test_the_zhuren_goes_out_bows_and_is_not_in_the_bin_s_answer(rite, frames):
+    cs = {c.step: c for c in cues_of(rite, frames, "zhuren")}
+    tl = rite.timeline
+    out = cs[1]  # 主人一相出迎於門外
+    assert tl.steps[1].cite == out.cite == "主人一相出迎於門外"
+    assert out.moves and (out.start_place, out.end_place) == ("門內東", "門外東")
+    assert out.walked == pytest.approx(15.6, abs=0.2)
+    assert out.facing == ("南", "西")
+    assert out.clause_id == "05.01" and out.clause.startswith("及門，")
+    assert cs[2].gestures == ("再拜",) and not cs[2].moves
+    assert tl.steps[3].cite == "賔答再拜" and 3 not in cs  # the 賔 bows; the 主人 stands still
+    assert all(c.stage == "1 迎賔" for c in cs.values() if c.step < 22)
+
+
+def test_taking_the_bow_and_arrows_is_a_cue_with_what_changed_hands(rite, frames):
+    cs = cues_of(rite, frames, "shangshe1")
+    bow = next(c for c in cs if "授弓" in c.cite)
+    assert bow.takes == ("弓",) and bow.holding == ("弓",) and not bow.moves
+    arrows = next(c for c in cs if c.cite == "遂授矢")
+    assert arrows.takes == ("矢×4",)
+    assert set(arrows.holding) == {"弓", "矢×4"}
+    walk = next(c for c in cs if c.cite.startswith("三耦皆進"))
+    assert walk.moves and walk.end_place == "射位" and walk.facing[1] == "東"
+    assert len(walk.path) >= 2 and tuple(walk.path[-1]) == pytest.approx(walk.end)
+
+
+def test_csv_has_a_row_per_cue(rite, frames):
+    tl = rite.timeline
+    i = tl.actor_index["zhuren"]
+    (path, data), = sheets.sheet_files(tl, rite.layout, rite.corpus, i, "csv", None, frames)
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    cs = sheets.cues(tl, rite.layout, rite.corpus, i, frames)
+    assert len(rows) == len(cs) > 10
+    assert rows[0]["cite"] == "主人一相出迎於門外" and rows[0]["to_place"] == "門外東"
+    assert float(rows[0]["walked_chi"]) == pytest.approx(cs[0].walked, abs=0.05)
+
+
+def test_markdown_links_plans_written_beside_it(rite, frames, tmp_path):
+    import pygame
+
+    tl = rite.timeline
+    out = tmp_path / "zhuren.md"
+    files = sheets.sheet_files(tl, rite.layout, rite.corpus, tl.actor_index["zhuren"], "md",
+                               out, frames)
+    text = files[0][1].decode("utf-8")
+    links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+    moves = [c for c in sheets.cues(tl, rite.layout, rite.corpus, tl.actor_index["zhuren"],
+                                    frames) if c.moves]
+    assert len(links) == len(moves) == len(files) - 1
+    for link, (p, data) in zip(links, files[1:]):
+        assert out.parent / link == p  # relative to the sheet
+        img = pygame.image.load(io.BytesIO(data), "x.png")
+        assert img.get_size() == sheets.PLAN_SIZE
+        # the path is drawn: some pixels have its red
+        px = pygame.surfarray.array3d(img).reshape(-1, 3)
+        assert ((px == sheets.PATH_COLOR).all(axis=1)).sum() > 10
+
+
+def test_html_is_self_contained_with_the_plans_inline(rite, frames):
+    tl = rite.timeline
+    i = tl.actor_index["sishe"]
+    (_, data), = sheets.sheet_files(tl, rite.layout, rite.corpus, i, "html", None, frames)
+    page = data.decode("utf-8")
+    moves = sum(c.moves for c in sheets.cues(tl, rite.layout, rite.corpus, i, frames))
+    assert page.count('src="data:image/png;base64,') == moves > 0
+    assert "http://" not in page and "https://" not in page
+    assert page.count("<tr>") == len(sheets.cues(tl, rite.layout, rite.corpus, i, frames)) + 1
+
+
+def test_the_command(tmp_path, capsys):
+    bad = run_cli("sheet", "nobody", capsys=capsys)
+    assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
+    md = run_cli("sheet", "上耦上射", capsys=capsys)
+    assert md.returncode == 0 and md.stdout.startswith("# 上耦上射 — cue sheet")
+    d = tmp_path / "all"
+    ok = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", capsys=capsys)
+    assert ok.returncode == 0, ok.stderr
+    names = sorted(os.listdir(d))
+    assert len(names) == 42 and "zhuren.csv" in names
+    before = {n: (d / n).read_bytes() for n in names}
+    again = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", capsys=capsys)
+    assert again.returncode == 2 and "--force" in again.stderr
+    assert {n: (d / n).read_bytes() for n in os.listdir(d)} == before
+    forced = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", "--force", capsys=capsys)
+    assert forced.returncode == 0
+    assert {n: (d / n).read_bytes() for n in os.listdir(d)} == before  # deterministic
+    html = run_cli("sheet", "sishe", "-o", str(tmp_path / "s.html"), capsys=capsys)
+    assert html.returncode == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE")

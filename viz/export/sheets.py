@@ -1,0 +1,380 @@
+"""Cue sheets: for one role, every step in which he acts, as a drill writer prints it per marcher.
+
+A step counts as his when, between its start and its end, he walks (more than MIN_WALK 尺), turns
+(more than MIN_TURN°), makes a gesture or changes posture (拜, 揖, 坐 …), takes, gives or puts
+something down, speaks, or comes or goes. It is judged from the compiled timeline (samples at the
+step's start and end, the keyframes the step wrote, its speech events), not from the script's
+verbs, so a pattern or a formation counts exactly as it plays.
+
+Each cue gives the time, the stage, the cited words and the clause they sit in, where he goes
+from and to (the nearest named place and x, y in 尺), his facing, posture, what he holds and what
+changed hands, what he says, and for a move a small plan of his path (PNG: a data URI in HTML,
+a file beside a Markdown sheet).
+"""
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from viz.draw import trails
+from viz.query import QueryError, dir_name
+from viz.timeline import POSTURES
+
+MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
+MIN_TURN = 5.0  # degrees
+FORMATS = ("md", "csv", "html")
+PLAN_SIZE = (260, 190)  # px: a plan small enough to sit in a table row and still show the hall
+PLAN_PAD = 10.0  # 尺 shown round the path
+LIST_SEP = "、"
+BOWS = {1: "拜", 2: "再拜", 3: "三拜"}
+
+
+@dataclass(frozen=True)
+class Cue:
+    step: int
+    t0: float
+    t1: float
+    stage: str  # "4 誘射"
+    cite: str
+    clause_id: str
+    clause: str  # the clause the cited words sit in, punctuated ("" if outside the 經 and 記)
+    start: tuple[float, float]
+    end: tuple[float, float]
+    start_place: str
+    end_place: str
+    walked: float  # 尺 along his path
+    facing: tuple[str, str]  # at start, at end (8 directions)
+    gestures: tuple[str, ...]  # 再拜, 揖, 坐 … in order
+    posture: str  # at the end
+    holding: tuple[str, ...]  # at the end
+    takes: tuple[str, ...]
+    gives: tuple[str, ...]  # given or put down
+    says: tuple[str, ...]
+    comes: str  # "enters" | "leaves" | ""
+    path: np.ndarray  # (k,2) 尺, the plan's line
+
+    @property
+    def moves(self) -> bool:
+        return self.walked > MIN_WALK
+
+
+def find_actor(timeline, who: str) -> int:
+    """An actor by id, or by name or label when only one has it (上耦上射, 上射1)."""
+    if who in timeline.actor_index:
+        return timeline.actor_index[who]
+    same = [i for i, a in enumerate(timeline.actors) if who in (a.name, a.label)]
+    if len(same) == 1:
+        return same[0]
+    ids = ", ".join(f"{a.id} ({a.name})" for a in timeline.actors)
+    if same:
+        raise QueryError(f"{who!r} names {len(same)} people; give the id: "
+                         + ", ".join(timeline.actors[i].id for i in same))
+    raise QueryError(f"no actor {who!r}; the ids are: {ids}")
+
+
+def _names(timeline, props) -> tuple[str, ...]:
+    """Prop names, each once with its count (四矢 of a 乘矢 read 矢×4, not 矢、矢、矢、矢)."""
+    names = [timeline.props[timeline.prop_index[p]].name for p in props
+             if p in timeline.prop_index]
+    counts = dict.fromkeys(names, 0)
+    for n in names:
+        counts[n] += 1
+    return tuple(n if k == 1 else f"{n}×{k}" for n, k in counts.items())
+
+
+def _gestures(timeline, actor: int, step: int) -> tuple[str, ...]:
+    """The postures the step wrote for him, in time order (a bow with its count)."""
+    ch = timeline.channels["posture"]
+    mine = np.nonzero((ch.owner == actor) & (ch.writer == step))[0] if len(ch.writer) else []
+    out: list[str] = []
+    for k in sorted(mine, key=lambda k: ch.t[k]):
+        code = int(ch.values["code"][k])
+        if code == 2:
+            out.append(BOWS.get(int(ch.values["count"][k]), "拜"))
+        elif code:
+            out.append(POSTURES[code])
+    # a gesture held over two keyframes (its start, then its end) is one gesture
+    return tuple(g for k, g in enumerate(out) if k == 0 or out[k - 1] != g)
+
+
+def step_frames(timeline) -> list[tuple]:
+    """Everyone at each step's start and as it left them: computed once for every sheet."""
+    return [(timeline.sample(s.t0), timeline.sample(s.t1, closing=True)) for s in timeline.steps]
+
+
+def _keys_inside(ts: np.ndarray, t0: float, t1: float) -> bool:
+    """Whether the sorted times have one strictly between t0 and t1."""
+    return int(np.searchsorted(ts, t1, "left")) > int(np.searchsorted(ts, t0, "right"))
+
+
+def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None) -> list[Cue]:
+    """Every step in which the actor acts, in order (frames: step_frames, if already made)."""
+    out = []
+    stages = {s.index: s for s in timeline.stages}
+    frames = step_frames(timeline) if frames is None else frames
+    motion = timeline.channels["motion"]
+    mt = np.sort(motion.t[motion.owner == actor])
+    for s, (a, b) in zip(timeline.steps, frames):
+        here_a, here_b = bool(a.present[actor]), bool(b.present[actor])
+        if not (here_a or here_b):
+            continue
+        still = np.asarray([(b if here_b else a).xy[actor]], float)
+        # trails.path samples the timeline twice: ask it only when he may have moved
+        path = trails.path(timeline, actor, s.t0, s.t1) if here_a and here_b and (
+            not np.allclose(a.xy[actor], b.xy[actor]) or _keys_inside(mt, s.t0, s.t1)) else still
+        walked = float(np.hypot(*np.diff(path, axis=0).T).sum()) if len(path) > 1 else 0.0
+        fa, fb = float(a.facing[actor]), float(b.facing[actor])
+        turned = abs((fb - fa + 180) % 360 - 180) > MIN_TURN
+        gest = _gestures(timeline, actor, s.index)
+        held_a, held_b = set(a.holding[actor]), set(b.holding[actor])
+        says = tuple(e.text for e in timeline.events
+                     if e.kind == "say" and e.actor == actor and s.t0 <= e.t0 < s.t1)
+        comes = "" if here_a == here_b else ("enters" if here_b else "leaves")
+        posture_changed = int(a.posture[actor]) != int(b.posture[actor])
+        if not (walked > MIN_WALK or turned or gest or posture_changed or held_a != held_b
+                or says or comes):
+            continue
+        clause = corpus.clause_at(s.span[0]) if corpus is not None else None
+        st = stages.get(s.stage)
+        sa, sb = (tuple(float(v) for v in f.xy[actor]) for f in (a, b))
+        out.append(Cue(
+            s.index, s.t0, s.t1, f"{st.index + 1} {st.name}" if st else "", s.cite,
+            clause.id if clause else "", (clause.punct or clause.text) if clause else "",
+            sa, sb, layout.nearest_place(*sa), layout.nearest_place(*sb), walked,
+            (dir_name(fa), dir_name(fb)), gest, POSTURES[int(b.posture[actor])],
+            _names(timeline, sorted(held_b)), _names(timeline, sorted(held_b - held_a)),
+            _names(timeline, sorted(held_a - held_b)), says, comes, path))
+    return out
+
+
+# --- the small plan of a move ---------------------------------------------------------------
+
+PATH_COLOR = (176, 36, 28)
+START_COLOR = (120, 112, 100)
+
+
+def plan_png(layout, cue: Cue, size: tuple[int, int] = PLAN_SIZE, breaks=None) -> bytes:
+    """The hall in line and his path over the step: hollow where he starts, an arrowhead and a
+    dot where he ends. The frame holds the 堂 and the path; the 侯道 is drawn short as in the
+    window."""
+    import pygame
+
+    from viz.draw import pgdraw, scene
+    from viz.draw.camera import Camera
+    from viz.draw.display import Circle, Line, Text
+
+    breaks = scene.range_breaks(layout) if breaks is None else breaks
+    cam = Camera((0, 0, *size), breaks=breaks)
+    # the hall and the path with some room: the whole school would leave a move in the hall
+    # a few pixels long
+    hall = [np.asarray(f.points, float).reshape(-1, 2) for f in layout.features
+            if f.kind == "hall"]
+    p = cue.path
+    a = np.vstack([*hall, p - PLAN_PAD, p + PLAN_PAD])
+    cam.fit((a[:, 0].min(), a[:, 1].min(), a[:, 0].max(), a[:, 1].max()), margin=6)
+    # the plan without its names: at this scale they would cover the path
+    prims = [q for q in scene.features(layout) if not isinstance(q, Text)]
+    pts = tuple((float(x), float(y)) for x, y in p)
+    prims.append(Circle(pts[0], 0.8, None, START_COLOR, 1.5, min_px=4))
+    if len(pts) > 1:
+        prims.append(Line(pts, PATH_COLOR, 2.0))
+        prims.append(_arrowhead(cam, pts))
+    prims.append(Circle(pts[-1], 0.6, PATH_COLOR, PATH_COLOR, 1.0, min_px=3.5))
+    surf = pygame.Surface(size)
+    surf.fill((250, 246, 238))
+    pgdraw.draw(surf, prims, cam)
+    buf = io.BytesIO()
+    pygame.image.save(surf, buf, "plan.png")
+    return buf.getvalue()
+
+
+def _arrowhead(cam, pts):
+    """A screen-sized arrowhead (a Polygon) on the last leg of the path, pointing where he
+    went."""
+    from viz.draw.display import Polygon
+
+    a, b = cam.to_screen(np.asarray(pts[-2:], float))
+    d = b - a
+    n = float(np.hypot(*d)) or 1.0
+    u = d / n
+    v = np.array([-u[1], u[0]])
+    tip = b
+    back = b - u * 9
+    return Polygon(tuple(tuple(float(c) for c in q) for q in (tip, back + v * 4.5, back - v * 4.5)),
+                   PATH_COLOR, PATH_COLOR, 1.0, screen=True)
+
+
+# --- formats ----------------------------------------------------------------------------------
+
+def _xy(p: tuple[float, float]) -> str:
+    return f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def _where(c: Cue) -> str:
+    if c.moves:
+        return (f"{c.start_place} {_xy(c.start)} → {c.end_place} {_xy(c.end)}, "
+                f"{c.walked:.1f} 尺")
+    return f"{c.end_place} {_xy(c.end)}"
+
+
+def _facing(c: Cue) -> str:
+    return f"{c.facing[0]}面 → {c.facing[1]}面" if c.facing[0] != c.facing[1] else f"{c.facing[1]}面"
+
+
+def _does(c: Cue) -> str:
+    parts = (["行"] if c.moves else ["轉"] if c.facing[0] != c.facing[1] else []) + list(c.gestures)
+    if c.takes:
+        parts.append("取 " + LIST_SEP.join(c.takes))
+    if c.gives:
+        parts.append("授/奠 " + LIST_SEP.join(c.gives))
+    if c.says:
+        parts.append("曰 " + " ".join(f"「{s}」" for s in c.says))
+    if c.comes:
+        parts.append({"enters": "入", "leaves": "出"}[c.comes])
+    return "; ".join(parts or [c.posture])
+
+
+def _held(c: Cue) -> str:
+    return LIST_SEP.join(c.holding) or "—"
+
+
+def _head(timeline, actor: int) -> tuple[str, str]:
+    """The sheet's title (the role's name) and the line under it (id, label, party, note)."""
+    a = timeline.actors[actor]
+    note = f" · {a.note}" if a.note else ""
+    return a.name, f"{a.id} · label {a.label} · party {a.party}{note}"
+
+
+def to_csv(timeline, cues_: list[Cue]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["step", "t0", "t1", "stage", "cite", "clause_id", "clause", "from_place",
+                "from_x", "from_y", "to_place", "to_x", "to_y", "walked_chi", "facing_from",
+                "facing_to", "gestures", "posture", "holding", "takes", "gives", "says",
+                "comes"])
+    for c in cues_:
+        w.writerow([c.step, f"{c.t0:.2f}", f"{c.t1:.2f}", c.stage, c.cite, c.clause_id, c.clause,
+                    c.start_place, f"{c.start[0]:.1f}", f"{c.start[1]:.1f}", c.end_place,
+                    f"{c.end[0]:.1f}", f"{c.end[1]:.1f}", f"{c.walked:.1f}", *c.facing,
+                    LIST_SEP.join(c.gestures), c.posture, LIST_SEP.join(c.holding),
+                    LIST_SEP.join(c.takes), LIST_SEP.join(c.gives), " / ".join(c.says), c.comes])
+    return buf.getvalue()
+
+
+def to_markdown(timeline, actor: int, cues_: list[Cue],
+                plan_link: Callable[[Cue], str | None] | None = None) -> str:
+    """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan)."""
+    name, ident = _head(timeline, actor)
+    lines = [f"# {name} — cue sheet", "", f"{ident}; {len(cues_)} cues; times in seconds "
+             "from the start; positions in 尺 (x east, y north of the 堂廉's middle).", ""]
+    if plan_link is None:
+        lines += ["(Plans of each move are left out when the sheet goes to the terminal; "
+                  "write it with -o FILE.md to get them beside it.)", ""]
+    for c in cues_:
+        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s · {c.stage} · 「{c.cite}」", ""]
+        if c.clause:
+            lines += [f"> {c.clause} ({c.clause_id})", ""]
+        lines += [f"- where: {_where(c)}", f"- facing: {_facing(c)}", f"- does: {_does(c)}",
+                  f"- holds: {_held(c)}"]
+        link = plan_link(c) if plan_link is not None and c.moves else None
+        if link:
+            lines += ["", f"![his path in step {c.step + 1}]({link})"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+HTML_STYLE = """
+body { font-family: "Noto Serif CJK TC", "Noto Serif TC", serif; margin: 2em; color: #28221c;
+       background: #faf6ee; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid #d8cfbf; padding: .4em .5em; vertical-align: top;
+         text-align: left; }
+th { background: #eee6d6; }
+td.clause { max-width: 22em; }
+.cite { color: #a8241c; }
+.small { color: #786f64; font-size: 85%; }
+img { display: block; }
+@media print { body { margin: 0; background: white; } tr { page-break-inside: avoid; } }
+"""
+
+
+def to_html(timeline, layout, actor: int, cues_: list[Cue]) -> str:
+    """One self-contained page: the table, each move's plan inline as a PNG data URI."""
+    name, ident = _head(timeline, actor)
+    esc = html.escape
+    breaks = None
+    rows = []
+    for c in cues_:
+        if c.moves:
+            if breaks is None:
+                from viz.draw import scene
+
+                breaks = scene.range_breaks(layout)
+            data = base64.b64encode(plan_png(layout, c, breaks=breaks)).decode("ascii")
+            img = (f'<img width="{PLAN_SIZE[0]}" height="{PLAN_SIZE[1]}" alt="path" '
+                   f'src="data:image/png;base64,{data}">')
+        else:
+            img = ""
+        clause = (f'<div>{esc(c.clause)} <span class="small">{esc(c.clause_id)}</span></div>'
+                  if c.clause else "")
+        rows.append(
+            f"<tr><td>{c.step + 1}</td><td>{c.t0:.1f}–{c.t1:.1f}</td><td>{esc(c.stage)}</td>"
+            f'<td class="clause"><div class="cite">「{esc(c.cite)}」</div>{clause}</td>'
+            f"<td>{esc(_where(c))}</td><td>{esc(_facing(c))}</td><td>{esc(_does(c))}</td>"
+            f"<td>{esc(_held(c))}</td><td>{img}</td></tr>")
+    return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+            f"<title>{esc(name)} — cue sheet</title><style>{HTML_STYLE}</style></head><body>\n"
+            f"<h1>{esc(name)} — cue sheet</h1>\n<p class=\"small\">{esc(ident)}; {len(cues_)} "
+            "cues; times in seconds from the start; positions in 尺 (x east, y north of the "
+            "堂廉's middle).</p>\n<table><thead><tr><th>#</th><th>s</th><th>stage</th>"
+            "<th>text</th><th>where</th><th>facing</th><th>does</th><th>holds</th>"
+            "<th>plan</th></tr></thead><tbody>\n" + "\n".join(rows)
+            + "\n</tbody></table></body></html>\n")
+
+
+def plan_folder(sheet: Path) -> Path:
+    """Where a Markdown sheet's plans go: a folder beside it named after it."""
+    return sheet.with_name(sheet.stem + ".plans")
+
+
+def plan_name(c: Cue) -> str:
+    return f"step-{c.step + 1:03d}.png"
+
+
+def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | None,
+                frames: list[tuple] | None = None) -> list[tuple[Path | None, bytes]]:
+    """What a sheet writes: (path, bytes) pairs, the sheet itself first (path None: stdout)."""
+    cs = cues(timeline, layout, corpus, actor, frames)
+    if fmt == "csv":
+        return [(path, to_csv(timeline, cs).encode("utf-8"))]
+    if fmt == "html":
+        return [(path, to_html(timeline, layout, actor, cs).encode("utf-8"))]
+    if path is None:
+        return [(None, to_markdown(timeline, actor, cs).encode("utf-8"))]
+    folder = plan_folder(path)
+    text = to_markdown(timeline, actor, cs, lambda c: f"{folder.name}/{plan_name(c)}")
+    from viz.draw import scene
+
+    breaks = scene.range_breaks(layout)
+    plans = [(folder / plan_name(c), plan_png(layout, c, breaks=breaks)) for c in cs if c.moves]
+    return [(path, text.encode("utf-8")), *plans]
+
+
+def index_page(timeline, fmt: str, names: list[tuple[int, str]]) -> str:
+    """The list of every role's sheet, for `sheet --all`."""
+    if fmt == "html":
+        items = "\n".join(f'<li><a href="{html.escape(f)}">{html.escape(timeline.actors[i].name)}'
+                          f"</a> <span class=\"small\">{html.escape(timeline.actors[i].id)}</span>"
+                          "</li>" for i, f in names)
+        return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+                f"<title>cue sheets</title><style>{HTML_STYLE}</style></head><body>\n"
+                f"<h1>cue sheets</h1>\n<ul>\n{items}\n</ul></body></html>\n")
+    return "# cue sheets\n\n" + "\n".join(
+        f"- [{timeline.actors[i].name} ({timeline.actors[i].id})]({f})" for i, f in names) + "\n"
