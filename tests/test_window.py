@@ -453,3 +453,35 @@ def test_saving_broken_empty_or_deleted_files_overlays_and_fixing_clears(rite_ap
     a.reload()  # the file as it is on disk again
     assert a.state.problems == ()
     assert a.timeline.steps[a.timeline.step_at(a.t, a.closing)].cite == cite
+
+
+def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
+    """A short soak: whatever the user does and whatever is saved, the window keeps going."""
+    rng = np.random.default_rng(7)
+    keys = [pygame.K_SPACE, pygame.K_RIGHT, pygame.K_LEFT, pygame.K_END, pygame.K_HOME,
+            pygame.K_c, pygame.K_g, pygame.K_r, pygame.K_v, pygame.K_f, pygame.K_i, pygame.K_h,
+            pygame.K_PLUS, pygame.K_ESCAPE]
+    good = FakeReloader()
+    results = [Result(False, None, [Problem(Loc("x.yaml", 1, 1), "bad")]), Result(False, None),
+               Result(True, good.compiled[()]), Result(True, good.compiled[("敖",)])]
+    surface = pygame.Surface(SIZE)
+    for n in range(250):
+        r = rng.integers(0, 10)
+        if r < 4:
+            k = keys[rng.integers(len(keys))]
+            live.handle(key(k, pygame.KMOD_SHIFT if rng.random() < 0.2 else 0))
+            live.running = True  # Esc may quit; the soak goes on
+        elif r < 6:
+            pos = (float(rng.uniform(0, SIZE[0])), float(rng.uniform(0, SIZE[1])))
+            click(live, pos, to=None if rng.random() < 0.7 else (pos[0] + 30, pos[1]))
+        elif r < 7:
+            live.apply_reload(results[rng.integers(len(results))])
+        elif r < 8:
+            size = (int(rng.integers(300, 1400)), int(rng.integers(200, 900)))
+            live.handle(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+            surface = pygame.Surface(size)
+        else:
+            live.update(float(rng.uniform(0, 3)))
+        if n % 5 == 0:
+            live.draw(surface)
+            assert 0.0 <= live.t <= live.timeline.duration
