@@ -320,6 +320,24 @@ def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     assert live.view().compare is None
 
 
+def test_a_reading_asked_by_a_short_name_is_not_compared_with_itself(tmp_path):
+    class ShortNames(FakeReloader):
+        def known_readings(self):
+            return ["鄭", "敖繼公"]
+
+        def set_readings(self, rs):
+            return super().set_readings(tuple("敖" if r == "敖繼公" else r for r in rs))
+
+    r = ShortNames()
+    r.set_readings(("敖",))  # as `play --reading 敖`
+    c = r.current
+    a = App(c.layout, c.timeline, c.corpus, size=SIZE, shots_dir=tmp_path, reloader=r)
+    a.handle(key(pygame.K_v))
+    assert a.reading_name() == "敖" and a.compare_reading == "鄭"
+    a.handle(key(pygame.K_r, pygame.KMOD_SHIFT))  # the next to compare: none but 鄭 again
+    assert a.compare_reading == "鄭"
+
+
 def test_compare_outlines_what_the_other_reading_moves_and_the_inset_shows_it(live):
     plain = composed(live).framing.inset.key()
     live.handle(key(pygame.K_v))

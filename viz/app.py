@@ -231,7 +231,8 @@ class App:
     def _next_name(self, after: str, skip: str | None = None) -> str | None:
         """The reading after `after` in the files' order, leaving out `skip` and those that
         did not compile (a reading a file names may not stand alone)."""
-        names = [n for n in self.known_readings() if n != skip]
+        # a reading asked for by a short name (--reading 敖) is the variant it names (敖繼公)
+        names = [n for n in self.known_readings() if skip is None or skip not in n]
         if not names:
             return None
         here = next((k for k, n in enumerate(names) if after == n or after in n), -1)
