@@ -73,7 +73,10 @@ def cmd_plate(args: argparse.Namespace) -> int:
                                follow=args.follow, size=size)
     except ValueError as e:  # an unknown --follow
         raise QueryError(str(e)) from None
-    data = plate.svg_text(p).encode("utf-8") if suffix == ".svg" else plate.png_bytes(p)
+    try:
+        data = plate.svg_text(p).encode("utf-8") if suffix == ".svg" else plate.png_bytes(p)
+    except RuntimeError as e:  # SVG without fontTools to read the glyphs
+        raise QueryError(str(e)) from None
     path = atomic_write_bytes(args.output, data, overwrite=args.force)
     print(f"wrote {path} ({size[0]}x{size[1]}, t = {m.t:.1f} s)")
     return 0

@@ -28,6 +28,7 @@ DIRS: dict[str, tuple[float, float]] = {
 }
 DEFAULT_ORDER = ("e", "w", "ne", "se", "nw", "sw", "n", "s")
 RINGS = 6  # rings beyond the touching one, each a label's height further out
+FULL_WIDTH = "×÷"
 LINE_EM = 1.45  # the bundled font's line height in ems (ascent + descent: 1151 + 286 of 1000)
 
 
@@ -43,7 +44,7 @@ class Label:
     gap: float = 1.0
     centred: bool = False  # first try the box centred on the anchor (a name written in place)
     first: BoxT | None = None  # a box to try before all others (where the label usually goes)
-    own: tuple[int, ...] = ()  # obstacles this label may touch (its owner's facing nose)
+    own: tuple[int, ...] = ()  # obstacles `first` may touch (its owner's facing nose)
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,10 @@ class Placed:
 
 
 def text_size(text: str, px: float, pad: float = 0.0) -> tuple[float, float]:
-    """A line of text's box in px as the back ends draw it: hanzi one em, Latin and digits
-    about half, one line of the bundled font tall, plus `pad` on every side."""
-    em = sum(1.0 if ord(c) > 0x2E7F else 0.6 for c in text)
+    """A line of text's box in px as the back ends draw it: hanzi one em (and ×, which the
+    bundled font draws full width), Latin and digits about half, one line of the bundled font
+    tall, plus `pad` on every side."""
+    em = sum(1.0 if ord(c) > 0x2E7F or c in FULL_WIDTH else 0.6 for c in text)
     return em * px + 2 * pad + 1, round(LINE_EM * px) + 2 * pad
 
 
@@ -105,8 +107,8 @@ def _overlap_area(c: np.ndarray, boxes: np.ndarray, own: tuple[int, ...] = ()) -
     ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
     area = np.clip(ix, 0, None) * np.clip(iy, 0, None)
-    if own:
-        area[:, list(own)] = 0.0
+    if own:  # only where the label usually goes: moved, it keeps clear of its owner too
+        area[0, list(own)] = 0.0
     return area.sum(axis=1)
 
 
@@ -117,7 +119,7 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     out: list[Placed] = []
     for lab in labels:
         cand = _candidates(lab)
-        cost = _overlap_area(cand, boxes, lab.own)
+        cost = _overlap_area(cand, boxes, lab.own if lab.first is not None else ())
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)

@@ -91,13 +91,14 @@ def _pts(points, screen: bool, cam: Camera) -> list[tuple[float, float]]:
     return cam.to_screen_pts(points)
 
 
-def _clamp(v: float) -> float:
-    # pgdraw clamps to ±30000 px; far-off points are cut the same way so shapes agree
-    return min(max(v, -30000.0), 30000.0)
+def _pix(v: float) -> float:
+    """A coordinate where pgdraw puts it: rounded to a whole pixel (clamped to ±30000 as
+    pgdraw does), at that pixel's centre, which in SVG is half a unit in from its edge."""
+    return round(min(max(v, -30000.0), 30000.0)) + 0.5
 
 
 def _ptstr(pts) -> str:
-    return " ".join(f"{_n(_clamp(x))},{_n(_clamp(y))}" for x, y in pts)
+    return " ".join(f"{_n(_pix(x))},{_n(_pix(y))}" for x, y in pts)
 
 
 class _Writer:
@@ -107,6 +108,7 @@ class _Writer:
 
     def circle(self, c: Circle, cam: Camera) -> None:
         (x, y), = _pts([c.center], c.screen, cam)
+        x, y = _pix(x), _pix(y)
         r = max(round(c.r if c.screen else max(c.r * cam.scale, c.min_px)), 1)
         if c.fill is not None:
             self.out.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{r}"{_paint("fill", c.fill)}/>')
