@@ -5,6 +5,12 @@ panned to) and has `handle(event)`, `update(dt)` and `draw(surface)`, so a real 
 posting events headless drive it the same way. What a frame shows is
 `compose(model, view, size, t)`, as for `shot`; only t accumulates. `needs_redraw()` says
 whether anything the picture depends on changed since the last draw, so a paused window idles.
+
+Given a viz.reload.Reloader, the window also switches readings (R), draws a second one over the
+first (V, Shift+R), and polls its files (`poll`), so a saved edit plays from the same clause or
+lists its located errors over the last good picture (`apply_reload`; `reload(texts)` in tests).
+A click selects a person (his stage's trail, his next move; C follows him), G shows where
+everyone was at the end of the previous step.
 """
 from __future__ import annotations
 
@@ -33,7 +39,7 @@ from viz.draw.compose import (
     view_kind,
 )
 from viz.draw.hud import Hits, HudState, areas
-from viz.draw.scene import literal
+from viz.draw.scene import SceneOptions, literal
 from viz.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -181,7 +187,9 @@ class App:
         fr = self.framing()
         frame = self.timeline.sample(self.t, self.closing)
         scr = fr.camera.to_screen(frame.xy) if len(frame.xy) else np.zeros((0, 2))
-        return ghosts.actor_at(scr, frame.present, pos, max(1.5 * fr.camera.scale, 8.0) + 3)
+        o = SceneOptions()  # the token's size as drawn, and a little slack for the hand
+        return ghosts.actor_at(scr, frame.present, pos,
+                               max(o.token_r * fr.camera.scale, o.token_min_px) + 3)
 
     def follow(self, on: bool = True) -> bool:
         """C: keep the selected person centred as t changes (until a pan, a zoom or F)."""
