@@ -46,6 +46,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     v.add_argument("--force", action="store_true", help="replace FILE.mp4 if it exists")
     v.set_defaults(func=cmd_video)
     add_sheet(subparsers)
+    add_atlas(subparsers)
 
 
 def cmd_video(args: argparse.Namespace) -> int:
@@ -129,4 +130,29 @@ def cmd_sheet(args: argparse.Namespace) -> int:
                       sheets.index_page(tl, fmt, names).encode("utf-8")))
     write_all(files, args.force, folders=folders)
     print(f"wrote {len(names)} sheets ({len(files)} files) in {folder}")
+    return 0
+
+
+def add_atlas(subparsers: argparse._SubParsersAction) -> None:
+    a = subparsers.add_parser(
+        "atlas", help="a plate per stage (or step) beside its text: an offline HTML folder",
+        description="DIR/index.html shows each plate (DIR/plates/*.png and *.svg) beside the "
+                    "經 punctuated, the 注 under each clause and the script's notes; offline, "
+                    "printable one plate a page, byte-identical for the same rite.")
+    _common(a)
+    a.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="the folder (created if missing; its parent must exist)")
+    a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
+    a.add_argument("--force", action="store_true", help="replace files that exist in DIR")
+    a.set_defaults(func=cmd_atlas)
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    from viz.export.atlas import build_atlas
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    d = load_all(args.script, args.layout, args.reading)
+    info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
+    print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
+          f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

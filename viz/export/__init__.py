@@ -68,16 +68,22 @@ def ffmpeg_exe() -> str:
         raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
 
 
+def refuse_existing(paths: Iterable[Path]) -> None:
+    """RefuseOverwrite naming the first of these that exists (and how many more do)."""
+    taken = [str(p) for p in paths if os.path.lexists(p)]
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise RefuseOverwrite(f"{taken[0]}{more} exist{'s' if not more else ''}; pass --force "
+                              "to replace them")
+
+
 def write_all(files: Sequence[tuple[Path, bytes]], overwrite: bool,
               folders: Iterable[Path] = ()) -> None:
     """Write many files by viz.fileio's rules, refusing before writing any of them when one
     exists and not `overwrite`, so a refused export leaves the folder as it was. `folders` are
     created first (one level: a missing parent is an error, as for any output)."""
     if not overwrite:
-        taken = [str(p) for p, _ in files if os.path.lexists(p)]
-        if taken:
-            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-            raise RefuseOverwrite(f"{taken[0]}{more} exist; pass --force to replace them")
+        refuse_existing(p for p, _ in files)
     for d in folders:
         try:
             d.mkdir(exist_ok=True)

@@ -1,0 +1,274 @@
+"""The atlas: a plate per stage (or per step), each beside its text, as a folder a browser opens.
+
+    DIR/index.html               every plate beside its 經 (punctuated), the 注 under each
+                                 clause, and the notes on the choices the script made; a
+                                 contents list and previous/next links; one plate a printed page
+    DIR/plates/stage-01.png|svg  from viz.draw.plate.render_plate (steps: step-001.png|svg)
+    DIR/fonts/                   the bundled font subset and its licence (OFL), which the page
+                                 names first: a machine with no CJK font still shows the text
+
+Offline and relative: no script, no CDN, no absolute path, so the folder can be copied, zipped
+or put on a USB stick. Deterministic: the same rite gives byte-identical files (no dates, no
+absolute paths, no set or dict order that varies), so an atlas can be checked in and diffed.
+
+Plates are drawn in worker processes when there are several (a plate takes a few tenths of a
+second, mostly Python; two cores draw two). On Linux the workers are forked with the compiled
+rite already in memory; elsewhere the plates are drawn one after the other.
+"""
+from __future__ import annotations
+
+import html
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from viz.export import Progress, refuse_existing, write_all
+from viz.fileio import OutputError
+
+PLATE_SIZE = (1600, 1130)  # A4 landscape, as viz.draw.plate draws by default
+PLATES = "plates"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One plate of the atlas and the text beside it."""
+
+    anchor: str  # the HTML id, and the plate's file stem
+    title: str
+    t: float
+    closing: bool
+    stage: int
+    steps: tuple[int, ...]  # the steps whose words and notes the page shows
+
+
+def pages(timeline, steps: bool = False) -> list[Page]:
+    """A page per stage (its end, as `--stage` shows it), or per step (the state it leaves)."""
+    out = []
+    for s in timeline.stages:
+        mine = tuple(range(s.first_step, s.last_step + 1))
+        if not steps:
+            out.append(Page(f"stage-{s.index + 1:02d}", f"{s.index + 1} {s.name}", s.t1, True,
+                            s.index, mine))
+            continue
+        for k in mine:
+            st = timeline.steps[k]
+            out.append(Page(f"step-{k + 1:03d}", f"{s.index + 1} {s.name} · {k + 1}「{st.cite}」",
+                            st.t1, True, s.index, (k,)))
+    return out
+
+
+# --- drawing the plates, in processes ---------------------------------------------------------
+
+_compiled = None  # the rite a forked worker draws from (set in the parent before the fork)
+
+
+def _draw(page: Page) -> tuple[str, bytes, bytes]:
+    from viz.draw.plate import render_plate
+
+    png, svg = render_plate(_compiled, page.t, page.closing, size=PLATE_SIZE)
+    return page.anchor, png, svg.encode("utf-8")
+
+
+def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
+                progress: bool = True) -> dict[str, tuple[bytes, bytes]]:
+    """{anchor: (PNG, SVG)} for every page; in `workers` processes (default: one per core)."""
+    global _compiled
+    _compiled = compiled
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    bar = Progress(len(pages_), "atlas", enabled=progress)
+    out: dict[str, tuple[bytes, bytes]] = {}
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    try:
+        if n > 1 and len(pages_) > 1 and fork:
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(min(n, len(pages_)), mp_context=ctx) as pool:
+                for anchor, png, svg in pool.map(_draw, pages_):
+                    out[anchor] = (png, svg)
+                    bar.update()
+        else:
+            for page in pages_:
+                anchor, png, svg = _draw(page)
+                out[anchor] = (png, svg)
+                bar.update()
+    finally:
+        _compiled = None
+    bar.close()
+    return out
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+FONTS = "fonts"
+CSS = """
+@font-face { font-family: "Xiangshe Serif"; src: url("fonts/NotoSerifTC-Xiangshe.otf")
+             format("opentype"); }
+:root { --ink: #1c1814; --zhu: #b03020; --paper: #faf6ec; --rule: #d8cfbf; --grey: #786e62; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: var(--paper);
+       font-family: "Xiangshe Serif", "Noto Serif CJK TC", "Noto Serif TC", "Source Han Serif TC", serif; }
+header { padding: 1.2em 2em .6em; border-bottom: 1px solid var(--rule); }
+h1 { margin: 0 0 .3em; font-size: 1.6em; }
+nav.contents ol { margin: .4em 0; padding-left: 1.6em; columns: 3; }
+nav.contents a, .pager a { color: var(--zhu); text-decoration: none; }
+section.page { display: flex; gap: 1.6em; padding: 1.4em 2em; border-bottom: 1px solid var(--rule);
+               align-items: flex-start; }
+figure { flex: 0 1 62%; margin: 0; }
+figure img { width: 100%; height: auto; border: 1px solid var(--rule); background: white; }
+figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
+.text { flex: 1 1 38%; min-width: 18em; }
+.text h2 { margin: 0 0 .5em; font-size: 1.3em; }
+.jing { font-size: 1.1em; line-height: 1.9; margin: 0 0 .2em; }
+.jing.cited { background: #fbecc0; }
+.kind { color: var(--zhu); font-size: .8em; margin-right: .3em; }
+.zhu { color: var(--grey); font-size: .88em; line-height: 1.6; margin: 0 0 .7em 1.2em; }
+.zhu::before { content: "注　"; color: var(--zhu); }
+.notes { font-size: .85em; color: #4a4238; border-top: 1px solid var(--rule); margin-top: 1em;
+         padding-top: .5em; }
+.notes li { margin-bottom: .35em; }
+.pager { display: flex; justify-content: space-between; margin-top: 1em; font-size: .9em; }
+@media print {
+  body { background: white; }
+  header nav, .pager { display: none; }
+  section.page { break-after: page; page-break-after: always; border: none; padding: 0;
+                 flex-direction: column; }
+  section.page:last-of-type { break-after: auto; page-break-after: auto; }
+  figure { flex: none; width: 100%; }
+  figure img { border: none; }
+  .text { min-width: 0; }
+}
+@page { size: A4 landscape; margin: 12mm; }
+"""
+
+
+def _section_of(timeline, corpus, stage: int):
+    """The section of the text a stage enacts: where its first step's words are, else by name."""
+    s = timeline.stages[stage]
+    if s.first_step <= s.last_step:
+        sec = corpus.section_at(timeline.steps[s.first_step].span[0])
+        if sec is not None:
+            return sec
+    return corpus.section_named(s.section)
+
+
+def _text_block(timeline, corpus, page: Page) -> str:
+    """The section's clauses (經 then 記) punctuated, each with its 注 under it; the clauses the
+    page's steps cite are marked. A step page shows only the clauses it cites."""
+    esc = html.escape
+    sec = _section_of(timeline, corpus, page.stage)
+    if sec is None:
+        return '<p class="zhu">（此段不在經文中）</p>'
+    cited: set[str] = set()
+    for k in page.steps:
+        a, b = timeline.steps[k].span
+        for cl in corpus.clauses:
+            if cl.start < b and a < cl.end:
+                cited.add(cl.id)
+    shown = [cl for cl in corpus.clauses if cl.section == sec.index
+             and (len(page.steps) > 1 or cl.id in cited)]
+    out = []
+    for cl in shown:
+        mark = " cited" if cl.id in cited else ""
+        out.append(f'<p class="jing{mark}" id="{page.anchor}-{esc(cl.id)}">'
+                   f'<span class="kind">{esc(cl.kind)} {esc(cl.id)}</span>'
+                   f"{esc(cl.punct or cl.text)}</p>")
+        out += [f'<p class="zhu">{esc(n)}</p>' for n in cl.notes]
+    return "\n".join(out)
+
+
+def _notes_block(timeline, page: Page) -> str:
+    esc = html.escape
+    items = [f"<li>{k + 1}「{esc(timeline.steps[k].cite)}」：{esc(timeline.steps[k].note)}</li>"
+             for k in page.steps if timeline.steps[k].note]
+    if not items:
+        return ""
+    return ('<div class="notes"><b>Choices the script makes where the text is silent</b>'
+            f"<ul>\n{''.join(items)}\n</ul></div>")
+
+
+def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
+    """The atlas' one page: contents, then each plate beside its text."""
+    esc = html.escape
+    contents = "\n".join(f'<li><a href="#{p.anchor}">{esc(p.title)}</a></li>' for p in pages_)
+    body = []
+    for i, p in enumerate(pages_):
+        prev = (f'<a href="#{pages_[i - 1].anchor}">← {esc(pages_[i - 1].title)}</a>'
+                if i else "<span></span>")
+        nxt = (f'<a href="#{pages_[i + 1].anchor}">{esc(pages_[i + 1].title)} →</a>'
+               if i + 1 < len(pages_) else '<a href="#top">↑ contents</a>')
+        png, svg = f"{PLATES}/{p.anchor}.png", f"{PLATES}/{p.anchor}.svg"
+        body.append(
+            f'<section class="page" id="{p.anchor}">\n'
+            f'<figure><a href="{svg}"><img src="{png}" width="{PLATE_SIZE[0]}" '
+            f'height="{PLATE_SIZE[1]}" alt="{esc(p.title)}"></a>'
+            f'<figcaption>t = {p.t:.1f} s · <a href="{svg}">SVG</a> · '
+            f'<a href="{png}">PNG</a></figcaption></figure>\n'
+            f'<div class="text"><h2>{esc(p.title)}</h2>\n'
+            f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p)}\n"
+            f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
+    main, used = _substituted("\n".join(body))
+    subs = "".join(f'<p class="zhu">{esc(b)} stands for {esc(a)} (U+{ord(a):04X}), which no '
+                   "font here draws.</p>" for a, b in used)
+    return (f'<!DOCTYPE html>\n<html lang="zh-Hant">\n<head><meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f'<header id="top"><h1>{esc(title)}</h1>\n'
+            f'<nav class="contents"><ol>\n{contents}\n</ol></nav>{subs}</header>\n'
+            + main + "\n</body>\n</html>\n")
+
+
+def _font_files(d: Path) -> list[tuple[Path, bytes]]:
+    """The bundled font and its licence, which must travel with it."""
+    from viz.fonts import FONT_PATH
+
+    return [(d / FONTS / FONT_PATH.name, FONT_PATH.read_bytes()),
+            (d / FONTS / "OFL.txt", (FONT_PATH.parent / "OFL.txt").read_bytes())]
+
+
+def _substituted(page: str) -> tuple[str, list[tuple[str, str]]]:
+    """The page with the characters no font draws shown as the window shows them, and which."""
+    from viz.fonts import SUBSTITUTES
+
+    used = [(a, b) for a, b in sorted(SUBSTITUTES.items()) if a in page]
+    for a, b in used:
+        page = page.replace(a, b)
+    return page, used
+
+
+@dataclass(frozen=True)
+class AtlasInfo:
+    folder: Path
+    plates: int
+    files: int
+    seconds: float  # wall time of drawing the plates
+    total_seconds: float  # … and writing everything
+
+
+def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
+                workers: int | None = None, progress: bool = True,
+                title: str = "鄉射禮圖") -> AtlasInfo:
+    """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
+    writing anything when a file it would write exists, unless `overwrite`."""
+    start = time.perf_counter()
+    d = Path(folder)
+    tl = compiled.timeline
+    pages_ = pages(tl, steps)
+    files: list[tuple[Path, bytes]] = [
+        (d / "index.html", index_html(tl, compiled.corpus, pages_, title).encode("utf-8"))]
+    files += _font_files(d)
+    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in ("png", "svg")]
+    # before the slow part (write_all checks again as it writes)
+    if not d.is_dir() and not d.parent.is_dir():
+        raise OutputError(f"cannot create {d}: folder {d.parent} does not exist (create it "
+                          "first)")
+    if not overwrite:
+        refuse_existing(p for p, _ in files)
+    t0 = time.perf_counter()
+    drawn = draw_plates(compiled, pages_, workers, progress)
+    seconds = time.perf_counter() - t0
+    files = files[:3] + [(d / PLATES / f"{p.anchor}.{ext}", drawn[p.anchor][k])
+                         for p in pages_ for k, ext in enumerate(("png", "svg"))]
+    write_all(files, overwrite, folders=[d, d / PLATES, d / FONTS])
+    return AtlasInfo(d, len(pages_), len(files), seconds, time.perf_counter() - start)
