@@ -261,6 +261,22 @@ def test_selection_ghosts_and_follow_redraw_only_when_changed(app):
         assert not app.needs_redraw()
 
 
+def test_a_paused_compare_and_a_failed_reload_redraw_once_then_idle(live):
+    surface = pygame.Surface(SIZE)
+    live.draw(surface)
+    for act in (lambda: live.handle(key(pygame.K_v)),
+                lambda: live.apply_reload(Result(False, None, [Problem(Loc("a", 1, 1), "x")])),
+                lambda: live.handle(key(pygame.K_r))):
+        act()
+        assert live.needs_redraw()
+        live.draw(surface)
+        live.update(5.0)  # the toast goes: one more picture
+        live.draw(surface)
+        live.update(0.5)
+        live.poll(POLL_SECONDS)  # the files asked, nothing changed
+        assert not live.needs_redraw()
+
+
 def test_help_lists_the_new_keys():
     keys = dict(hud.KEYS)
     for k in ("C", "G", "R", "V  Shift+R", "點人 click a person"):
