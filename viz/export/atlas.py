@@ -131,12 +131,12 @@ figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
 .pager { display: flex; justify-content: space-between; margin-top: 1em; font-size: .9em; }
 @media print {
   body { background: white; }
-  header nav, .pager { display: none; }
+  header, .pager, figcaption { display: none; }  /* each plate carries its own title */
   section.page { break-after: page; page-break-after: always; border: none; padding: 0;
                  flex-direction: column; }
   section.page:last-of-type { break-after: auto; page-break-after: auto; }
   figure { flex: none; width: 100%; }
-  figure img { border: none; }
+  figure img { border: none; width: auto; max-width: 100%; max-height: 180mm; }
   .text { min-width: 0; }
 }
 @page { size: A4 landscape; margin: 12mm; }
