@@ -7,6 +7,7 @@ composer, a PNG and the tests see the same marks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -204,16 +205,21 @@ def compare_prims(tl_a, frame_a, tl_b, frame_b, r: float) -> list[Primitive]:
     return out
 
 
-def _moved(layout_a, layout_b):
+@lru_cache(maxsize=8)
+def _moved(layout_a, layout_b) -> tuple:
     """The second layout's features that differ from the first's. Matched by position in the
-    list, as both are read from one file: names repeat (two halves of a wall, a stair's steps)."""
+    list, as both are read from one file: names repeat (two halves of a wall, a stair's steps).
+    Kept per pair of layouts (compared by identity): comparing every point of every feature
+    each frame cost more than the rest of the comparison."""
     fa, fb = tuple(layout_a.features), tuple(layout_b.features)
     if len(fa) != len(fb):
-        return
+        return ()
+    out = []
     for f, g in zip(fa, fb, strict=True):
         pa, pb = np.asarray(f.points, float), np.asarray(g.points, float)
         if (f.kind, f.name) != (g.kind, g.name) or pa.shape != pb.shape or not np.allclose(pa, pb):
-            yield g
+            out.append(g)
+    return tuple(out)
 
 
 def moved_features(layout_a, layout_b) -> list[Primitive]:
