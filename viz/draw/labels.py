@@ -71,6 +71,10 @@ def circle_box(x: float, y: float, r: float) -> BoxT:
     return (x - r, y - r, x + r, y + r)
 
 
+_RING = np.array([(math.cos(2 * math.pi * k / 16), math.sin(2 * math.pi * k / 16))
+                  for k in range(16)])
+
+
 def _candidates(lab: Label) -> np.ndarray:
     """(k, 4) boxes in the order they are tried: `first`, centred, the touching eight, rings."""
     ax, ay = lab.anchor
@@ -90,14 +94,13 @@ def _candidates(lab: Label) -> np.ndarray:
             cx -= dx * k
             cy -= dy * k
         out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    for ring in range(1, RINGS + 1):
-        dist = lab.r + lab.gap + ring * (h + 2)
-        for k in range(16):
-            a = 2 * math.pi * k / 16
-            cx = ax + math.cos(a) * (dist + abs(math.cos(a)) * w / 2)
-            cy = ay + math.sin(a) * (dist + abs(math.sin(a)) * h / 2)
-            out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    return np.asarray(out, float)
+    # the rings: sixteen directions, each ring a label's height further out
+    dist = lab.r + lab.gap + np.arange(1, RINGS + 1)[:, None] * (h + 2)  # (rings, 1)
+    c, s = _RING[:, 0], _RING[:, 1]
+    cx = ax + c * (dist + np.abs(c) * w / 2)
+    cy = ay + s * (dist + np.abs(s) * h / 2)
+    ring = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=-1).reshape(-1, 4)
+    return np.vstack([np.asarray(out, float).reshape(-1, 4), ring])
 
 
 def _overlap_area(c: np.ndarray, boxes: np.ndarray, own: tuple[int, ...] = ()) -> np.ndarray:
