@@ -361,9 +361,14 @@ class _Marks:
         if self.other is not None:
             out += self.moved
             out += ghosts.compare_prims(tl, self.frame, self.view.compare.timeline, self.other, r)
-        if self.path is not None:
+        if self.path is not None and (not prefix or self._in_range(self.path)):
             out += ghosts.trail_prims(self.path, None, r, False)
         return [Layer(prefix + "marks", clip, cam, tuple(out))] if out else []
+
+    def _in_range(self, pts: np.ndarray) -> bool:
+        """Whether a path comes down the range (else the inset need not draw it)."""
+        b = self.model.range
+        return b is not None and bool(len(pts)) and bool((pts[:, 1] <= b[3]).any())
 
     def rings(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
         """Over the people: the ring round the one selected."""

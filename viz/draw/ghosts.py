@@ -55,7 +55,9 @@ def trail_prims(path: np.ndarray, now: tuple[float, float] | None, r: float,
     out: list[Primitive] = []
     pts = tuple((float(x), float(y)) for x, y in path)
     if len(pts) > 1:
-        out.append(Line(pts, TRAIL, 2.0, dash=(3.0, 5.0)))
+        # long dashes: the back end draws each dash as a line of its own, and a stage's walk
+        # across the court is a thousand pixels
+        out.append(Line(pts, TRAIL, 2.0, dash=(5.0, 7.0)))
         out.append(Circle(pts[0], r * 0.45, (255, 250, 236), TRAIL, 1.0, min_px=3.5))
         out.append(Circle(pts[-1], r * 0.35, TRAIL, None, 1.0, min_px=3.0))
     if now is not None and present:
