@@ -314,3 +314,9 @@ def test_plate_command_writes_svg_and_png_and_never_overwrites_unasked(tmp_path,
     assert _run(["plate", "-o", str(tmp_path / "x.gif")]) == 2
     assert _run(["plate", "-o", str(tmp_path / "y.svg"), "--follow", "nobody"]) == 2
     assert sorted(f.name for f in tmp_path.iterdir()) == ["a.png", "a.svg"]
+
+
+def test_the_font_draws_every_word_a_plate_writes():
+    from viz import fonts
+
+    assert fonts.check_font(plate.TEXTS) == []

@@ -161,12 +161,28 @@ def _screen(model: Model, t: float, closing: bool, size, found) -> Plate:
     if found:
         mbox = hud.areas(size)["map"]
         prims = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT)
-        # the numbers go where the screen has room: each at its move's start
-        nums, _ = _numbers(found, cam, [], mbox)
+        # the numbers go where the screen has room: each at its move's start, clear of the
+        # tokens and their tags
         at = next((i for i, ly in enumerate(layers) if ly.name == "people"), len(layers))
+        taken = _boxes(layers[at]) if at < len(layers) else []
+        nums, _ = _numbers(found, cam, taken, mbox)
         layers.insert(at, Layer("trails", mbox, cam.copy(), tuple(prims + nums)))
     title, words, _ = _title(model, t, closing)
     return Plate(tuple(layers), size, f"{title} {words}".strip(), (), ())
+
+
+def _boxes(layer: Layer) -> list[labels.BoxT]:
+    """The boxes (px) of a layer's circles and words."""
+    cam = layer.camera
+    out = []
+    for p in layer.prims:
+        if isinstance(p, Circle):
+            (x, y), = [p.center] if p.screen else cam.to_screen_pts([p.center])
+            out.append(labels.circle_box(x, y, p.r if p.screen else max(p.r * cam.scale,
+                                                                          p.min_px)))
+        elif isinstance(p, Text):
+            out.append(text_box(p, cam))
+    return out
 
 
 def _numbers(found, cam: Camera, taken: list, bounds) -> tuple[list[Primitive], list]:
@@ -491,7 +507,9 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
         one_step = len({g.step for g in found}) == 1
         rows = []
         for n, cite in trails_mod.cites(tl, found):
-            who = list(dict.fromkeys(tl.actors[g.actor].name for g in found if g.number == n))
+            # each as the plate writes him when his move ends (the 相 is not yet 司正)
+            who = list(dict.fromkeys(_name_of(tl, tl.sample(tl.steps[g.step].t1, True), g.actor)
+                                     for g in found if g.number == n))
             names = LIST_SEP.join(who[:4]) + (MORE if len(who) > 4 else "")
             # one step: its words head the column already, so each number names who moves
             rows.append((n, names if one_step else WHO.format(cite=cite, names=names)))
