@@ -272,7 +272,7 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
         return model.elsewhere
     site = scene.site_bounds(model.layout)
     x0, _, x1, y1 = model.near
-    y0 = site[1] - 20.0  # the ground just outside the gate; further south is the range
+    y0 = _range_top(model)
     pts = [np.array([[site[0], site[1]], [site[2], site[3]]]), frame.xy[frame.present]]
     pts += [g.points for g in found]
     a = np.vstack(pts)
@@ -282,14 +282,20 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
             float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
 
 
+def _range_top(model: Model) -> float:
+    """Where the range inset takes over from the plan: past the first break of the 侯道 (the
+    ground by the gate, where people wait to come in, and the break itself stay in the plan)."""
+    site = scene.site_bounds(model.layout)
+    return model.breaks[0].south if model.breaks else site[1] - 20.0
+
+
 def _in_range(model: Model, pts: np.ndarray) -> np.ndarray:
     """Which points stand in the range (south of what the main plan shows)."""
     b = model.range
     if b is None or not len(pts):
         return np.zeros(len(pts), bool)
-    south = scene.site_bounds(model.layout)[1] - 20.0
-    return ((pts[:, 1] < south) & (pts[:, 0] >= b[0] - 10) & (pts[:, 0] <= b[2] + 10)
-            & (pts[:, 1] >= b[1] - 10))
+    return ((pts[:, 1] < _range_top(model)) & (pts[:, 0] >= b[0] - 10)
+            & (pts[:, 0] <= b[2] + 10) & (pts[:, 1] >= b[1] - 10))
 
 
 def _name_of(tl, frame, i: int) -> str:
