@@ -137,7 +137,11 @@ def test_manifest_drops_a_section_and_a_new_file_is_seen(reloader, rite):
 
 def test_readings_switch_from_the_snapshot_even_when_the_disk_is_broken(reloader, rite):
     (rite[0] / SECTION).write_text("name: [", encoding="utf-8")  # saved broken, not yet polled
+    default = reloader.current
+    other = reloader.for_readings(["敖"])  # compiled, not switched to
+    assert other.ok and reloader.current is default and reloader.readings == ()
     got = reloader.set_readings(["敖"])
+    assert got.compiled is other.compiled  # compiled once per reading and set of files
     assert got.ok and reloader.readings == ("敖",) and reloader.current is got.compiled
     assert got.compiled.readings == ("敖",)
     assert got.compiled.layout.place_xy("乏")[0] == -50  # 敖繼公's 乏

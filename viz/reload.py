@@ -16,6 +16,7 @@ files of the rite folder), so it is cheap enough to run every half second.
     r.set_readings(rs)   Result            the current sources compiled under other readings
                                            (cached until the next reload); on success they
                                            become r.readings and r.current
+    r.for_readings(rs)   Result            the same without switching (a compared reading)
     r.known_readings()   list[str]         鄭 and every reading the current files name
 
     Result(ok, compiled, problems, changed, seconds)
@@ -35,7 +36,9 @@ readings too) uses that snapshot, so a reading switch never mixes old and new fi
 because the disk is half-saved. The snapshot is taken by routing the one place every file of a
 script or layout is read (viz.yamlsrc._read_bytes) through a context variable: files named in it
 are served from memory, others are read from disk and recorded. The parse cache (viz/cache.py)
-keys by the text it is given, so given texts are parsed, never a stale cached file.
+keys by the text it is given, so given texts are parsed, never a stale cached file. Texts
+given to reload() stay current until a file changes on disk again (check() compares the disk
+with what it was then). The variable is per thread, so a reload may run in a worker thread.
 """
 from __future__ import annotations
 
@@ -217,22 +220,29 @@ class Reloader:
         return tuple(r for r in readings if r != DEFAULT_READING)
 
     # ---- readings -----------------------------------------------------------------------
-    def set_readings(self, readings: Sequence[str]) -> Result:
-        """Compile the last good files under other readings; on success they become current."""
+    def for_readings(self, readings: Sequence[str]) -> Result:
+        """The last good files compiled under other readings, without switching to them (a
+        reading drawn for comparison); cached until the next reload."""
         t0 = time.perf_counter()
-        if self.current is None:  # nothing good to recompile: try the files again
-            self.readings = tuple(readings)
-            return self.reload()
         key = self._reading_key(readings)
-        compiled = self._compiled.get(key)
-        problems: list[Problem] = []
-        if compiled is None:
+        compiled, problems = self._compiled.get(key), []
+        if compiled is None and self.current is not None:
             compiled, problems = self._compile(_Sources(self._snapshot), tuple(readings))
             if compiled is not None:
                 self._compiled[key] = compiled
-        if compiled is not None:
-            self.readings, self.current = tuple(readings), compiled
+        elif compiled is None:
+            problems = list(self.result.problems)  # nothing good loaded: why, once more
         return Result(compiled is not None, compiled, problems, (), time.perf_counter() - t0)
+
+    def set_readings(self, readings: Sequence[str]) -> Result:
+        """Compile the last good files under other readings; on success they become current."""
+        if self.current is None:  # nothing good to recompile: try the files again
+            self.readings = tuple(readings)
+            return self.reload()
+        got = self.for_readings(readings)
+        if got.ok:
+            self.readings, self.current = tuple(readings), got.compiled
+        return got
 
     def known_readings(self) -> list[str]:
         """鄭, then every reading the current layout's and script's variants name."""
