@@ -30,7 +30,10 @@ def rite():
 
 
 def render(rite, path, **kw):
-    opts = {"t_from": 90.0, "t_to": 91.0, "fps": 10.0, "size": SIZE, "progress": False} | kw
+    # one process whatever the machine: the pool has its own test, and a patched compose must
+    # count its calls in this process
+    opts = {"t_from": 90.0, "t_to": 91.0, "fps": 10.0, "size": SIZE, "progress": False,
+            "workers": 1} | kw
     return video.render_video(rite.layout, rite.timeline, rite.corpus, path, **opts)
 
 
@@ -78,6 +81,19 @@ def test_the_video_decodes_to_the_composed_frames(rite, tmp_path):
     other = np.abs(frames[7].astype(int) - composed(rite, 400.0).astype(int)).mean()
     assert other > 2.5 * np.abs(frames[7].astype(int) - composed(rite, 90.7).astype(int)).mean()
     assert leftovers(tmp_path) == ["v.mp4"]  # no temporary file beside it
+
+
+def test_frames_drawn_in_processes_are_the_same_frames_in_the_same_order(rite):
+    painter = video.Painter(pgdraw.with_font(Model(rite.layout, rite.timeline, rite.corpus)),
+                            video.video_view(1.0), SIZE)
+    times = video.frame_times(100.0, 104.0, 4, 1.0)  # 17 frames: three chunks, one short
+    with video.Frames(painter, times, 1) as one:
+        serial = [data for data, _ in one]
+    with video.Frames(painter, times, 2) as two:
+        assert two.workers == 2
+        parallel = [data for data, _ in two]
+    assert len(serial) == 17 and parallel == serial
+    assert serial[0] != serial[-1]  # the moments differ, so the order is tested
 
 
 def test_speed_walks_the_grid_faster(rite, tmp_path):
@@ -168,7 +184,8 @@ def test_the_drum_is_muxed_at_the_beats(rite, tmp_path):
     out = tmp_path / "drum.mp4"
     # speed 2: rite seconds 90.2, 91.0 and 91.8 fall at 0.1, 0.5 and 0.9 s of video
     info = video.render_video(rite.layout, tl, rite.corpus, out, t_from=90.0, t_to=92.0,
-                              fps=10.0, size=SIZE, speed=2.0, audio="drum", progress=False)
+                              fps=10.0, size=SIZE, speed=2.0, audio="drum", progress=False,
+                              workers=1)
     assert info.beats == 3
     hits = onsets(decode_audio(out), video.RATE)
     assert len(hits) == 3, hits

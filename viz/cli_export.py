@@ -43,6 +43,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="rite seconds per video second (default 1)")
     v.add_argument("--audio", choices=("drum",),
                    help="mux a drum hit at each beat of the rite's 'beats' channel")
+    v.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="processes drawing frames (default: one less than the cores; ffmpeg "
+                        "encodes on the last)")
     v.add_argument("--force", action="store_true", help="replace FILE.mp4 if it exists")
     v.set_defaults(func=cmd_video)
     add_sheet(subparsers)
@@ -59,7 +62,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
-                        overwrite=args.force)
+                        overwrite=args.force, workers=args.jobs)
     drum = f", {info.beats} drum beats" if args.audio else ""
     print(f"wrote {info.path} ({info.frames} frames, {info.frames / info.fps:.1f} s of video "
           f"for t = {t0:.1f}–{t1:.1f} s{drum}; {info.rate:.0f} frames/s)")

@@ -17,8 +17,11 @@ timeline's "beats" channel (each keyframe's time is a beat) and muxes it as AAC.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
+import itertools
 import math
+import multiprocessing
 import os
 import queue
 import subprocess
@@ -27,6 +30,7 @@ import tempfile
 import threading
 import time
 import wave
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,8 +229,11 @@ class _Pipe:
 def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 0.0,
                  t_to: float | None = None, fps: float = 30.0, size: tuple[int, int] = (1280, 720),
                  speed: float = 1.0, audio: str | None = None, overwrite: bool = False,
-                 progress: bool = True) -> VideoInfo:
+                 progress: bool = True, workers: int | None = None) -> VideoInfo:
     """Render [t_from, t_to] of the rite to an MP4 at `path`; see the module for the rules.
+
+    workers: processes drawing frames; by default one less than the cores, since ffmpeg
+    encodes on one (so one, drawing in this process, on a 2-core machine).
 
     Raises QueryError for a bad request (odd size, no beats for --audio drum), RefuseOverwrite
     when the name is taken and not `overwrite`, OutputError when ffmpeg or the disk fails."""
@@ -239,6 +246,7 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
     if audio is not None and audio not in AUDIO_KINDS:
         raise QueryError(f"--audio {audio!r}: expected one of {', '.join(AUDIO_KINDS)}")
     t_to = timeline.duration if t_to is None else float(t_to)
+    workers = max(1, (os.cpu_count() or 1) - 1) if workers is None else workers
     times = frame_times(float(t_from), t_to, fps, speed)
     beats = (beat_times(timeline) - t_from) / speed if audio == "drum" else None
     if beats is not None:
@@ -262,7 +270,7 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
                 wav = Path(scratch) / "drum.wav"
                 _write_wav(wav, drum_track(beats, len(times) / fps))
             info = _encode(layout, timeline, corpus, times, (w, h), fps, speed, exe, tmp, wav,
-                           progress)
+                           progress, workers)
         _put_in_place(tmp, p, overwrite)
     except BaseException as e:
         with contextlib.suppress(OSError):
@@ -274,36 +282,105 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
                      0 if beats is None else len(beats))
 
 
+class Painter:
+    """Draws frames of one model as the window would and hands out their pixels."""
+
+    def __init__(self, model: Model, view: View, size: tuple[int, int]):
+        self.model, self.view, self.size = model, view, size
+        self.surface = pygame.Surface(size, 0, 32, MASKS)
+        self.cache = pgdraw.LayerCache()
+
+    def frame(self, t: float) -> bytes:
+        pgdraw.draw_layers(self.surface, compose(self.model, self.view, self.size, t).layers,
+                           self.cache)
+        return self.surface.get_buffer().raw  # a copy: the next frame reuses the surface
+
+
+CHUNK = 6  # frames a worker draws per task: fewer round trips, small enough to keep order cheap
+
+_painter: Painter | None = None  # a forked worker's, made from the parent's before the fork
+
+
+def _paint_chunk(ts: tuple[float, ...]) -> tuple[list[bytes], float]:
+    t0 = time.perf_counter()
+    out = [_painter.frame(t) for t in ts]
+    return out, time.perf_counter() - t0
+
+
+class Frames:
+    """(pixels, seconds spent drawing them) for each time, in order; drawn in `workers` forked
+    processes when more than one: frames are independent, so each process draws every other
+    chunk and the pixels come back in order. At most a few chunks are in flight, so a slow
+    encoder holds memory steady instead of queueing the whole video.
+
+    A context manager: entering it forks the workers, which must happen before ffmpeg starts
+    and before the writer thread runs (a fork would copy ffmpeg's stdin into every worker, and
+    a thread's locks in whatever state they were in)."""
+
+    def __init__(self, painter: Painter, times: np.ndarray, workers: int = 1):
+        self.painter, self.times = painter, times
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        self.workers = workers if workers > 1 and len(times) > CHUNK and fork else 1
+        self.pool: ProcessPoolExecutor | None = None
+        self.pending: collections.deque = collections.deque()
+        self.chunks = iter([tuple(float(t) for t in times[i:i + CHUNK]) for i in
+                            range(0, len(times), CHUNK)])
+
+    def __enter__(self) -> Frames:
+        global _painter
+        if self.workers > 1:
+            _painter = self.painter
+            self.pool = ProcessPoolExecutor(self.workers,
+                                            mp_context=multiprocessing.get_context("fork"))
+            for c in itertools.islice(self.chunks, 2 * self.workers):  # forks them all now
+                self.pending.append(self.pool.submit(_paint_chunk, c))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _painter
+        _painter = None
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def __iter__(self):
+        if self.pool is None:
+            for t in self.times:
+                t0 = time.perf_counter()
+                data = self.painter.frame(float(t))
+                yield data, time.perf_counter() - t0
+            return
+        while self.pending:
+            got, secs = self.pending.popleft().result()
+            nxt = next(self.chunks, None)
+            if nxt is not None:
+                self.pending.append(self.pool.submit(_paint_chunk, nxt))
+            for data in got:
+                yield data, secs / len(got)
+
+
 def _encode(layout, timeline, corpus, times: np.ndarray, size: tuple[int, int], fps: float,
-            speed: float, exe: str, out: Path, wav: Path | None,
-            progress: bool) -> tuple[float, float]:
+            speed: float, exe: str, out: Path, wav: Path | None, progress: bool,
+            workers: int) -> tuple[float, float]:
     """Draw every frame into ffmpeg; (wall seconds, drawing seconds). ffmpeg is killed on any
     failure or interrupt, never left running."""
-    model = pgdraw.with_font(Model(layout, timeline, corpus))
-    view = video_view(speed)
-    surface = pygame.Surface(size, 0, 32, MASKS)
-    cache = pgdraw.LayerCache()
+    painter = Painter(pgdraw.with_font(Model(layout, timeline, corpus)), video_view(speed), size)
     # ffmpeg's complaints go to a file, read if it fails: a pipe nobody drains could fill
-    with tempfile.TemporaryFile() as err:
-        return _run_ffmpeg(model, view, surface, cache, times, size, fps, exe, out, wav, err,
-                           progress)
+    with tempfile.TemporaryFile() as err, Frames(painter, times, workers) as source:
+        return _run_ffmpeg(source, len(times), size, fps, exe, out, wav, err, progress)
 
 
-def _run_ffmpeg(model, view, surface, cache, times, size, fps, exe, out, wav, err,
+def _run_ffmpeg(source: Frames, n: int, size, fps, exe, out, wav, err,
                 progress) -> tuple[float, float]:
     proc = subprocess.Popen(ffmpeg_command(exe, size, fps, out, wav), stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=err)
-    bar = Progress(len(times), "video", enabled=progress)
+    bar = Progress(n, "video", enabled=progress)
     start = time.perf_counter()
     drawing = 0.0
     pipe = _Pipe(proc)
     try:
         try:
-            for t in times:
-                t0 = time.perf_counter()
-                pgdraw.draw_layers(surface, compose(model, view, size, float(t)).layers, cache)
-                data = surface.get_buffer().raw  # a copy: the next frame reuses the surface
-                drawing += time.perf_counter() - t0
+            for data, secs in source:
+                drawing += secs
                 pipe.put(data)
                 bar.update()
             pipe.finish()
@@ -325,6 +402,5 @@ def _run_ffmpeg(model, view, surface, cache, times, size, fps, exe, out, wav, er
         proc.wait()
         raise
     seconds = time.perf_counter() - start
-    bar.close(f"video: {len(times)} frames in {seconds:.1f} s ({len(times) / seconds:.0f} "
-              f"frames/s)")
+    bar.close(f"video: {n} frames in {seconds:.1f} s ({n / seconds:.0f} frames/s)")
     return seconds, drawing
