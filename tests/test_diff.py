@@ -196,7 +196,7 @@ def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
     out, err = capsys.readouterr()
     assert code == 0 and polls == [0.5] * 4
     heads = [line for line in out.splitlines() if line.startswith("[")]
-    assert [h.split(" (")[0] for h in heads] == [
+    assert [h.split(" — loaded in ")[0] for h in heads] == [
         "[09:15:07] checked", f"[09:15:07] changed: {section}", f"[09:15:07] changed: {section}"]
     assert [line.startswith("ok: ") for line in out.splitlines() if not line.startswith("[")] \
         == [True, True]

@@ -90,7 +90,8 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
 
     def show(result, what: str) -> None:
         stamp = time.strftime("%H:%M:%S", time.localtime(clock()))
-        print(f"[{stamp}] {what} ({result.seconds:.2f} s)", flush=True)
+        # the reload's own time: the motion checks that report() runs come on top
+        print(f"[{stamp}] {what} — loaded in {result.seconds:.2f} s", flush=True)
         if result.ok:
             report(args, result.compiled)
         else:  # as `check` prints them, but the last good version is still what plays
