@@ -57,6 +57,26 @@ def leftovers(folder) -> list[str]:
     return sorted(os.listdir(folder))
 
 
+def test_the_progress_bar_redraws_one_line_on_a_terminal_and_says_nothing_on_a_pipe():
+    import io
+
+    from viz.export import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        bar = Progress(4, "video", stream=stream)
+        for _ in range(4):
+            bar.update()
+        bar.close("done")
+    assert tty.getvalue().startswith("\rvideo ") and "4/4" in tty.getvalue()
+    assert tty.getvalue().endswith("\ndone\n")
+    assert pipe.getvalue() == "done\n"
+
+
 def test_frame_n_is_t_from_plus_n_over_fps_times_speed():
     assert np.allclose(video.frame_times(10.0, 11.0, 4, 1.0), [10, 10.25, 10.5, 10.75, 11])
     assert np.allclose(video.frame_times(10.0, 12.0, 2, 2.0), [10, 11, 12])
@@ -81,6 +101,12 @@ def test_the_video_decodes_to_the_composed_frames(rite, tmp_path):
     other = np.abs(frames[7].astype(int) - composed(rite, 400.0).astype(int)).mean()
     assert other > 2.5 * np.abs(frames[7].astype(int) - composed(rite, 90.7).astype(int)).mean()
     assert leftovers(tmp_path) == ["v.mp4"]  # no temporary file beside it
+    # and `shot`'s PNG of the moment (paused, where the video plays: only the panel's ▶ differs)
+    from viz.shot import render_png
+
+    png = render_png(rite.layout, rite.timeline, rite.corpus, 90.7, SIZE, tmp_path / "s.png")
+    shot = pygame.surfarray.array3d(pygame.image.load(png)).transpose(1, 0, 2).astype(int)
+    assert np.abs(frames[7].astype(int) - shot).mean() < 4.0
 
 
 def test_frames_drawn_in_processes_are_the_same_frames_in_the_same_order(rite):

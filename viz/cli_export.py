@@ -6,7 +6,9 @@ import argparse
 import os
 from pathlib import Path
 
-from viz.cli import _common, _size, load_all
+# the module, not its names: viz.cli imports this one while building its parser, so its
+# helpers are looked up when a command is registered or run, never at import
+from viz import cli
 from viz.query import QueryError
 
 
@@ -28,7 +30,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     "× SPEED), the clause captioned in the panel, encoded with the ffmpeg of "
                     "imageio-ffmpeg. Never replaces FILE unless --force; an interrupted render "
                     "leaves nothing under FILE.")
-    _common(v)
+    cli._common(v)
     v.add_argument("-o", "--output", required=True, metavar="FILE.mp4")
     v.add_argument("--from", dest="start", metavar="S|STAGE|TEXT",
                    help="start: seconds, a stage (its start; name or name of its section), or "
@@ -37,7 +39,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="end: seconds, a stage (its end), or words (the end of the step "
                         "enacting them); default the end of the rite")
     v.add_argument("--fps", type=_positive, default=30.0, help="frames per second (default 30)")
-    v.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+    v.add_argument("--size", type=cli._size, default=(1280, 720), metavar="WxH",
                    help="even width and height (default 1280x720)")
     v.add_argument("--speed", type=_positive, default=1.0,
                    help="rite seconds per video second (default 1)")
@@ -58,7 +60,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
         raise QueryError(f"-o {args.output}: expected a file name ending in .mp4")
-    d = load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading)
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
@@ -75,7 +77,7 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
         description="For one role: time, stage, the clause, from where to where (place and 尺), "
                     "facing, posture, what he holds, and a small plan of each move (html: "
                     "inline; md: PNGs in FILE.plans/ beside FILE.md; csv: none).")
-    _common(s)
+    cli._common(s)
     s.add_argument("actor", nargs="?", metavar="ACTOR",
                    help="an actor id (shangshe1), or a name or label only one person has")
     s.add_argument("--all", action="store_true", help="every role, one sheet each, into -o DIR")
@@ -105,7 +107,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if args.all and not args.output:
         raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
     fmt = _format(args)
-    d = load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading)
     tl = d.timeline
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
@@ -142,7 +144,7 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
         description="DIR/index.html shows each plate (DIR/plates/*.png and *.svg) beside the "
                     "經 punctuated, the 注 under each clause and the script's notes; offline, "
                     "printable one plate a page, byte-identical for the same rite.")
-    _common(a)
+    cli._common(a)
     a.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder (created if missing; its parent must exist)")
     a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
@@ -154,7 +156,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     from viz.export.atlas import build_atlas
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
