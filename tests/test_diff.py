@@ -211,3 +211,17 @@ def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
     monkeypatch.setattr(viz.cli_live.time, "sleep", interrupted)
     code, out, _ = run(capsys, "check", "--watch", "--script", str(copy))
     assert code == 0 and "] checked" in out and "ok: " in out
+
+
+def test_a_route_that_differs_where_the_ends_do_not(copy, corpus):
+    # 主人降席自南方 by a wider arc: the same 阼階上 at the end, another way there
+    edit(copy, "via: {place: 主人席, dy: -2.5}", "via: {place: 主人席, dy: -4.5}")
+    a = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+    b = Rite(copy, DEFAULT_LAYOUT, corpus).get(())
+    d = diff(a, b, "old", "new")
+    [step] = d.steps
+    [who] = step.actors
+    assert step.cite == "主人降席自南方" and who.id == "zhuren"
+    assert who.place is None and who.facing is None
+    # the turning point is 2 尺 further south; the old route's next leg passes within ~1.1 尺
+    assert 0.5 < who.route <= 2.0
