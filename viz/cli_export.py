@@ -100,7 +100,7 @@ def _format(args: argparse.Namespace) -> str:
 def cmd_sheet(args: argparse.Namespace) -> int:
     import sys
 
-    from viz.export import sheets, write_all
+    from viz.export import FONTS, font_files, sheets, write_all
 
     if args.all == (args.actor is not None):
         raise QueryError("give one ACTOR, or --all -o DIR")
@@ -133,6 +133,9 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if fmt != "csv":
         files.append((folder / f"index.{fmt}",
                       sheets.index_page(tl, fmt, names).encode("utf-8")))
+    if fmt == "html":  # the pages name it: a machine with no CJK font still shows them
+        files += font_files(folder)
+        folders.append(folder / FONTS)
     write_all(files, args.force, folders=folders)
     print(f"wrote {len(names)} sheets ({len(files)} files) in {folder}")
     return 0

@@ -68,6 +68,24 @@ def ffmpeg_exe() -> str:
         raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
 
 
+FONTS = "fonts"  # the folder beside an HTML page that holds the bundled font
+# The page names the bundled font first: where the file sits beside it (the atlas, sheet --all)
+# a machine with no CJK font still shows the text; where it does not, the browser falls back
+# to the families after it, silently.
+FONT_FACE = ('@font-face { font-family: "Xiangshe Serif"; '
+             'src: url("fonts/NotoSerifTC-Xiangshe.otf") format("opentype"); }')
+FONT_FAMILY = '"Xiangshe Serif", "Noto Serif CJK TC", "Noto Serif TC", "Source Han Serif TC", serif'
+
+
+def font_files(folder: Path) -> list[tuple[Path, bytes]]:
+    """The bundled font and its licence (the OFL requires it to travel with the font), for
+    folder/fonts/."""
+    from viz.fonts import FONT_PATH
+
+    return [(folder / FONTS / FONT_PATH.name, FONT_PATH.read_bytes()),
+            (folder / FONTS / "OFL.txt", (FONT_PATH.parent / "OFL.txt").read_bytes())]
+
+
 def refuse_existing(paths: Iterable[Path]) -> None:
     """RefuseOverwrite naming the first of these that exists (and how many more do)."""
     taken = [str(p) for p in paths if os.path.lexists(p)]

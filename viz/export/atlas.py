@@ -25,7 +25,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from viz.export import Progress, refuse_existing, write_all
+from viz.export import (
+    FONT_FACE,
+    FONT_FAMILY,
+    FONTS,
+    Progress,
+    font_files,
+    refuse_existing,
+    write_all,
+)
 from viz.fileio import OutputError
 
 PLATE_SIZE = (1600, 1130)  # A4 landscape, as viz.draw.plate draws by default
@@ -101,14 +109,11 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
 
 # --- the page -----------------------------------------------------------------------------------
 
-FONTS = "fonts"
-CSS = """
-@font-face { font-family: "Xiangshe Serif"; src: url("fonts/NotoSerifTC-Xiangshe.otf")
-             format("opentype"); }
+CSS = FONT_FACE + """
 :root { --ink: #1c1814; --zhu: #b03020; --paper: #faf6ec; --rule: #d8cfbf; --grey: #786e62; }
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--ink); background: var(--paper);
-       font-family: "Xiangshe Serif", "Noto Serif CJK TC", "Noto Serif TC", "Source Han Serif TC", serif; }
+       font-family: """ + FONT_FAMILY + """; }
 header { padding: 1.2em 2em .6em; border-bottom: 1px solid var(--rule); }
 h1 { margin: 0 0 .3em; font-size: 1.6em; }
 nav.contents ol { margin: .4em 0; padding-left: 1.6em; columns: 3; }
@@ -219,14 +224,6 @@ def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
             + main + "\n</body>\n</html>\n")
 
 
-def _font_files(d: Path) -> list[tuple[Path, bytes]]:
-    """The bundled font and its licence, which must travel with it."""
-    from viz.fonts import FONT_PATH
-
-    return [(d / FONTS / FONT_PATH.name, FONT_PATH.read_bytes()),
-            (d / FONTS / "OFL.txt", (FONT_PATH.parent / "OFL.txt").read_bytes())]
-
-
 def _substituted(page: str) -> tuple[str, list[tuple[str, str]]]:
     """The page with the characters no font draws shown as the window shows them, and which."""
     from viz.fonts import SUBSTITUTES
@@ -257,7 +254,7 @@ def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite:
     pages_ = pages(tl, steps)
     files: list[tuple[Path, bytes]] = [
         (d / "index.html", index_html(tl, compiled.corpus, pages_, title).encode("utf-8"))]
-    files += _font_files(d)
+    files += font_files(d)
     files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in ("png", "svg")]
     # before the slow part (write_all checks again as it writes)
     if not d.is_dir() and not d.parent.is_dir():

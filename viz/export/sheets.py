@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from viz.draw import trails
+from viz.export import FONT_FACE, FONT_FAMILY
 from viz.query import QueryError, dir_name
 from viz.timeline import POSTURES
 
@@ -290,9 +291,8 @@ def to_markdown(timeline, actor: int, cues_: list[Cue],
     return "\n".join(lines)
 
 
-HTML_STYLE = """
-body { font-family: "Noto Serif CJK TC", "Noto Serif TC", serif; margin: 2em; color: #28221c;
-       background: #faf6ee; }
+HTML_STYLE = FONT_FACE + """
+body { font-family: """ + FONT_FAMILY + """; margin: 2em; color: #28221c; background: #faf6ee; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #d8cfbf; padding: .4em .5em; vertical-align: top;
          text-align: left; }
