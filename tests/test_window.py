@@ -317,6 +317,21 @@ def test_clause_time_keeps_a_closing_moment_and_the_nth_repeat():
     assert ghosts.clause_time(a, b, 15.0) == pytest.approx((30.0, False))
 
 
+def test_the_panel_lists_who_differs_where_the_step_leaves_them():
+    a = fake_timeline()
+    m = a.channels["motion"]
+    x = m.values["x"].copy()
+    x[(m.owner == 0) & (m.t == 10.0)] = -14.0  # the other reading ends his walk 6 尺 east
+    channels = {**a.channels, "motion": build_channel(m.owner, m.t, m.interp, writer=m.writer,
+                                                      **{**m.values, "x": x})}
+    b = Timeline(a.actors, a.props, a.stages, a.steps, channels, a.events, a.duration)
+    now = ghosts.differences(a, a.sample(2.5), b, b.sample(2.5))
+    assert [(d.name, round(d.dist, 2)) for d in now] == [("主人", 1.5)]  # half-way there
+    ends = ghosts.step_differences(a, b, 2.5)  # step 0 ends at 5 s: 3 尺 apart
+    assert [(d.name, round(d.dist, 2)) for d in ends] == [("主人", 3.0)]
+    assert [d.dist for d in ghosts.step_differences(a, b, 7.5)] == [6.0]
+
+
 def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     live.seek(2.5)
     live.handle(key(pygame.K_v))

@@ -42,7 +42,7 @@ NEXT_MOVE = "{when}：「{cite}」"
 NEXT_WHEN, NOW_WHEN = "下一行", "正行"
 MOVE_PATH = "　{src} → {dst} · {length:.1f} 尺 · t = {t0:.0f} s"
 NO_MOVE = "此後不復行 (no more moves)"
-COMPARED = "比較 {a} vs {b}（空圈 = {b}）"
+COMPARED = "比較 {a} vs {b}（空圈 = {b}；此步之末 at the step's end）"
 DIFF = "　{name}　差 {dist:.1f} 尺"
 DIFF_MORE = "　… 另 {n} 人"
 SAME = "　此步位置皆同 (no one differs)"
@@ -398,7 +398,7 @@ class _Marks:
         cmp = self.view.compare
         if cmp is not None and self.other is not None:
             rows.append((COMPARED.format(a=cmp.base, b=cmp.reading), ghosts.COMPARE))
-            diffs = ghosts.differences(tl, self.frame, cmp.timeline, self.other)
+            diffs = ghosts.step_differences(tl, cmp.timeline, self.frame.t, self.closing)
             rows += [(DIFF.format(name=d.name, dist=d.dist), hud.INK)
                      for d in diffs[:MAX_DIFFS]]
             if len(diffs) > MAX_DIFFS:

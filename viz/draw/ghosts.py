@@ -183,6 +183,17 @@ def differences(tl_a, frame_a, tl_b, frame_b) -> list[Difference]:
     return sorted(out, key=lambda d: (-d.dist, d.actor))
 
 
+def step_differences(tl_a, tl_b, t: float, closing: bool = False) -> list[Difference]:
+    """Who the two readings leave in different places at the end of the step under way at t
+    (a walk half done differs by where each is on his way; the step's end is what the readings
+    disagree about)."""
+    if not tl_a.steps:
+        return []
+    s = tl_a.steps[tl_a.step_at(t, closing)]
+    tb, cb = clause_time(tl_a, tl_b, s.t1, True)
+    return differences(tl_a, tl_a.sample(s.t1, closing=True), tl_b, tl_b.sample(tb, cb))
+
+
 def compare_prims(tl_a, frame_a, tl_b, frame_b, r: float) -> list[Primitive]:
     """Everyone where the second reading puts him, as a hollow token, a thin line from his
     place in the first reading to it, and his label where he differs."""
