@@ -42,14 +42,15 @@ NEXT_MOVE = "{when}：「{cite}」"
 NEXT_WHEN, NOW_WHEN = "下一行", "正行"
 MOVE_PATH = "　{src} → {dst} · {length:.1f} 尺 · t = {t0:.0f} s"
 NO_MOVE = "此後不復行 (no more moves)"
-COMPARED = "比較 {a} vs {b}（空圈 = {b}；此步之末 at the step's end）"
+COMPARED = "比較 {a} vs {b}（空圈 = {b}）"
+DIFF_HEAD = "此步之末相差 (where the step leaves them)"
 DIFF = "　{name}　差 {dist:.1f} 尺"
 DIFF_MORE = "　… 另 {n} 人"
 SAME = "　此步位置皆同 (no one differs)"
 MAX_DIFFS = 6  # rows of the panel's list of who differs; the rest are counted
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, *POSTURES, SELECTED, FOLLOWING,
-    NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF, DIFF_MORE, SAME))
+    NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF_HEAD, DIFF, DIFF_MORE, SAME))
 
 _serial = itertools.count()
 
@@ -399,6 +400,7 @@ class _Marks:
         if cmp is not None and self.other is not None:
             rows.append((COMPARED.format(a=cmp.base, b=cmp.reading), ghosts.COMPARE))
             diffs = ghosts.step_differences(tl, cmp.timeline, self.frame.t, self.closing)
+            rows.append((DIFF_HEAD, hud.GREY))
             rows += [(DIFF.format(name=d.name, dist=d.dist), hud.INK)
                      for d in diffs[:MAX_DIFFS]]
             if len(diffs) > MAX_DIFFS:
