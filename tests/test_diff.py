@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.cli import main, parser, report_check
+from viz.cli import main, parser
 from viz.diff import PLACE_EPS, diff, format_table, route_distance
 from viz.rite import Rite
 
@@ -190,11 +190,19 @@ def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
         if len(polls) in saves:
             section.write_text(saves[len(polls)], encoding="utf-8")
 
+    reported = []
+
+    def report(args, compiled) -> int:  # check's own report, less its slow motion lint
+        reported.append(compiled)
+        print(f"ok: {len(compiled.timeline.steps)} steps")
+        return 0
+
     args = parser().parse_args(["check", "--watch", "--script", str(copy)])
     stamp = time.mktime((2026, 11, 30, 9, 15, 7, 0, 0, -1))
-    code = watch(args, report_check, sleep=sleep, clock=lambda: stamp, polls=4)
+    code = watch(args, report, sleep=sleep, clock=lambda: stamp, polls=4)
     out, err = capsys.readouterr()
     assert code == 0 and polls == [0.5] * 4
+    assert len(reported) == 2 and reported[0] is not reported[1]
     heads = [line for line in out.splitlines() if line.startswith("[")]
     assert [h.split(" — loaded in ")[0] for h in heads] == [
         "[09:15:07] checked", f"[09:15:07] changed: {section}", f"[09:15:07] changed: {section}"]
