@@ -217,6 +217,9 @@ def test_c_follows_him_centred_until_a_pan_zoom_or_f(app):
         # within the pixel the camera snaps to
         assert on_screen(app, 0) == pytest.approx((mx + free / 2, my + mh / 2), abs=0.51)
     assert any("隨之 following" in t for t in panel_texts(app))
+    app.handle(key(pygame.K_i))  # no inset: he is centred in the whole map, still followed
+    assert app.following and on_screen(app, 0) == pytest.approx((mx + mw / 2, my + mh / 2),
+                                                                abs=0.51)
     app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0,
                                   flipped=False))
     assert not app.following

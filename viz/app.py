@@ -528,7 +528,11 @@ class App:
             self.fit()
         elif k == pygame.K_i:
             self.inset_on = not self.inset_on
-            self.fit()
+            if self.following:  # the free part of the map changed: centre him in the new one
+                self.manual = None
+                self._follow()
+            else:
+                self.fit()
         elif k == pygame.K_n:
             self._set(show_notes=not self.state.show_notes)
         elif k == pygame.K_h:
