@@ -38,10 +38,11 @@ def test_a_page_per_stage_or_per_step(rite):
     tl = rite.timeline
     stages = atlas.pages(tl)
     assert [p.anchor for p in stages] == [f"stage-{i + 1:02d}" for i in range(len(tl.stages))]
-    assert all(p.closing and p.t == s.t1 for p, s in zip(stages, tl.stages))
+    assert all(p.closing and p.t == s.t1 and p.trails == "stage" for p, s in zip(stages, tl.stages))
     steps = atlas.pages(tl, steps=True)
     assert len(steps) == len(tl.steps) == len({p.anchor for p in steps})
     assert steps[1].steps == (1,) and "主人一相出迎於門外" in steps[1].title
+    assert steps[1].trails == "step"
 
 
 def test_the_folder_holds_the_page_the_plates_and_the_font(rite, built):

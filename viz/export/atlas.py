@@ -50,21 +50,23 @@ class Page:
     closing: bool
     stage: int
     steps: tuple[int, ...]  # the steps whose words and notes the page shows
+    trails: str  # the moves drawn: "stage" (the stage's drill chart) or "step"
 
 
 def pages(timeline, steps: bool = False) -> list[Page]:
-    """A page per stage (its end, as `--stage` shows it), or per step (the state it leaves)."""
+    """A page per stage (its end, as `--stage` shows it, with every move of the stage drawn and
+    numbered), or per step (the state it leaves, with its moves)."""
     out = []
     for s in timeline.stages:
         mine = tuple(range(s.first_step, s.last_step + 1))
         if not steps:
             out.append(Page(f"stage-{s.index + 1:02d}", f"{s.index + 1} {s.name}", s.t1, True,
-                            s.index, mine))
+                            s.index, mine, "stage"))
             continue
         for k in mine:
             st = timeline.steps[k]
             out.append(Page(f"step-{k + 1:03d}", f"{s.index + 1} {s.name} · {k + 1}「{st.cite}」",
-                            st.t1, True, s.index, (k,)))
+                            st.t1, True, s.index, (k,), "step"))
     return out
 
 
@@ -76,7 +78,7 @@ _compiled = None  # the rite a forked worker draws from (set in the parent befor
 def _draw(page: Page) -> tuple[str, bytes, bytes]:
     from viz.draw.plate import render_plate
 
-    png, svg = render_plate(_compiled, page.t, page.closing, size=PLATE_SIZE)
+    png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE)
     return page.anchor, png, svg.encode("utf-8")
 
 
