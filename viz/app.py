@@ -330,12 +330,7 @@ class App:
     def _other(self, name: str):
         """The compile of another reading, without showing it."""
         if name not in self._others:
-            r = self.reloader
-            keep = r.readings
-            # the reloader compiles other readings only by switching to them; switching back
-            # is a look-up (it keeps every reading compiled from the current files)
-            res = r.set_readings(() if name == "鄭" else (name,))
-            r.set_readings(keep)
+            res = self.reloader.for_readings(() if name == "鄭" else (name,))
             if not res.ok:
                 self._refused(name, res)
                 return None
