@@ -16,6 +16,7 @@ POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
+    from viz.cli import _shown
     from viz.cli_text import _piped
 
     p = subparsers.add_parser(
@@ -28,7 +29,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--script", action="append", default=[], metavar="PATH",
                    help="a rite folder, its manifest.yaml, or a one-file script; give two to "
                         "compare them (default: the bundled 鄉射禮)")
-    p.add_argument("--layout", default=str(DEFAULT_LAYOUT), metavar="FILE",
+    p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
                    help="hall layout (default: layouts/xu.yaml)")
     p.add_argument("--reading", action="append", default=[], metavar="NAME",
                    help="a reading to compare (one: against 鄭; two: with each other); with "
@@ -40,6 +41,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
     """(label, script, readings) of the two sides the options ask for."""
+    from viz.cli import _shown
     from viz.query import QueryError
 
     scripts, readings = list(args.script), list(args.reading)
@@ -48,7 +50,7 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
     if len(scripts) == 2:
         a, b = scripts
         return [(a, a, tuple(readings)), (b if b != a else f"{b} (again)", b, tuple(readings))]
-    script = scripts[0] if scripts else str(DEFAULT_SCRIPT)
+    script = scripts[0] if scripts else _shown(DEFAULT_SCRIPT)
     if not readings or len(readings) > 2:
         raise QueryError("diff: give --reading NAME (compared with 鄭) or --reading A --reading "
                          f"B, or two --script; found {len(readings)} --reading")
