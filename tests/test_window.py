@@ -417,6 +417,15 @@ def test_a_failed_reload_overlays_its_messages_and_keeps_playing(live):
     assert not live.needs_redraw() or live.state.playing
 
 
+def test_overlay_paths_are_shown_from_the_current_folder(live, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    inside, outside = str(tmp_path / "rite" / "cast.yaml"), "/elsewhere/x.yaml"
+    live.apply_reload(Result(False, None, [Problem(Loc(inside, 4, 2), "bad"),
+                                           Problem(Loc(outside, 1, 1), "gone")]))
+    assert live.state.problems == (os.path.join("rite", "cast.yaml") + ":4:2: bad",
+                                   "/elsewhere/x.yaml:1:1: gone")
+
+
 def test_a_good_reload_plays_from_the_same_clause_and_clears_the_overlay(live):
     live.seek(7.5)
     live.apply_reload(Result(False, None, [Problem(Loc("a.yaml", 1, 1), "bad")]))

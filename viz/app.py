@@ -15,6 +15,7 @@ everyone was at the end of the previous step.
 from __future__ import annotations
 
 import io
+import os
 import string
 from dataclasses import replace
 from pathlib import Path
@@ -67,6 +68,21 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND, NOT_FOUND, FOUND_NONE_ENACTED, PICK_FIRST,
     ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED)) + (
     string.printable,)  # the paths and error messages toasts quote
+
+
+def _located(problem) -> str:
+    """file:line:column: message, the file as the user would type it (relative to the current
+    folder when under it): the overlay has a map's width, not a terminal's."""
+    loc = getattr(problem, "loc", None)
+    if loc is None:
+        return str(problem)
+    try:
+        rel = os.path.relpath(loc.file)
+    except ValueError:  # another drive on Windows
+        rel = loc.file
+    if rel.startswith(".."):
+        return str(problem)
+    return str(replace(problem, loc=replace(loc, file=rel)))
 
 
 def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -366,6 +382,8 @@ class App:
 
     def reload(self, texts=None):
         """Reload now (texts {path: text or None} stand in for files, as in viz.reload)."""
+        if self.reloader is None:
+            return None
         res = self.reloader.reload(texts)
         self.apply_reload(res)
         return res
@@ -382,7 +400,7 @@ class App:
             self._set(problems=())
             self.toast(RELOADED.format(seconds=res.seconds))
         else:
-            self._set(problems=tuple(str(p) for p in res.problems) or ("?",))
+            self._set(problems=tuple(_located(p) for p in res.problems) or ("?",))
 
     def _set(self, **changes) -> None:
         self.state = replace(self.state, **changes)
