@@ -182,3 +182,9 @@ def test_files_are_read_from_disk_again_outside_a_reload(reloader, rite):
 
     reloader.reload({rite[1]: "name: [\n"})
     assert len(load_layout(rite[1]).places) == len(reloader.current.layout.places)
+
+
+def test_an_editors_swap_file_is_no_change(reloader, rite):
+    (rite[0] / ".manifest.yaml.swp").write_bytes(b"\0vim")
+    (rite[0] / "sections" / "4913").write_text("")  # vim's probe whether it may write here
+    assert reloader.check() is None

@@ -171,9 +171,13 @@ class Reloader:
         except OSError:
             return []
 
+    def _roots(self) -> list[str]:
+        """The layout and the script file, watched even before they are read. Not a folder:
+        its time changes with every editor's swap file; its YAML files are the listing."""
+        return [_key(p) for p in (self.layout_path, self.script_path) if not Path(p).is_dir()]
+
     def _watched(self) -> dict[str, Stat]:
-        paths = set(self._stats) | set(self._listing())
-        paths.update((_key(self.layout_path), _key(self.script_path)))
+        paths = set(self._stats) | set(self._listing()) | set(self._roots())
         return {p: _stat(p) for p in sorted(paths)}
 
     def check(self) -> Result | None:
@@ -198,7 +202,7 @@ class Reloader:
         src = _Sources(given)
         compiled, problems = self._compile(src, self.readings)
         self._stats = {**listing, **src.stats}
-        for p in (_key(self.layout_path), _key(self.script_path)):
+        for p in self._roots():
             self._stats.setdefault(p, _stat(p))
         if compiled is not None:
             self.current, self._snapshot = compiled, dict(src.read)
