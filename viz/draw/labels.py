@@ -103,26 +103,33 @@ def _candidates(lab: Label) -> np.ndarray:
     return np.vstack([np.asarray(out, float).reshape(-1, 4), ring])
 
 
-def _overlap_area(c: np.ndarray, boxes: np.ndarray, own: tuple[int, ...] = ()) -> np.ndarray:
-    """(k,) total area each candidate box shares with the boxes (but those in `own`)."""
-    if not len(boxes):
-        return np.zeros(len(c))
+def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(k, m) the area each candidate box shares with each box."""
     ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
-    area = np.clip(ix, 0, None) * np.clip(iy, 0, None)
-    if own:  # only where the label usually goes: moved, it keeps clear of its owner too
-        area[0, list(own)] = 0.0
-    return area.sum(axis=1)
+    return np.clip(ix, 0, None) * np.clip(iy, 0, None)
 
 
 def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
           bounds: BoxT | None = None) -> list[Placed]:
     """Greedy placement in the given (priority) order; see the module docstring."""
-    boxes = np.asarray(list(obstacles), float).reshape(-1, 4)
+    obs = np.asarray(list(obstacles), float).reshape(-1, 4)
+    boxes = np.empty((len(obs) + len(labels), 4))  # obstacles, then each label as it is placed
+    boxes[:len(obs)] = obs
+    n = len(obs)
     out: list[Placed] = []
     for lab in labels:
         cand = _candidates(lab)
-        cost = _overlap_area(cand, boxes, lab.own if lab.first is not None else ())
+        # only the boxes that reach the candidates' span can cost anything
+        lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
+        live = boxes[:n]
+        near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
+                          & (live[:, 3] > lo[1]))[0]
+        area = _areas(cand, live[near])
+        if lab.first is not None and lab.own:
+            # only where the label usually goes: moved, it keeps clear of its owner too
+            area[0, np.isin(near, lab.own)] = 0.0
+        cost = area.sum(axis=1)
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
@@ -130,10 +137,20 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
             cost = cost + outside * 1e6  # outside the picture: worse than any overlap
         free = np.nonzero(cost <= 1e-9)[0]
         k = int(free[0]) if len(free) else int(np.argmin(cost))
-        near = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
-        out.append(Placed(tuple(float(v) for v in cand[k]), k >= near, float(cost[k]), k))
-        boxes = np.vstack([boxes, cand[k][None, :]])
+        first = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
+        out.append(Placed(tuple(float(v) for v in cand[k]), k >= first, float(cost[k]), k))
+        boxes[n] = cand[k]
+        n += 1
     return out
+
+
+def hits(box: BoxT, boxes: np.ndarray, slack: float = 0.0) -> bool:
+    """Whether a box overlaps any of (m, 4) boxes by more than `slack` px each way."""
+    if not len(boxes):
+        return False
+    ix = np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0])
+    iy = np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1])
+    return bool(((ix > slack) & (iy > slack)).any())
 
 
 def overlaps(boxes: Sequence[BoxT], others: Sequence[BoxT] = (), slack: float = 0.5) -> list[

@@ -460,19 +460,21 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list) -> list[
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
-    boxes = list(taken)
+    texts = [p for p in scene.place_labels(model.layout, cam.scale, places=True)
+             if isinstance(p, Text)]
+    boxes = np.empty((len(taken) + len(texts), 4))
+    boxes[:len(taken)] = np.asarray(list(taken), float).reshape(-1, 4)
+    n = len(taken)
     px = body_px * 0.8
-    for p in scene.place_labels(model.layout, cam.scale, places=True):
-        if not isinstance(p, Text):
-            continue
+    for p in texts:
         (x, y), = cam.to_screen_pts([p.pos])
         w, h = labels.text_size(p.text, px)
-        fx, fy = {"e": (1.0, 0.5), "w": (0.0, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0)}.get(
-            p.anchor, (0.5, 0.5))
+        fx, fy = _ANCHOR.get(p.anchor, (0.5, 0.5))
         box = (x - fx * w, y - fy * h, x - fx * w + w, y - fy * h + h)
-        if labels.overlaps([box], boxes):
+        if labels.hits(box, boxes[:n], 0.5):
             continue
-        boxes.append(box)
+        boxes[n] = box
+        n += 1
         out.append(Text((x, y), p.text, px, GREY, p.anchor, screen=True))
     return out
 
