@@ -5,8 +5,10 @@
 Rows: the window's frame from the composer (1280x800, plans from the layer cache, as when
 playing), for scale; plates per second (render_plate → PNG and SVG, one after the other, at
 every stage's end); the atlas of every stage plate (processes, as `atlas` runs it; with --steps
-also the atlas of every step); and the video at 720p, 30 frames/s: frames drawn (compose + pgdraw
-+ pixels out) and frames rendered and encoded per second of wall time (ffmpeg on the other core).
+also the atlas of every step); and the video at 720p, 30 frames/s, of the first and the last
+stage: frames rendered and encoded per second of wall time, and the CPU time per frame of
+drawing (compose + pgdraw + pixels out, this process) and of encoding (ffmpeg), which says what
+an idle machine would do when the wall times are spoilt by other work.
 Compare rows as ratios; absolute numbers depend on the machine and on what else it runs.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -34,10 +37,14 @@ from viz.cli import load_all  # noqa: E402
 from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
 
 
+def _cpu(a, b) -> float:
+    return (b.ru_utime - a.ru_utime) + (b.ru_stime - a.ru_stime)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=600, help="video frames to render (default "
-                                                            "600: 20 s of the rite)")
+    ap.add_argument("--frames", type=int, default=300, help="video frames per row (default "
+                                                            "300: 10 s of the rite)")
     ap.add_argument("--steps", action="store_true", help="also time the atlas of every step")
     args = ap.parse_args()
     import pygame
@@ -93,14 +100,25 @@ def main() -> int:
             row(f"atlas --steps: {info.plates} step plates", info.total_seconds, "s",
                 plates_per_s=info.plates / info.seconds)
         fps = 30.0
-        t_from = float(tl.stages[-1].t0)
-        t_to = min(tl.duration, t_from + (args.frames - 1) / fps)
-        v = render_video(d.layout, tl, d.corpus, Path(tmp) / "v.mp4", t_from=t_from, t_to=t_to,
-                         fps=fps, size=(1280, 720), progress=False)
-        row("video 1280x720: frames drawn", v.frames / v.draw_seconds, "frames/s",
-            frames=v.frames)
-        row("video 1280x720: rendered + encoded", v.rate, "frames/s",
-            seconds=v.seconds, mb=(Path(tmp) / "v.mp4").stat().st_size / 1e6)
+        # the first stage's frames are light; the last stage's carry the most names to place
+        for label, stage in (("first stage", tl.stages[0]), ("last stage", tl.stages[-1])):
+            t_to = min(stage.t1, stage.t0 + (args.frames - 1) / fps)
+            me0, ff0 = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                        resource.RUSAGE_CHILDREN))
+            v = render_video(d.layout, tl, d.corpus, Path(tmp) / "v.mp4", t_from=stage.t0,
+                             t_to=t_to, fps=fps, size=(1280, 720), progress=False,
+                             overwrite=True)
+            me1, ff1 = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                        resource.RUSAGE_CHILDREN))
+            # CPU time per frame does not depend on what else the machine runs, unlike wall
+            # time: drawing and encoding overlap, so an idle machine with a core for each
+            # manages about 1000 / max(draw, encode) frames/s
+            draw_ms = _cpu(me0, me1) / v.frames * 1e3
+            enc_ms = _cpu(ff0, ff1) / v.frames * 1e3
+            row(f"video 720p {label}: rendered + encoded", v.rate, "frames/s", frames=v.frames,
+                mb=(Path(tmp) / "v.mp4").stat().st_size / 1e6)
+            row(f"video 720p {label}: CPU per frame", draw_ms, "ms drawing",
+                encode_ms=enc_ms, idle_fps=1e3 / max(draw_ms, enc_ms))
 
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
            "pygame": pygame.version.ver, "numpy": np.__version__, "machine": platform.machine(),
