@@ -258,12 +258,14 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
     keep_mode = _check_target(p, overwrite)  # refuse before minutes of rendering, not after
     try:
         fd, tmp = _temp_file(p)
-        if keep_mode is not None:
-            os.fchmod(fd, keep_mode)
-        os.close(fd)
     except OSError as e:
         raise OutputError(_describe(e, p)) from None
     try:
+        try:
+            if keep_mode is not None:
+                os.fchmod(fd, keep_mode)
+        finally:
+            os.close(fd)  # ffmpeg opens the name itself
         with tempfile.TemporaryDirectory(prefix="xiangshe-audio-") as scratch:
             wav = None
             if beats is not None:
