@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -75,8 +75,8 @@ _RING = np.array([(math.cos(2 * math.pi * k / 16), math.sin(2 * math.pi * k / 16
                   for k in range(16)])
 
 
-def _candidates(lab: Label) -> np.ndarray:
-    """(k, 4) boxes in the order they are tried: `first`, centred, the touching eight, rings."""
+def _touching(lab: Label) -> np.ndarray:
+    """(k, 4) the boxes tried first: `first`, centred, then the eight touching the mark."""
     ax, ay = lab.anchor
     w, h = lab.w, lab.h
     out = []
@@ -94,13 +94,24 @@ def _candidates(lab: Label) -> np.ndarray:
             cx -= dx * k
             cy -= dy * k
         out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    # the rings: sixteen directions, each ring a label's height further out
+    return np.asarray(out, float).reshape(-1, 4)
+
+
+def _rings(lab: Label) -> np.ndarray:
+    """(16 × RINGS, 4) the boxes tried next: sixteen directions, each ring a label's height
+    further out."""
+    ax, ay = lab.anchor
+    w, h = lab.w, lab.h
     dist = lab.r + lab.gap + np.arange(1, RINGS + 1)[:, None] * (h + 2)  # (rings, 1)
     c, s = _RING[:, 0], _RING[:, 1]
     cx = ax + c * (dist + np.abs(c) * w / 2)
     cy = ay + s * (dist + np.abs(s) * h / 2)
-    ring = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=-1).reshape(-1, 4)
-    return np.vstack([np.asarray(out, float).reshape(-1, 4), ring])
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=-1).reshape(-1, 4)
+
+
+def _candidates(lab: Label) -> np.ndarray:
+    """(k, 4) boxes in the order they are tried: `first`, centred, the touching eight, rings."""
+    return np.vstack([_touching(lab), _rings(lab)])
 
 
 def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -108,6 +119,25 @@ def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
     return np.clip(ix, 0, None) * np.clip(iy, 0, None)
+
+
+def _costs(lab: Label, cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarray:
+    """(k,) px² each candidate overlaps the live boxes (+1e6 outside the bounds)."""
+    # only the boxes that reach the candidates' span can cost anything
+    lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
+    near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
+                      & (live[:, 3] > lo[1]))[0]
+    area = _areas(cand, live[near])
+    if lab.first is not None and lab.own:
+        # only where the label usually goes: moved, it keeps clear of its owner too
+        area[0, np.isin(near, lab.own)] = 0.0
+    cost = area.sum(axis=1)
+    if bounds is not None:
+        x0, y0, x1, y1 = bounds
+        outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
+                   | (cand[:, 3] > y1))
+        cost = cost + outside * 1e6  # outside the picture: worse than any overlap
+    return cost
 
 
 def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
@@ -119,23 +149,17 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     n = len(obs)
     out: list[Placed] = []
     for lab in labels:
-        cand = _candidates(lab)
-        # only the boxes that reach the candidates' span can cost anything
-        lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
-        live = boxes[:n]
-        near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
-                          & (live[:, 3] > lo[1]))[0]
-        area = _areas(cand, live[near])
-        if lab.first is not None and lab.own:
-            # only where the label usually goes: moved, it keeps clear of its owner too
-            area[0, np.isin(near, lab.own)] = 0.0
-        cost = area.sum(axis=1)
-        if bounds is not None:
-            x0, y0, x1, y1 = bounds
-            outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
-                       | (cand[:, 3] > y1))
-            cost = cost + outside * 1e6  # outside the picture: worse than any overlap
+        # the touching places first; the rings only when all of those are taken (most labels
+        # of a frame find room at once, and the window places them every frame)
+        cand = _touching(lab)
+        cost = _costs(lab, cand, boxes[:n], bounds)
         free = np.nonzero(cost <= 1e-9)[0]
+        if not len(free):
+            rings = _rings(lab)
+            cand = np.vstack([cand, rings])
+            cost = np.concatenate([cost, _costs(replace(lab, first=None), rings, boxes[:n],
+                                                bounds)])
+            free = np.nonzero(cost <= 1e-9)[0]
         k = int(free[0]) if len(free) else int(np.argmin(cost))
         first = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
         out.append(Placed(tuple(float(v) for v in cand[k]), k >= first, float(cost[k]), k))
