@@ -167,6 +167,21 @@ def test_clicking_a_person_selects_him_and_draws_his_stage_trail(app):
     assert names.index("marks") < names.index("people") < names.index("selection")
 
 
+def test_a_trail_is_cut_to_what_the_view_shows():
+    box = (0.0, 0.0, 10.0, 10.0)
+    path = np.array([(-10.0, 5.0), (5.0, 5.0), (5.0, 20.0), (30.0, 20.0), (5.0, 8.0), (8.0, 8.0)])
+    pieces = ghosts.clip_path(path, box)
+    assert len(pieces) == 2
+    assert np.allclose(pieces[0], [(0, 5), (5, 5), (5, 10)])
+    # back in through the top edge, 10/12 of the way down (30, 20) → (5, 8)
+    assert np.allclose(pieces[1], [(30 - 25 * 10 / 12, 10), (5, 8), (8, 8)])
+    assert ghosts.clip_path(np.array([(20.0, 20.0), (30.0, 30.0)]), box) == []
+    inside = np.array([(1.0, 1.0), (2.0, 3.0)])
+    assert np.allclose(ghosts.clip_path(inside, box)[0], inside)
+    dashed = [p for p in ghosts.trail_prims(path, None, 1.0, False, box) if isinstance(p, Line)]
+    assert len(dashed) == 2  # the marks of its ends are kept whole
+
+
 def test_click_elsewhere_or_esc_clears_and_a_second_esc_quits(app):
     click(app, on_screen(app, 1))
     assert app.selected == 1

@@ -363,7 +363,7 @@ class _Marks:
             out += self.moved
             out += ghosts.compare_prims(tl, self.frame, self.view.compare.timeline, self.other, r)
         if self.path is not None and (not prefix or self._in_range(self.path)):
-            out += ghosts.trail_prims(self.path, None, r, False)
+            out += ghosts.trail_prims(self.path, None, r, False, _world_box(cam, clip))
         return [Layer(prefix + "marks", clip, cam, tuple(out))] if out else []
 
     def _in_range(self, pts: np.ndarray) -> bool:
@@ -408,6 +408,15 @@ class _Marks:
             if not diffs:
                 rows.append((SAME, hud.GREY))
         return tuple(rows)
+
+
+def _world_box(cam: Camera, clip: Box, pad_px: float = 20.0) -> tuple[float, float, float,
+                                                                      float]:
+    """The world box a camera shows inside clip, a little larger (breaks map y monotonically,
+    so the corners bound it)."""
+    x, y, w, h = clip
+    c = cam.to_world(np.array([[x - pad_px, y - pad_px], [x + w + pad_px, y + h + pad_px]]))
+    return (float(min(c[:, 0])), float(min(c[:, 1])), float(max(c[:, 0])), float(max(c[:, 1])))
 
 
 def _compare_inset(model: Model, fr: Framing, cmp: Compare | None) -> Framing:

@@ -48,16 +48,57 @@ def stage_trail(timeline, actor: int, stage: int) -> np.ndarray:
     return trails.path(timeline, actor, s.t0, s.t1)
 
 
+def clip_path(path: np.ndarray, box: tuple[float, float, float, float]) -> list[np.ndarray]:
+    """The pieces of a polyline inside box (xmin, ymin, xmax, ymax), each segment cut where it
+    crosses the box's edge (Liang–Barsky)."""
+    x0, y0, x1, y1 = box
+    pieces: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
+    for a, b in zip(path[:-1], path[1:], strict=True):
+        d = b - a
+        lo, hi = 0.0, 1.0
+        for p, q in ((-d[0], a[0] - x0), (d[0], x1 - a[0]), (-d[1], a[1] - y0), (d[1], y1 - a[1])):
+            if p == 0:
+                if q < 0:  # parallel to this edge and outside it
+                    lo, hi = 1.0, 0.0
+                continue
+            if p < 0:
+                lo = max(lo, q / p)
+            else:
+                hi = min(hi, q / p)
+        if lo > hi:
+            if cur:
+                pieces.append(cur)
+                cur = []
+            continue
+        s, e = a + lo * d, a + hi * d
+        if not cur or lo > 0:
+            if cur:
+                pieces.append(cur)
+            cur = [(float(s[0]), float(s[1]))]
+        cur.append((float(e[0]), float(e[1])))
+        if hi < 1:
+            pieces.append(cur)
+            cur = []
+    if cur:
+        pieces.append(cur)
+    return [np.asarray(p) for p in pieces if len(p) > 1]
+
+
 def trail_prims(path: np.ndarray, now: tuple[float, float] | None, r: float,
-                present: bool) -> list[Primitive]:
+                present: bool, view: tuple[float, float, float, float] | None = None
+                ) -> list[Primitive]:
     """His stage's path dotted, a hollow mark where it starts, a dot where it ends, and a ring
-    round him now (drawn even when the path is one point: the ring says who is selected)."""
+    round him now (drawn even when the path is one point: the ring says who is selected).
+
+    Long dashes, cut to `view` (the world box on screen): the back end draws each dash as a
+    line of its own, and a walk from the 賔's gate is thousands of pixels long."""
     out: list[Primitive] = []
     pts = tuple((float(x), float(y)) for x, y in path)
     if len(pts) > 1:
-        # long dashes: the back end draws each dash as a line of its own, and a stage's walk
-        # across the court is a thousand pixels
-        out.append(Line(pts, TRAIL, 2.0, dash=(5.0, 7.0)))
+        pieces = clip_path(np.asarray(pts), view) if view is not None else [np.asarray(pts)]
+        out += [Line(tuple((float(x), float(y)) for x, y in piece), TRAIL, 2.0, dash=(5.0, 7.0))
+                for piece in pieces]
         out.append(Circle(pts[0], r * 0.45, (255, 250, 236), TRAIL, 1.0, min_px=3.5))
         out.append(Circle(pts[-1], r * 0.35, TRAIL, None, 1.0, min_px=3.0))
     if now is not None and present:
