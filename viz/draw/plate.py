@@ -261,7 +261,7 @@ def _page(size) -> _Frame:
     side_w = round(w * 0.24)
     page = (m, m, w - 2 * m, h - 2 * m)
     mp = (m + 8, m + title_h, w - 2 * m - side_w - 24, h - 2 * m - title_h - 8)
-    side = (w - m - side_w - 8, m + title_h, side_w, h - 2 * m - title_h - 8)
+    side = (w - m - side_w - 8, m + title_h, side_w - 8, h - 2 * m - title_h - 8)
     return _Frame(page, mp, side, m + title_h / 2, px)
 
 
@@ -492,12 +492,13 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     step = tl.steps[tl.step_at(t, closing)] if tl.steps else None
     clause = (model.corpus.clause_at(step.span[0]) if step is not None and model.corpus
               is not None else None)
-    for line in hud.wrap(words, px * 1.2, w):
+    # a line may overhang by a closing mark it keeps (kinsoku): wrap one em short
+    for line in hud.wrap(words, px * 1.2, w - px * 1.2):
         out.append(Text((x, cy), line, px * 1.2, INK, "nw", screen=True))
         cy += px * 1.2 * 1.6
     if clause is not None:
         for note in clause.notes:
-            for line in hud.wrap(note, px * 0.9, w):
+            for line in hud.wrap(note, px * 0.9, w - px * 0.9):
                 out.append(Text((x, cy), line, px * 0.9, GREY, "nw", screen=True))
                 cy += px * 0.9 * 1.55
     if clause is not None:
@@ -520,10 +521,12 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
                                      for g in found if g.number == n))
             names = LIST_SEP.join(who[:4]) + (MORE if len(who) > 4 else "")
             # one step: its words head the column already, so each number names who moves
-            rows.append((n, names if one_step else WHO.format(cite=cite, names=names)))
+            # following one person, naming him on every row says nothing
+            text = cite if follow is not None else WHO.format(cite=cite, names=names)
+            rows.append((n, names if one_step else text))
         # the whole list in the room left: smaller type before any move is left out
         for size in (px * 0.95, px * 0.85, px * 0.75, px * 0.65):
-            wrapped = [(n, hud.wrap(text, size, w - px * 2)) for n, text in rows]
+            wrapped = [(n, hud.wrap(text, size, w - px * 2 - size)) for n, text in rows]
             if cy + sum(len(ls) for _, ls in wrapped) * size * 1.55 <= y + h:
                 break
         for n, lines in wrapped:
