@@ -160,6 +160,27 @@ def test_an_interrupted_render_leaves_no_file(rite, tmp_path, monkeypatch):
     assert leftovers(tmp_path) == []
 
 
+def test_a_terminated_render_leaves_no_file_either(rite, tmp_path, monkeypatch):
+    import signal
+
+    calls = []
+    real = video.compose
+
+    def terminated(*a, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill PID` would; handled in this thread
+        return real(*a, **kw)
+
+    monkeypatch.setattr(video, "compose", terminated)
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as e:
+        render(rite, tmp_path / "v.mp4")
+    assert e.value.code == 128 + signal.SIGTERM
+    assert leftovers(tmp_path) == []
+    assert signal.getsignal(signal.SIGTERM) == before  # put back as it was
+
+
 def test_a_failing_ffmpeg_is_an_error_and_leaves_no_file(rite, tmp_path, monkeypatch):
     fake = tmp_path / "bin"
     fake.mkdir()

@@ -24,6 +24,7 @@ import math
 import multiprocessing
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -266,7 +267,7 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
                 os.fchmod(fd, keep_mode)
         finally:
             os.close(fd)  # ffmpeg opens the name itself
-        with tempfile.TemporaryDirectory(prefix="xiangshe-audio-") as scratch:
+        with _terminate_raises(), tempfile.TemporaryDirectory(prefix="xiangshe-audio-") as scratch:
             wav = None
             if beats is not None:
                 wav = Path(scratch) / "drum.wav"
@@ -282,6 +283,25 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
         raise
     return VideoInfo(p, len(times), (w, h), fps, info[0], info[1],
                      0 if beats is None else len(beats))
+
+
+@contextlib.contextmanager
+def _terminate_raises():
+    """While rendering, SIGTERM (kill, a closing terminal's hang-up aside) raises SystemExit
+    instead of ending the process at once, so ffmpeg is stopped and the temporary file removed
+    as on Ctrl-C. Only the main thread may set handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 class Painter:
