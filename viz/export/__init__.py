@@ -2,7 +2,8 @@
 
 Each is a back end of the same composed frames (viz.draw.compose) or of the same timeline, so
 what is exported is what the window shows. This module holds what they share: the terminal
-progress bar and the ffmpeg that imageio-ffmpeg ships.
+progress bar, the ffmpeg that imageio-ffmpeg ships, writing a set of files (all refused before
+any is written), and the bundled font that HTML pages name.
 """
 from __future__ import annotations
 
