@@ -72,7 +72,7 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 
 def add_sheet(subparsers: argparse._SubParsersAction) -> None:
-    from viz.export import sheets
+    from viz.export import SHEET_FORMATS
 
     s = subparsers.add_parser(
         "sheet", help="a role's cue sheet: every step in which he acts",
@@ -83,7 +83,7 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("actor", nargs="?", metavar="ACTOR",
                    help="an actor id (shangshe1), or a name or label only one person has")
     s.add_argument("--all", action="store_true", help="every role, one sheet each, into -o DIR")
-    s.add_argument("--format", choices=sheets.FORMATS, default=None,
+    s.add_argument("--format", choices=SHEET_FORMATS, default=None,
                    help="default: from -o's suffix, else md")
     s.add_argument("-o", "--output", metavar="FILE|DIR",
                    help="the sheet (default: print it); with --all, the folder for the sheets")

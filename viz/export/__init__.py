@@ -69,6 +69,7 @@ def ffmpeg_exe() -> str:
         raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
 
 
+SHEET_FORMATS = ("md", "csv", "html")  # here, not in sheets: the parser needs them at every start
 FONTS = "fonts"  # the folder beside an HTML page that holds the bundled font
 # The page names the bundled font first: where the file sits beside it (the atlas, sheet --all)
 # a machine with no CJK font still shows the text; where it does not, the browser falls back

@@ -24,13 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from viz.draw import trails
-from viz.export import FONT_FACE, FONT_FAMILY
+from viz.export import FONT_FACE, FONT_FAMILY, SHEET_FORMATS
 from viz.query import QueryError, dir_name
 from viz.timeline import POSTURES
 
 MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
 MIN_TURN = 5.0  # degrees
-FORMATS = ("md", "csv", "html")
+FORMATS = SHEET_FORMATS
 PLAN_SIZE = (260, 190)  # px: a plan small enough to sit in a table row and still show the hall
 PLAN_PAD = 10.0  # 尺 shown round the path
 LIST_SEP = "、"
