@@ -171,15 +171,26 @@ def _marks(layer: Layer) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def test_no_name_on_a_plate_overlaps_another_or_anyones_mark(rite, busiest):
-    p = plate.plate_layers(rite, busiest, True, trails="stage", size=plate.DEFAULT_SIZE)
+def _plate_clashes(p: plate.Plate) -> tuple[list, list]:
+    """The words a plate's placement put down (names, tags, move numbers, place names), and
+    the pairs among them or with a mark that overlap as the real font draws them."""
     people = [ly for ly in p.layers if ly.name.endswith("people")]
     texts = [(t, ly.camera) for ly in people for t in ly.prims if isinstance(t, Text)]
+    plan = next(ly for ly in p.layers if ly.name == "plate.plan")
+    texts += [(t, plan.camera) for t in plan.prims if isinstance(t, Text) and t.screen]
+    boxes = [_drawn_box(t, cam) for t, cam in texts]
+    return texts, labels.overlaps(boxes, list(p.marks))
+
+
+def test_no_name_on_a_plate_overlaps_another_or_anyones_mark(rite, busiest):
+    p = plate.plate_layers(rite, busiest, True, trails="stage", size=plate.DEFAULT_SIZE)
+    texts, clash = _plate_clashes(p)
     present = int(rite.timeline.sample(busiest, True).present.sum())
     assert len(texts) >= present > 30
-    boxes = [_drawn_box(t, cam) for t, cam in texts]
-    clash = labels.overlaps(boxes, list(p.marks))
     assert clash == [], [(texts[i][0].text, j) for i, j in clash[:5]]
+    for s in rite.timeline.stages:  # and at the end of every stage, with its step's moves
+        texts, clash = _plate_clashes(plate.plate_layers(rite, s.t1, True))
+        assert clash == [], (s.name, [(texts[i][0].text, j) for i, j in clash[:5]])
 
 
 def test_no_tag_in_the_fitted_window_overlaps_another_or_a_token(rite, busiest):
