@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 # the module, not its names: viz.cli imports this one while building its parser, so its
-# helpers are looked up when a command is registered or run, never at import
+# helpers are looked up when a command is registered or run, never at import. Everything else
+# is imported by the command that needs it: the parser is built at every start.
 from viz import cli
-from viz.query import QueryError
 
 
 def _positive(text: str) -> float:
@@ -56,6 +56,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_video(args: argparse.Namespace) -> int:
     from viz.export.video import render_video, span_of
+    from viz.query import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
@@ -103,6 +104,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     import sys
 
     from viz.export import FONTS, font_files, sheets, write_all
+    from viz.query import QueryError
 
     if args.all == (args.actor is not None):
         raise QueryError("give one ACTOR, or --all -o DIR")
