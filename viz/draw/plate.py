@@ -185,13 +185,21 @@ def _boxes(layer: Layer) -> list[labels.BoxT]:
     return out
 
 
-def _numbers(found, cam: Camera, taken: list, bounds) -> tuple[list[Primitive], list]:
-    """The move numbers beside each start, placed clear of what is already down."""
+def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0) -> tuple[
+        list[Primitive], list]:
+    """The move numbers beside each start, placed clear of what is already down. People who
+    set off together (one number, starts close by) share one number, as a drill chart writes
+    a set once for a block of marchers."""
     reqs, texts = [], []
+    starts: dict[int, list[tuple[float, float]]] = {}
     for g in found:
         (x, y), = cam.to_screen_pts([tuple(g.points[0])])
         text = str(g.number)
-        w, h = labels.text_size(text, 12, pad=2)
+        w, h = labels.text_size(text, px, pad=2)
+        mine = starts.setdefault(g.number, [])
+        if any(abs(x - a) < 2.5 * h and abs(y - b) < 2.5 * h for a, b in mine):
+            continue
+        mine.append((x, y))
         reqs.append(labels.Label((x, y), w, h, r=4.5))
         texts.append(text)
     placed = labels.place(reqs, taken, _inner(bounds))
@@ -201,7 +209,7 @@ def _numbers(found, cam: Camera, taken: list, bounds) -> tuple[list[Primitive], 
         if p.displaced:
             a, b = labels.leader(req.anchor, p.box, req.r)
             out.append(Line((a, b), ZHU_FAINT, 1.0, screen=True))
-        out.append(Text((cx, cy), text, 12, PAPER, "c", bg=ZHU, screen=True))
+        out.append(Text((cx, cy), text, px, PAPER, "c", bg=ZHU, screen=True))
     return out, [p.box for p in placed]
 
 
@@ -386,7 +394,7 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             written.append(Line((a, b), GREY, 1.0, screen=True))
         written.append(Text(p.center, name, size, col, "c", screen=True))
     boxes = [p.box for p in placed]
-    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box)
+    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box, max(10.0, px * 0.8))
     moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
 
