@@ -331,3 +331,19 @@ def test_the_font_draws_every_word_a_plate_writes():
     from viz import fonts
 
     assert fonts.check_font(plate.TEXTS) == []
+
+
+@pytest.mark.parametrize("with_text", [True, False])
+def test_a_small_rite_plates_in_every_style_and_trail_with_or_without_its_text(with_text):
+    from types import SimpleNamespace
+
+    from test_draw import FakeLayout, fake_corpus, fake_timeline
+
+    rite = SimpleNamespace(layout=FakeLayout(), timeline=fake_timeline(),
+                           corpus=fake_corpus() if with_text else None)
+    for t in (0.0, 6.0, 20.0):
+        for style in plate.STYLES:
+            for trails_mode in plate.TRAILS:
+                png, svg = plate.render_plate(rite, t, True, style=style, trails=trails_mode,
+                                              size=(480, 340))
+                assert png[:4] == b"\x89PNG" and svg.rstrip().endswith("</svg>")

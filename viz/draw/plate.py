@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from viz.draw import hud, labels, scene, trails
+from viz.draw import hud, labels, scene
+from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, View, compose, view_kind
 from viz.draw.display import Box, Circle, Color, Layer, Line, Polygon, Primitive, Rect, Text
@@ -135,9 +136,6 @@ def plate_layers(compiled, moment_t: float, closing: bool = False, *, style: str
     if style == "screen":
         return _screen(model, moment_t, closing, size, found)
     return _plate(model, moment_t, closing, size, found, fi)
-
-
-trails_mod = trails  # the module, where a parameter is called `trails`
 
 
 def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
