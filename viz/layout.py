@@ -144,6 +144,7 @@ class Layout:
     variants: tuple[TopicVariant, ...] = ()
     warnings: tuple[Problem, ...] = field(default=())
     applied: tuple[str, ...] = ()  # places and obstacles moved by the chosen readings
+    variant_readings: tuple[str, ...] = ()  # the readings this file's place variants follow
 
     # -- places ------------------------------------------------------------------------
     def place_xy(self, name: str) -> np.ndarray:
@@ -341,7 +342,8 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
         ways={k: tuple(v["via"]) for k, v in root.get("ways", {}).items()},
         variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
                        for v in root.get("variants", ())),
-        warnings=tuple(col.warnings), applied=tuple(applied))
+        warnings=tuple(col.warnings), applied=tuple(applied),
+        variant_readings=tuple(dict.fromkeys(v["reading"] for _, v in _all_variants(root))))
     if walkable:
         _check_reach(root, col, layout, (gx0, court_in[1] - wall, gx1, court_in[1]))
     col.raise_if_errors()

@@ -34,7 +34,7 @@ an unexpected exception inside the compiler, all become a Result with ok False.
 Every reload reads each file once into a snapshot, and everything compiled from it (other
 readings too) uses that snapshot, so a reading switch never mixes old and new files nor fails
 because the disk is half-saved. The snapshot is taken by routing the one place every file of a
-script or layout is read (viz.yamlsrc._read_bytes) through a context variable: files named in it
+script or layout is read through viz.yamlsrc.READ_HOOK, a context variable: files named in it
 are served from memory, others are read from disk and recorded. The parse cache (viz/cache.py)
 keys by the text it is given, so given texts are parsed, never a stale cached file. Texts
 given to reload() stay current until a file changes on disk again (check() compares the disk
@@ -42,7 +42,6 @@ with what it was then). The variable is per thread, so a reload may run in a wor
 """
 from __future__ import annotations
 
-import contextvars
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -107,28 +106,14 @@ class _Sources:
         return data
 
 
-_SOURCES: contextvars.ContextVar[_Sources | None] = contextvars.ContextVar("sources",
-                                                                           default=None)
-_DISK_READ = yamlsrc._read_bytes  # noqa: SLF001 (the one place files are read; see docstring)
-
-
-def _read_bytes(path: str | Path) -> bytes:
-    src = _SOURCES.get()
-    return _DISK_READ(path) if src is None else src.read_bytes(path, _DISK_READ)
-
-
-# Installed once, at import: outside a reload the context variable is None and every read goes
-# to disk exactly as before. (viz.yamlsrc offering this hook itself would be cleaner.)
-yamlsrc._read_bytes = _read_bytes  # noqa: SLF001
-
-
 @contextmanager
 def _serving(src: _Sources) -> Iterator[_Sources]:
-    token = _SOURCES.set(src)
+    """Every file read while inside goes through src (yamlsrc.READ_HOOK)."""
+    token = yamlsrc.READ_HOOK.set(src.read_bytes)
     try:
         yield src
     finally:
-        _SOURCES.reset(token)
+        yamlsrc.READ_HOOK.reset(token)
 
 
 def _failure(e: BaseException, where: str) -> list[Problem]:

@@ -33,20 +33,24 @@ class Rite:
         self.script_path, self.layout_path = str(script_path), str(layout_path)
         self.corpus = corpus if corpus is not None else load_corpus()
         self._cache: dict[tuple[str, ...], Compiled] = {}
+        self._layout = None  # the layout as its file has it, for the readings it knows
+
+    def default_layout(self):
+        from viz.layout import load_layout
+
+        if self._layout is None:
+            self._layout = load_layout(self.layout_path)
+        return self._layout
 
     def known_readings(self) -> list[str]:
-        """鄭, then every reading the layout's and the script's variants name, in file order."""
-        from viz.layout import load_layout
+        """鄭, then every reading that moves something: the layout's place and obstacle
+        variants, and the script's step variants that carry actions (a variant that is only a
+        note is kept as data, not offered as a reading)."""
         from viz.script import read_document, script_readings
 
-        layout = load_layout(self.layout_path)
         doc, _ = read_document(self.script_path)
-        names = [DEFAULT_READING]
-        for v in getattr(layout, "variants", ()):
-            names += [r.strip() for r in v.reading.split(",")]
-        for p in layout.places.values():
-            names += [v.reading for v in getattr(p, "variants", ())]
-        names += sorted(script_readings(doc))
+        names = [DEFAULT_READING, *self.default_layout().variant_readings,
+                 *sorted(script_readings(doc))]
         return list(dict.fromkeys(n for n in names if n))
 
     def check_readings(self, readings: Sequence[str]) -> None:
@@ -69,7 +73,10 @@ class Rite:
         if key in self._cache:
             return self._cache[key]
         self.check_readings(key)
-        layout = load_layout(self.layout_path, readings=key)
+        # the layout moves what its variants name; a reading only the script knows moves steps
+        known = self.default_layout().variant_readings
+        layout = load_layout(self.layout_path,
+                             readings=tuple(r for r in key if any(r in k for k in known)))
         script = load_script(self.script_path, layout, self.corpus, key)
         out = Collector()
         timeline = compile_script(script, layout, out)

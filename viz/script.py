@@ -1040,12 +1040,13 @@ def settings_from(doc: YMap) -> Settings:
 
 
 def script_readings(doc: Any) -> set[str]:
-    """Every reading a document's step variants name."""
+    """Every reading a document's step variants name with actions of their own (do: or use:)."""
     out: set[str] = set()
     for st in (doc.get("stages") or []) if isinstance(doc, Mapping) else []:
         for s in (st.get("steps") or []) if isinstance(st, Mapping) else []:
             for v in (s.get("variants") or []) if isinstance(s, Mapping) else []:
-                if isinstance(v, Mapping) and isinstance(v.get("reading"), str):
+                if isinstance(v, Mapping) and isinstance(v.get("reading"), str) and (
+                        "do" in v or "use" in v):
                     out.add(v["reading"])
     return out
 

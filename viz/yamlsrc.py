@@ -9,6 +9,7 @@ that expand to more than MAX_ALIAS_NODES values (the "billion laughs").
 from __future__ import annotations
 
 import codecs
+import contextvars
 import gc
 from collections.abc import Callable
 from pathlib import Path
@@ -240,7 +241,19 @@ def _build(loader: Any) -> Any:
             gc.enable()
 
 
+# Where file bytes come from: None reads the disk; a reload sets a function (path, disk read) →
+# bytes that serves edited texts from memory and records what was read (viz/reload.py).
+READ_HOOK: contextvars.ContextVar[Callable[[str | Path, Callable[[str | Path], bytes]], bytes]
+                                  | None] = contextvars.ContextVar("read_hook", default=None)
+
+
 def _read_bytes(path: str | Path) -> bytes:
+    """A file's bytes, through READ_HOOK when one is set, else from the disk."""
+    hook = READ_HOOK.get()
+    return _disk_bytes(path) if hook is None else hook(path, _disk_bytes)
+
+
+def _disk_bytes(path: str | Path) -> bytes:
     """At most MAX_BYTES + 1 bytes, so /dev/zero or an endless pipe cannot fill the memory."""
     name = str(path)
     try:

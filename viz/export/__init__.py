@@ -61,8 +61,8 @@ def ffmpeg_exe() -> str:
     try:
         import imageio_ffmpeg
     except ImportError:
-        raise OutputError("video needs the imageio-ffmpeg package (python -m pip install "
-                          "imageio-ffmpeg; it ships its own ffmpeg)") from None
+        raise OutputError("video needs the imageio-ffmpeg package (python -m pip install -e "
+                          "'.[video]'; it ships its own ffmpeg)") from None
     try:
         return imageio_ffmpeg.get_ffmpeg_exe()
     except RuntimeError as e:  # the wheel for another platform, or the binary removed
