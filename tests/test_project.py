@@ -27,7 +27,8 @@ def test_help_lists_every_command():
     out = subprocess.run([sys.executable, "main.py", "--help"], cwd=ROOT, capture_output=True,
                          text=True, encoding="utf-8", timeout=60)
     assert out.returncode == 0
-    for cmd in ("play", "shot", "state", "check", "text", "find", "diff", "plate", "video"):
+    for cmd in ("play", "shot", "state", "check", "text", "find", "diff", "plate", "video", "sheet",
+                "atlas"):
         assert re.search(rf"^\s+{cmd}\s", out.stdout, re.MULTILINE), (cmd, out.stdout)
 
 

@@ -11,7 +11,8 @@ from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.errors import InputError
 
 VALUE_OPTIONS = {"--script", "--layout", "--reading", "--at", "--after", "--stage", "-o",
-                 "--output", "--size", "--part"}
+                 "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
+                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
 
 
 def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()):
