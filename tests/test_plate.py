@@ -98,6 +98,22 @@ def test_svg_draws_the_display_list_through_the_camera_and_clip():
     assert 'aria-label="主人"' in svg
 
 
+def test_a_halo_is_drawn_under_the_words_in_both_back_ends():
+    cam = Camera((0, 0, 60, 40))
+    plain = Text((30.0, 20.0), "主人", 16, (0, 0, 0), "c", screen=True)
+    haloed = Text((30.0, 20.0), "主人", 16, (0, 0, 0), "c", screen=True, halo=(255, 0, 0))
+    svg = svgdraw.svg_document([Layer("x", None, cam, (haloed,))], (60, 40))
+    assert svg.count("<use ") == 4 and svg.index('fill="#ff0000"') < svg.index('fill="#000000"')
+    surfaces = []
+    for t in (plain, haloed):
+        s = pygame.Surface((60, 40))
+        s.fill((255, 255, 255))
+        pgdraw.draw(s, [t], cam)
+        surfaces.append(pygame.surfarray.array3d(s).astype(int))
+    red = (surfaces[1][..., 0] > 200) & (surfaces[1][..., 1] < 80)
+    assert red.sum() > 20 and not ((surfaces[0][..., 0] > 200) & (surfaces[0][..., 1] < 80)).any()
+
+
 def test_svg_refuses_what_is_not_a_primitive():
     with pytest.raises(TypeError):
         svgdraw.svg_document([Layer("x", None, Camera(), ("not a primitive",))], (10, 10))

@@ -72,6 +72,8 @@ class Text:
     bg: Color | None = None  # a box behind the text (speech bubbles, prop tags)
     border: Color | None = None
     screen: bool = False
+    halo: Color | None = None  # a 1 px rim round each glyph (a map's halo): lines under the
+    # words stop short of them, as on a printed plate, where a box would hide the plan
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,14 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
             pygame.draw.rect(surf, t.bg, box, border_radius=3)
         if t.border is not None:
             pygame.draw.rect(surf, t.border, box, 1, border_radius=3)
+    if t.halo is not None:
+        rim = _cache.render(t.text, px, t.halo)
+        for dx, dy in _HALO:
+            surf.blit(rim, (int(left) + dx, int(top) + dy))
     surf.blit(img, (int(left), int(top)))
+
+
+_HALO = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 
 
 def _rect(surf: pygame.Surface, r: Rect) -> None:

@@ -339,7 +339,8 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             box: Box, avoid: Sequence[labels.BoxT] = ()) -> _Marks:
     """People as their names where they stand (a dot on the spot, a square when seated, a
     tick the way he faces), the props set down by name, the drill chart under them and its
-    numbers; every name placed clear of every other and of every mark."""
+    numbers; every name placed clear of every other and of every mark, with a paper halo so
+    the plan's lines stop short of it."""
     tl = model.timeline
     marks: list[labels.BoxT] = []
     dots: list[Primitive] = []
@@ -390,7 +391,7 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         if p.displaced:
             a, b = labels.leader(req.anchor, p.box, req.r)
             written.append(Line((a, b), GREY, 1.0, screen=True))
-        written.append(Text(p.center, name, size, col, "c", screen=True))
+        written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
     boxes = [p.box for p in placed]
     nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box, max(10.0, px * 0.8))
     moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []

@@ -180,6 +180,10 @@ class _Writer:
             gx = left + (p - lo) * k
             uses.append(f'<use xlink:href="#{_gid(name)}" transform="translate({_n(gx)},{base}) '
                         f'scale({k:.5g},{-k:.5g})"/>')
+        if t.halo is not None:  # the rim first, the glyphs over it (pgdraw: 8 offset copies)
+            self.out.append(f'<g aria-hidden="true"{_paint("fill", t.halo)}'
+                            f'{_paint("stroke", t.halo)} stroke-width="{2 / k:.4g}" '
+                            f'stroke-linejoin="round">' + "".join(uses) + "</g>")
         self.out.append(f'<g aria-label={quoteattr(t.text)}{_paint("fill", t.color)}>'
                         + "".join(uses) + "</g>")
 
