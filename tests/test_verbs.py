@@ -292,3 +292,21 @@ def test_a_marked_spot_outlives_later_set_downs(field, corpus):
             - put: {who: sz, prop: zhi, at: {mark: 無}}
         """, field, corpus)
     assert any("no spot is marked '無' yet" in w.message for w in warns)
+
+
+def test_a_turn_goes_the_way_it_is_told(field, corpus):
+    """左還 and 右還: from facing north to facing south, by the west or by the east."""
+    def mid_facing(turn: str) -> float:
+        extra = f", turn: {turn}" if turn else ""
+        tl, warns, _ = build(f"""\
+            - cite: 還視侯中
+              do:
+                - face: {{who: zhuren, dir: 北}}
+            - cite: 還視侯中
+              do:
+                - face: {{who: zhuren, dir: 南{extra}}}
+            """, field, corpus)
+        s = tl.steps[1]
+        return float(tl.sample((s.t0 + s.t1) / 2).facing[tl.actor_index["zhuren"]])
+    assert mid_facing("右") == pytest.approx(90)  # by the east
+    assert mid_facing("左") == pytest.approx(270)  # by the west

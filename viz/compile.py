@@ -213,8 +213,13 @@ class Compiler:
     def start(self, busy: dict, who: list[int]) -> float:
         return max((busy.get(a, 0.0) for a in who), default=0.0)
 
-    def turn(self, a: int, t: float, deg: float) -> float:
+    def turn(self, a: int, t: float, deg: float, way: str | None = None) -> float:
+        """Turn in place to deg: the short way round, or 右 (clockwise) / 左 (counter-clockwise)."""
         f = unwrap_to(self.face[a], deg)
+        if way == "右" and f < self.face[a] - 1e-9:
+            f += 360.0
+        elif way == "左" and f > self.face[a] + 1e-9:
+            f -= 360.0
         if abs(f - self.face[a]) < 1.0:
             return t
         self.hold(a, t)

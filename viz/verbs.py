@@ -106,10 +106,18 @@ class Move(Verb):
 @verb
 class Face(Verb):
     name = "face"
-    doc = "turn in place to a direction, or toward a place, a person or a prop"
+    doc = ("turn in place to a direction, or toward a place, a person or a prop; the short way "
+           "round, or turn: 左 (左還, counter-clockwise seen from above) or 右 (右還, clockwise)")
     keys = {"who": WHO, "dir": Key("dir", "one of the eight directions"),
-            "toward": Key("place", "a place, {actor: …} or {prop: …} to turn toward")}
+            "toward": Key("place", "a place, {actor: …} or {prop: …} to turn toward"),
+            "turn": Key("text", "左 or 右: which way round (左還 / 右還)")}
     one_of = (("dir", "toward"),)
+
+    @classmethod
+    def check(cls, args, say):
+        super().check(args, say)
+        if "turn" in args and args["turn"] not in ("左", "右"):
+            say(f"turn: expected 左 or 右, found {args['turn']!r}")
 
     @staticmethod
     def compile(c, act, busy):
@@ -119,7 +127,7 @@ class Face(Verb):
             t = busy.get(a, 0.0)
             toward = act.args.get("toward")
             deg = act.args["dir"] if toward is None else c.heading_to(a, c.xy(toward, act.loc))
-            busy[a] = t = c.turn(a, t, deg)
+            busy[a] = t = c.turn(a, t, deg, act.args.get("turn"))
             end = max(end, t)
         return end
 
