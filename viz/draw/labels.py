@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,7 +44,6 @@ class Label:
     gap: float = 1.0
     centred: bool = False  # first try the box centred on the anchor (a name written in place)
     first: BoxT | None = None  # a box to try before all others (where the label usually goes)
-    own: tuple[int, ...] = ()  # obstacles `first` may touch (its owner's facing nose)
 
 
 @dataclass(frozen=True)
@@ -121,17 +120,13 @@ def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.clip(ix, 0, None) * np.clip(iy, 0, None)
 
 
-def _costs(lab: Label, cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarray:
+def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarray:
     """(k,) px² each candidate overlaps the live boxes (+1e6 outside the bounds)."""
     # only the boxes that reach the candidates' span can cost anything
     lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
     near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
                       & (live[:, 3] > lo[1]))[0]
-    area = _areas(cand, live[near])
-    if lab.first is not None and lab.own:
-        # only where the label usually goes: moved, it keeps clear of its owner too
-        area[0, np.isin(near, lab.own)] = 0.0
-    cost = area.sum(axis=1)
+    cost = _areas(cand, live[near]).sum(axis=1)
     if bounds is not None:
         x0, y0, x1, y1 = bounds
         outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
@@ -152,13 +147,12 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         # the touching places first; the rings only when all of those are taken (most labels
         # of a frame find room at once, and the window places them every frame)
         cand = _touching(lab)
-        cost = _costs(lab, cand, boxes[:n], bounds)
+        cost = _costs(cand, boxes[:n], bounds)
         free = np.nonzero(cost <= 1e-9)[0]
         if not len(free):
             rings = _rings(lab)
             cand = np.vstack([cand, rings])
-            cost = np.concatenate([cost, _costs(replace(lab, first=None), rings, boxes[:n],
-                                                bounds)])
+            cost = np.concatenate([cost, _costs(rings, boxes[:n], bounds)])
             free = np.nonzero(cost <= 1e-9)[0]
         k = int(free[0]) if len(free) else int(np.argmin(cost))
         first = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)

@@ -390,7 +390,6 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
 
     r0 = token_radius(o)
     tokens: list[labels.BoxT] = []
-    nose: dict[int, int] = {}  # actor → the index of his nose's box among the obstacles
     reqs: list[tuple[str, int, Text, labels.Label]] = []  # (kind, actor, usual Text, request)
     for i in range(len(timeline.actors)):
         if not bool(frame.present[i]):
@@ -401,7 +400,6 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         fx, fy = facing_vector(float(frame.facing[i]))
         tokens.append(labels.circle_box(cx, cy, r * k))
         nx, ny = cx + fx * r * 1.6 * k, cy - fy * r * 1.6 * k
-        nose[i] = len(tokens)
         tokens.append((min(cx, nx) - 0.55 * r * k, min(cy, ny) - 0.55 * r * k,
                        max(cx, nx) + 0.55 * r * k, max(cy, ny) + 0.55 * r * k))
     # what is said first (the biggest box, read first), then bows, then what is held
@@ -432,9 +430,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
             # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
             t = prop_tag(x + r0 + 0.2 * r0, y, HELD_SEP.join(
                 name if c == 1 else f"{name}×{c}" for name, c in held.items()), anchor="w")
-            # his own nose may show under the tag of what he holds, nobody else's may
-            reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y),
-                                                own=(nose[i],))))
+            reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
     if o.captions:
         for i, text in frame.captions:
             if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
@@ -478,7 +474,7 @@ _FRAC = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w"
 
 
 def _request(t: Text, to_px, k: float, r: float = 0.0, at: tuple[float, float] | None = None,
-             centred: bool = False, own: tuple[int, ...] = ()) -> labels.Label:
+             centred: bool = False) -> labels.Label:
     """A placement request for a Text: its usual box first, then around `at` (its owner)."""
     pad = 2 if t.bg is not None or t.border is not None else 0
     w, h = labels.text_size(t.text, _text_px(t, k), pad)
@@ -486,7 +482,7 @@ def _request(t: Text, to_px, k: float, r: float = 0.0, at: tuple[float, float] |
     fx, fy = _FRAC.get(t.anchor, (0.5, 0.5))
     first = (px - fx * w, py - fy * h, px - fx * w + w, py - fy * h + h)
     anchor = to_px(*at) if at is not None else (px, py)
-    return labels.Label(anchor, w, h, r=r, first=first, centred=centred, own=own)
+    return labels.Label(anchor, w, h, r=r, first=first, centred=centred)
 
 
 def facing_mark(x: float, y: float, fx: float, fy: float, r: float, col: Color) -> Polygon:
