@@ -17,7 +17,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from viz.draw.camera import Camera
 from viz.draw.display import Circle, Color, Layer, Line, Polygon, Primitive, Rect, Text
-from viz.fonts import FONT_PATH, SUBSTITUTES  # the font pgdraw draws with, and its substitutes
 
 _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
            "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
@@ -26,14 +25,19 @@ _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "
 class Glyphs:
     """Outlines, advances and ink bounds of the bundled font's glyphs, in font units."""
 
-    def __init__(self, path=FONT_PATH) -> None:
+    def __init__(self, path=None) -> None:
+        # the font pgdraw draws with, and its substitutes; looked up here, not at import,
+        # because viz.fonts imports pygame and importing this module should not
+        from viz.fonts import FONT_PATH, SUBSTITUTES
+
+        self._substitutes = SUBSTITUTES
         try:
             from fontTools.pens.boundsPen import BoundsPen
             from fontTools.pens.svgPathPen import SVGPathPen
             from fontTools.ttLib import TTFont
         except ImportError as e:  # fontTools is the one extra an SVG needs
             raise RuntimeError("SVG output needs fontTools: python -m pip install fonttools") from e
-        self._font = TTFont(str(path), lazy=True)
+        self._font = TTFont(str(path or FONT_PATH), lazy=True)
         self._set = self._font.getGlyphSet()
         self._cmap = self._font.getBestCmap()
         self._pens = (SVGPathPen, BoundsPen)
@@ -44,7 +48,8 @@ class Glyphs:
 
     def shown(self, text: str) -> str:
         """The text as drawn: characters the font lacks replaced by their substitutes."""
-        return "".join(SUBSTITUTES.get(c, c) if ord(c) not in self._cmap else c for c in text)
+        return "".join(self._substitutes.get(c, c) if ord(c) not in self._cmap else c
+                       for c in text)
 
     def glyph(self, ch: str) -> tuple[str, str, float, tuple[float, float, float, float] | None]:
         """(glyph name, SVG path data, advance, ink bounds or None) for one character."""
