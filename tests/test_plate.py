@@ -95,7 +95,7 @@ def test_svg_draws_the_display_list_through_the_camera_and_clip():
     assert 'points="100.5,50.5 100.5,30.5"' in svg and 'stroke-dasharray="2 4"' in svg
     # the words as glyph outlines: one <path> per character in defs, one <use> each time
     assert svg.count("<use ") == 2 and len(re.findall(r'<path id="g-', svg)) == 2
-    assert 'aria-label="主人"' in svg
+    assert 'aria-label="主人"' in svg and 'fill-opacity="0" aria-hidden="true">主人</text>' in svg
 
 
 def test_a_halo_is_drawn_under_the_words_in_both_back_ends():

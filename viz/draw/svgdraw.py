@@ -5,8 +5,9 @@ and clip boxes, with the same placement rules (text boxes one line tall, anchore
 so an SVG and the PNG of one moment agree to within anti-aliasing. Glyphs come from the bundled
 font (fontTools reads its outlines once): each character used is one `<path>` in `<defs>` and
 every occurrence a `<use>`, so the file renders the same in any SVG renderer without the font
-installed (renderers ignore @font-face data, outlines they cannot). Each text group carries its
-words in `aria-label`, so the words stay searchable.
+installed (resvg and cairosvg ignore @font-face; outlines they cannot). The words are there as
+text too: each outlined group carries them in `aria-label`, over an invisible `<text>` of the
+same extent, so a browser finds (Ctrl+F) and selects them.
 """
 from __future__ import annotations
 
@@ -191,6 +192,9 @@ class _Writer:
                             f'stroke-linejoin="round">' + "".join(uses) + "</g>")
         self.out.append(f'<g aria-label={quoteattr(t.text)}{_paint("fill", t.color)}>'
                         + "".join(uses) + "</g>")
+        self.out.append(f'<text x="{left}" y="{base}" font-size="{px}" textLength="{w}" '
+                        f'lengthAdjust="spacingAndGlyphs" fill-opacity="0" aria-hidden="true">'
+                        f'{escape(t.text)}</text>')
 
     def rect(self, r: Rect) -> None:
         x, y, w, h = (round(v) for v in r.box)
