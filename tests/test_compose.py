@@ -38,6 +38,15 @@ def layer(comp, name):
     return next(la for la in comp.layers if la.name == name)
 
 
+def hud_prims(comp) -> list:
+    """The HUD's primitives, its kept panel and bar and what is drawn every frame."""
+    return [p for la in comp.layers if la.name.startswith("hud") for p in la.prims]
+
+
+def hud_texts(comp) -> list[str]:
+    return [p.text for p in hud_prims(comp) if isinstance(p, Text)]
+
+
 def test_the_composer_imports_no_pygame():
     code = "import sys, viz.draw.compose; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -49,7 +58,8 @@ def test_the_composer_imports_no_pygame():
 def test_a_frame_is_plan_people_inset_overlay_hud_in_that_order():
     comp = compose(model(), View(), SIZE, 6.25)
     assert [la.name for la in comp.layers] == [
-        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud"]
+        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud.panel",
+        "hud.bar", "hud"]
     mbox = hud.areas(SIZE)["map"]
     assert layer(comp, "plan").clip == layer(comp, "people").clip == mbox
     ibox = comp.framing.inset_box
@@ -65,7 +75,7 @@ def test_a_frame_is_plan_people_inset_overlay_hud_in_that_order():
         first = la.prims[0]
         assert isinstance(first, Rect) and first.box == la.clip and len(first.fill) == 3
     assert [la.name for la in comp.layers if la.key is not None] == [
-        "plan", "inset.frame", "inset.plan"]
+        "plan", "inset.frame", "inset.plan", "hud.panel", "hud.bar"]
 
 
 def test_framing_depends_only_on_the_moment_unless_the_user_moved_the_view():
@@ -116,13 +126,13 @@ def test_a_stage_is_measured_once_per_model_and_a_frame_samples_once():
 def test_closing_shows_the_step_just_finished_not_the_next():
     m = model()
     at_end = compose(m, View(), SIZE, 10.0, closing=True)  # --after 賔拜
-    assert "「賔拜」" in texts(layer(at_end, "hud"))
+    assert "「賔拜」" in hud_texts(at_end)
     assert "再拜" in texts(layer(at_end, "people"))  # the 賔 bowing as he ends
-    lit = [p for p in layer(at_end, "hud").prims if isinstance(p, Rect) and p.fill == hud.HILITE]
+    lit = [p for p in hud_prims(at_end) if isinstance(p, Rect) and p.fill == hud.HILITE]
     hits = {ci for _, ci, _ in at_end.hits.clauses}
     assert len(lit) == 1 and hits == {0, 1}  # 獻賔's clauses, one of them lit
     next_step = compose(m, View(), SIZE, 10.0)
-    assert "「司射請射」" in texts(layer(next_step, "hud"))
+    assert "「司射請射」" in hud_texts(next_step)
     assert "再拜" not in texts(layer(next_step, "people"))
 
 
@@ -156,7 +166,7 @@ def test_when_everyone_is_at_the_guests_gate_the_view_goes_there():
     assert there.framing.kind == "elsewhere" and there.framing.inset_box is None
     sx, sy = there.framing.camera.to_screen((-300.0, -4.0))
     assert mx < sx < mx + mw and my < sy < my + mh  # the 賔門 is on screen
-    assert hud.ELSEWHERE in texts(layer(there, "hud"))
+    assert hud.ELSEWHERE in hud_texts(there)
     home = compose(m, View(), SIZE, 7.0)
     assert home.framing.kind == "site" and home.framing.inset_box is not None
     sx, sy = home.framing.camera.to_screen((0.0, 15.0))

@@ -310,7 +310,8 @@ def test_cached_plans_give_the_same_pixels_and_are_drawn_once():
         cached, _ = render(model, size, t, cache=cache)
         assert pygame.image.tobytes(cached, "RGB") == pygame.image.tobytes(direct, "RGB")
     kept = [la for la in comp.layers if la.key is not None]
-    assert [la.name for la in kept] == ["plan", "inset.frame", "inset.plan"]
+    assert [la.name for la in kept] == ["plan", "inset.frame", "inset.plan", "hud.panel",
+                                        "hud.bar"]
     for la in kept:
         assert cache.pixels(la, direct) is cache.pixels(la, direct)
 

@@ -64,7 +64,8 @@ def composed(app):
 
 
 def panel_texts(app) -> list[str]:
-    return [p.text for p in layer(composed(app), "hud").prims if isinstance(p, Text)]
+    return [p.text for la in composed(app).layers if la.name.startswith("hud") for p in la.prims
+            if isinstance(p, Text)]
 
 
 # ---------------------------------------------------------------- a second reading, faked
@@ -476,7 +477,8 @@ def test_view_defaults_draw_as_before(app):
     v = View()
     assert v.selected is None and not v.ghosts and v.compare is None
     assert [la.name for la in compose(app.model, v, SIZE, 7.0).layers] == [
-        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud"]
+        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud.panel",
+        "hud.bar", "hud"]
 
 
 # ---------------------------------------------------------------- the bundled rite, live

@@ -29,6 +29,7 @@ INSET_HEAD = 24  # px: the inset's title row
 INSET_MIN_H = 80  # px: below this the inset is left out, not squashed
 NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the school"
 STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
+HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
 
 # The words the composer itself writes (templates; the model's names aside)
 INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
@@ -95,6 +96,11 @@ class Model:
 
     @cached_property
     def _stage_bounds(self) -> dict[int, Bounds]:
+        return {}
+
+    @cached_property
+    def hud_memo(self) -> dict:
+        """The HUD's panels and bars as built, by step or stage (oldest first)."""
         return {}
 
     @cached_property
@@ -322,10 +328,13 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam,
                         tuple(scene.overlay(cam, model.layout.chi_m, fr.overlay_at))))
-    prims, hits = hud.build_hud(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
+    parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
                                 where=fr.kind, substitutions=model.substitutions,
-                                extra=marks.panel_rows())
-    layers.append(Layer("hud", None, cam, tuple(prims)))
+                                extra=marks.panel_rows(), memo=model.hud_memo)
+    while len(model.hud_memo) > HUD_MEMO:
+        model.hud_memo.pop(next(iter(model.hud_memo)))
+    layers += [Layer(p.name, p.clip, cam, p.prims,
+                     None if p.key is None else (model.serial, *p.key)) for p in parts]
     tip = _tooltip_text(model, fr, size, frame, view.mouse)
     if tip:
         layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size),)))

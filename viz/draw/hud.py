@@ -7,7 +7,9 @@ CJK punctuation mark is one em wide, which is what the estimate assumes.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
@@ -19,6 +21,7 @@ GREY: Color = (120, 110, 98)
 RED: Color = (150, 36, 30)
 HILITE: Color = (252, 226, 150)
 BAR_H = 66
+WRAP_MEMO = 4096  # wrapped texts kept (a section's clauses at a few sizes: a few hundred)
 NO_BREAK_START = set("，。、：；！？」』）》〉…")
 
 # The words the HUD itself writes, as templates (the model's names, cites and text aside)
@@ -143,6 +146,12 @@ def _tokens(s: str) -> list[str]:
 
 def wrap(s: str, px: float, width: float) -> list[str]:
     """Break between hanzi or at spaces, keeping closing punctuation off the start of a line."""
+    return list(_wrap(s, px, width))
+
+
+@lru_cache(maxsize=WRAP_MEMO)
+def _wrap(s: str, px: float, width: float) -> tuple[str, ...]:
+    """wrap, kept by (text, px, width): the panel wraps the same clauses every frame."""
     lines, cur, w = [], "", 0.0
     for tok in _tokens(s):
         if tok == "\n":
@@ -164,7 +173,19 @@ def wrap(s: str, px: float, width: float) -> list[str]:
         w += text_width(tok, px)
     if cur or not lines:
         lines.append(cur.rstrip())
-    return lines
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of the HUD drawn as one layer. `key` is set on a piece whose first primitive is
+    an opaque box over its clip and whose pixels change only with the key (the panel by step,
+    the bar by stage), so a back end may keep them; the rest is drawn every frame."""
+
+    name: str
+    clip: tuple[int, int, int, int] | None
+    prims: tuple[Primitive, ...]
+    key: Hashable | None = None
 
 
 def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
@@ -173,11 +194,33 @@ def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
               extra: tuple[tuple[str, Color], ...] = ()) -> tuple[list[Primitive], Hits]:
     """Panel, bar, legend, and what is open over the map (banner, search, toast, errors, help).
     `extra`: rows (text, colour) the panel shows under the step (selection, comparison)."""
-    hits = Hits()
-    out: list[Primitive] = []
+    parts, hits = hud_parts(timeline, frame, corpus, size, st, legend_at, where, substitutions,
+                            extra)
+    return [p for part in parts for p in part.prims], hits
+
+
+def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
+              legend_at: tuple[float, float, float] | None = None, where: str = "site",
+              substitutions: tuple[tuple[str, str], ...] = (),
+              extra: tuple[tuple[str, Color], ...] = (), memo: dict | None = None
+              ) -> tuple[list[Part], Hits]:
+    """The HUD as three parts, back to front: the panel as the step leaves it (kept by step),
+    the bar as the stage leaves it (kept by stage), and what moves (clock, playhead) with what
+    is open over the map. `memo` (the caller's, one per timeline and corpus) keeps the built
+    panel and bar by their keys; the caller bounds it."""
     a = areas(size)
-    out += panel(timeline, frame, corpus, a["panel"], st, hits, extra)
-    out += bar(timeline, frame, a["bar"])
+    memo = {} if memo is None else memo
+    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra)
+    if pkey not in memo:
+        hits = Hits()
+        memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra)),
+                      tuple(hits.clauses))
+    fixed, clauses = memo[pkey]
+    bkey = ("hud.bar", a["bar"], frame.stage)
+    if bkey not in memo:
+        memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"]))
+    out: list[Primitive] = clock(timeline, frame, a["panel"], st)
+    out += playhead(timeline, frame, a["bar"])
     out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
     if where == "elsewhere":
         mx, my, mw, _ = a["map"]
@@ -198,7 +241,9 @@ def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
         out += problems_overlay(a["map"], st.problems)
     if st.help:
         out += help_overlay(size)
-    return out, hits
+    parts = [Part("hud.panel", a["panel"], fixed, pkey), Part("hud.bar", a["bar"], memo[bkey], bkey),
+             Part("hud", None, tuple(out))]
+    return parts, Hits(list(clauses))
 
 
 def problems_overlay(map_box, problems: tuple[str, ...]) -> list[Primitive]:
@@ -228,6 +273,31 @@ def _cur_step(timeline, frame):
 
 def panel(timeline, frame, corpus, box, st: HudState, hits: Hits,
           extra: tuple[tuple[str, Color], ...] = ()) -> list[Primitive]:
+    """The text panel: the stage, the clock, the step's cite and note, the section's text."""
+    return panel_fixed(timeline, frame, corpus, box, st, hits, extra) + clock(timeline, frame,
+                                                                              box, st)
+
+
+def _clock_y(timeline, box) -> float:
+    return box[1] + 12 + (32 if timeline.stages else 0)
+
+
+def clock(timeline, frame, box, st: HudState) -> list[Primitive]:
+    """The panel's clock row: play state, speed, t, step; the reading shown at its right."""
+    x, _, w, _ = box
+    pad, cy = 14, _clock_y(timeline, box)
+    text = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=frame.t,
+                        duration=timeline.duration, step=frame.step + 1, steps=len(timeline.steps))
+    out: list[Primitive] = [Text((x + pad, cy), text, 12, GREY, "nw", screen=True)]
+    if st.reading:
+        out.append(Text((x + w - pad, cy), READING.format(st.reading), 12, RED, "ne",
+                        screen=True))
+    return out
+
+
+def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
+                extra: tuple[tuple[str, Color], ...] = ()) -> list[Primitive]:
+    """The panel without its clock row: what changes only with the step (and notes on/off)."""
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, PANEL_BG), Line(((x, y), (x, y + h)), (200, 190, 170), 1.0,
                                                      screen=True)]
@@ -241,13 +311,7 @@ def panel(timeline, frame, corpus, box, st: HudState, hits: Hits,
         out.append(Text((x + pad, cy), STAGE_TITLE.format(number=stage.index + 1, name=title), 22,
                         RED, "nw", screen=True))
         cy += 32
-    clock = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=frame.t,
-                         duration=timeline.duration, step=frame.step + 1, steps=len(timeline.steps))
-    out.append(Text((x + pad, cy), clock, 12, GREY, "nw", screen=True))
-    if st.reading:
-        out.append(Text((x + w - pad, cy), READING.format(st.reading), 12, RED, "ne",
-                        screen=True))
-    cy += 22
+    cy += 22  # the clock's row
     if step is not None:
         for line in wrap(CITE.format(step.cite), 16, inner):
             out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))
@@ -350,6 +414,20 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
 
 def bar(timeline, frame, box) -> list[Primitive]:
     """Stages as alternating bands with names, step ticks, and the playhead."""
+    return bar_fixed(timeline, frame, box) + playhead(timeline, frame, box)
+
+
+def playhead(timeline, frame, box) -> list[Primitive]:
+    """The bar's marker of t."""
+    x, y, w, _ = box
+    hx, ty = x + 14 + (w - 28) * frame.t / max(timeline.duration, 1e-9), y + 40
+    return [Line(((hx, ty - 14), (hx, ty + 14)), RED, 2.0, screen=True),
+            Polygon(((hx - 5, ty - 19), (hx + 5, ty - 19), (hx, ty - 13)), RED, RED, 1.0,
+                    screen=True)]
+
+
+def bar_fixed(timeline, frame, box) -> list[Primitive]:
+    """The bar without its playhead: what changes only with the stage."""
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, (236, 229, 214)),
                             Line(((x, y), (x + w, y)), (200, 190, 170), 1.0, screen=True)]
@@ -377,10 +455,6 @@ def bar(timeline, frame, box) -> list[Primitive]:
     for st in timeline.steps:
         xs = px(st.t0)
         out.append(Line(((xs, ty + 7), (xs, ty + 11)), (140, 120, 96), 1.0, screen=True))
-    hx = px(frame.t)
-    out.append(Line(((hx, ty - 14), (hx, ty + 14)), RED, 2.0, screen=True))
-    out.append(Polygon(((hx - 5, ty - 19), (hx + 5, ty - 19), (hx, ty - 13)), RED, RED, 1.0,
-                       screen=True))
     return out
 
 
