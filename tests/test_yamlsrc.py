@@ -237,12 +237,16 @@ def test_unreadable_paths_are_located_errors(tmp_path):
     assert "cannot read" in prob.message
 
 
-def test_an_unreadable_file_is_a_located_error(tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("root reads any file whatever its mode; the other read errors are tested above")
+def test_an_unreadable_file_is_a_located_error(tmp_path, monkeypatch):
     p = tmp_path / "secret.yaml"
     p.write_text("a: 1\n", encoding="utf-8")
     p.chmod(0)
+    if os.geteuid() == 0:  # root reads any file whatever its mode: refuse as the kernel would
+        import viz.yamlsrc
+
+        def denied(*_a, **_k):
+            raise PermissionError(13, "Permission denied", str(p))
+        monkeypatch.setattr(viz.yamlsrc, "open", denied, raising=False)
     prob, _ = refused_file(p)
     assert "cannot read" in prob.message and "ermission" in prob.message
 
