@@ -29,6 +29,7 @@ INSET_HEAD = 24  # px: the inset's title row
 INSET_MIN_H = 80  # px: below this the inset is left out, not squashed
 NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the school"
 STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
+REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
 
 # The words the composer itself writes (templates; the model's names aside)
@@ -313,7 +314,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     marks = _Marks(model, view, frame, fr.stage, closing)
     layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, places=True))]
     layers += marks.layers("", mbox, cam)
-    layers.append(Layer("people", mbox, cam, tuple(_people(model, frame, cam, captions=True))))
+    layers.append(Layer("people", mbox, cam,
+                        tuple(_people(model, _in_view(frame, cam, mbox), cam, captions=True))))
     layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
@@ -324,7 +326,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
                            lambda: _plan(model, icam, places=False))]
         layers += marks.layers("inset.", body, icam)
         layers.append(Layer("inset.people", body, icam,
-                            tuple(_people(model, frame, icam, captions=False))))
+                            tuple(_people(model, _in_view(frame, icam, body), icam,
+                                          captions=False))))
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam,
                         tuple(scene.overlay(cam, model.layout.chi_m, fr.overlay_at))))
@@ -478,6 +481,20 @@ def _plan(model: Model, camera: Camera, places: bool) -> list[Primitive]:
     lay = model.layout
     return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
             + scene.place_labels(lay, camera.scale, places))
+
+
+def _in_view(frame, camera: Camera, clip: Box):
+    """The frame with only the people and props set down within REACH px of the clip box:
+    a tag is placed within its owner's reach, so those further off change no pixel inside
+    (the inset shows the four on the range, not the thirty in the hall)."""
+    x0, y0, x1, y1 = _world_box(camera, clip, REACH)
+    xy, pxy = frame.xy, frame.prop_xy
+    near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+    pnear = (pxy[:, 0] >= x0) & (pxy[:, 0] <= x1) & (pxy[:, 1] >= y0) & (pxy[:, 1] <= y1)
+    if near[frame.present].all() and pnear[frame.prop_visible].all():
+        return frame
+    return replace(frame, present=frame.present & near,
+                   prop_visible=frame.prop_visible & pnear)
 
 
 def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primitive]:
