@@ -227,11 +227,10 @@ class Compiler:
         self.key(a, t, self.pos[a], f)
         return t
 
-    def posture(self, a: int, busy: dict, kind: str, count: int) -> float:
-        """A gesture (拜 ×count, 揖) returns the person to how he was, seated or standing; 坐
-        and 興 (or 立) change it."""
+    def posture(self, a: int, t: float, kind: str, count: int) -> float:
+        """From t: a gesture (拜 ×count, 揖) returns the person to how he was, seated or
+        standing; 坐 and 興 (or 立) change it. Returns when it ends."""
         g = self.cfg.gestures
-        t = busy.get(a, 0.0)
         if kind in ("拜", "揖"):
             n = count if kind == "拜" else 1
             d = g[kind] * n
@@ -243,7 +242,6 @@ class Compiler:
             self.base[a] = "坐" if kind == "坐" else "立"
             self.buf.posture.append((a, t + d / 2, CODE[self.base[a]], t + d / 2, 0,
                                      self.base[a] == "坐", self.w))
-        busy[a] = t + d
         return t + d
 
     def move(self, act: Action, busy: dict) -> float:

@@ -15,7 +15,7 @@ import numpy as np
 
 from viz.errors import Collector, InputError, Loc, Problem
 from viz.paths import Planner, count_crossings
-from viz.yamlsrc import YList, YMap, load_file, load_text, locate
+from viz.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LAYOUT = ROOT / "layouts" / "xu.yaml"
@@ -395,21 +395,15 @@ def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
 _LIMIT = 1e6
 
 
-def _check_numbers(node: Any, col: Collector, loc: Loc | None = None) -> None:
+def _check_numbers(root: Any, col: Collector) -> None:
     """.nan and .inf are YAML numbers, but no place can stand at them; nor at 1e300."""
-    if isinstance(node, YMap):
-        for k, v in node.items():
-            _check_numbers(v, col, node.loc_of(k))
-    elif isinstance(node, YList):
-        for i, v in enumerate(node):
-            _check_numbers(v, col, node.loc_of(i))
-    elif isinstance(node, float) and not np.isfinite(node) and loc is not None:
-        col.error(loc, f"{node} is not a finite number")
-    elif (isinstance(node, int | float) and not isinstance(node, bool) and abs(node) > _LIMIT
-          and loc is not None):
-        # a 400-digit int is valid YAML but no float; Decimal shows it without converting
-        col.error(loc, f"{Decimal(node):.3e} is out of range: expected a number within "
-                       f"±{_LIMIT:g} 尺")
+    for v, loc in numbers(root):
+        if isinstance(v, float) and not np.isfinite(v):
+            col.error(loc, f"{v} is not a finite number")
+        elif abs(v) > _LIMIT:
+            # a 400-digit int is valid YAML but no float; Decimal shows it without converting
+            col.error(loc, f"{Decimal(v):.3e} is out of range: expected a number within "
+                           f"±{_LIMIT:g} 尺")
 
 
 def _check_rects(root: YMap, col: Collector) -> None:

@@ -24,7 +24,7 @@ from viz.cache import cached
 from viz.errors import Collector, InputError, Loc, Problem, clip
 from viz.schema import file_schema, schema_text
 from viz.verbs import REGISTRY, Key
-from viz.yamlsrc import YList, YMap, load_file, load_text, locate
+from viz.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
 
 DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0,
         "西": 270.0, "西北": 315.0}
@@ -260,22 +260,17 @@ def _checked_file(path: str | Path, kind: str) -> tuple[Any, list[Problem]]:
         problems = check_structure(doc, name, kind)
         if not problems:
             out = Collector()
-            _check_numbers(doc, out, doc.loc)
+            _check_numbers(doc, out)
             problems = out.problems
         return doc, problems
     return cached(path, kind, _salt(), work)
 
 
-def _check_numbers(node: Any, out: Collector, loc: Loc) -> None:
+def _check_numbers(doc: Any, out: Collector) -> None:
     """Every number finite: YAML's .nan and .inf pass a schema's type and range checks."""
-    if isinstance(node, float) and not math.isfinite(node):
-        out.error(loc, f"expected a finite number, found {node}")
-    elif isinstance(node, YMap):
-        for k, v in node.items():
-            _check_numbers(v, out, node.loc_of(k))
-    elif isinstance(node, YList):
-        for i, v in enumerate(node):
-            _check_numbers(v, out, node.loc_of(i))
+    for v, loc in numbers(doc):
+        if isinstance(v, float) and not math.isfinite(v):
+            out.error(loc, f"expected a finite number, found {v}")
 
 
 # ---------------------------------------------------------------------------- a rite folder
@@ -1060,7 +1055,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
         problems = check_structure(doc, name)
         if problems:
             raise InputError(problems)
-        _check_numbers(doc, out, doc.loc)
+        _check_numbers(doc, out)
         out.raise_if_errors()
     r = _Reader(doc, layout, corpus, out, tuple(readings))
     cast, props = r.cast(), r.props()

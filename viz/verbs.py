@@ -69,6 +69,17 @@ class Verb:
 REGISTRY: dict[str, type[Verb]] = {}
 
 
+def each(c: Compiler, act: Action, busy: dict[int, float],
+         do: Callable[[int, float], float]) -> float:
+    """do(actor, start) for each person of `who`, each from when he is free; the last end."""
+    end = 0.0
+    for w in act.args["who"]:
+        a = c.ai[w]
+        busy[a] = t = do(a, busy.get(a, 0.0))
+        end = max(end, t)
+    return end
+
+
 def verb(cls: type[Verb]) -> type[Verb]:
     REGISTRY[cls.name] = cls
     return cls
@@ -121,15 +132,12 @@ class Face(Verb):
 
     @staticmethod
     def compile(c, act, busy):
-        end = 0.0
-        for w in act.args["who"]:
-            a = c.ai[w]
-            t = busy.get(a, 0.0)
-            toward = act.args.get("toward")
+        toward = act.args.get("toward")
+
+        def turn(a: int, t: float) -> float:
             deg = act.args["dir"] if toward is None else c.heading_to(a, c.xy(toward, act.loc))
-            busy[a] = t = c.turn(a, t, deg, act.args.get("turn"))
-            end = max(end, t)
-        return end
+            return c.turn(a, t, deg, act.args.get("turn"))
+        return each(c, act, busy, turn)
 
 
 @verb
@@ -148,12 +156,8 @@ class Posture(Verb):
 
     @staticmethod
     def compile(c, act, busy):
-        kind = act.args["is"]
-        end = 0.0
-        for w in act.args["who"]:
-            a = c.ai[w]
-            end = max(end, c.posture(a, busy, kind, int(act.args.get("count", 1))))
-        return end
+        kind, n = act.args["is"], int(act.args.get("count", 1))
+        return each(c, act, busy, lambda a, t: c.posture(a, t, kind, n))
 
 
 @verb
@@ -306,14 +310,11 @@ class Exit(Verb):
 
     @staticmethod
     def compile(c, act, busy):
-        end = 0.0
-        for w in act.args["who"]:
-            a = c.ai[w]
-            t = busy.get(a, 0.0) + c.cfg.gestures["exit"]
+        def leave(a: int, t: float) -> float:
+            t += c.cfg.gestures["exit"]
             c.set_presence(a, t, False)
-            busy[a] = t
-            end = max(end, t)
-        return end
+            return t
+        return each(c, act, busy, leave)
 
 
 @verb
@@ -349,10 +350,7 @@ class Label(Verb):
 
     @staticmethod
     def compile(c, act, busy):
-        end = 0.0
-        for w in act.args["who"]:
-            a = c.ai[w]
-            t = busy.get(a, 0.0)
+        def relabel(a: int, t: float) -> float:
             c.set_label(a, t, act.args["is"])
-            end = max(end, t)
-        return end
+            return t
+        return each(c, act, busy, relabel)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import contextvars
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +297,18 @@ def read_text(path: str | Path) -> str:
 def load_file(path: str | Path) -> Any:
     """Read and parse a YAML file; an unreadable, oversized or non-UTF-8 file is located too."""
     return load_text(read_text(path), str(path))
+
+
+def numbers(node: Any, loc: Loc | None = None) -> Iterator[tuple[int | float, Loc]]:
+    """Every number in a loaded document, with where it stands (booleans are not numbers)."""
+    if isinstance(node, YMap):
+        for k, v in node.items():
+            yield from numbers(v, node.loc_of(k))
+    elif isinstance(node, YList):
+        for i, v in enumerate(node):
+            yield from numbers(v, node.loc_of(i))
+    elif isinstance(node, int | float) and not isinstance(node, bool) and loc is not None:
+        yield node, loc
 
 
 def locate(root: Any, path: list | tuple, fallback: Loc | None = None) -> Loc:
