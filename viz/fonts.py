@@ -77,12 +77,22 @@ def report_missing(chars: Iterable[str], out=None) -> list[str]:
     return missing
 
 
-class TextCache:
-    """Rendered text surfaces keyed by (text, px, colour): drawing a frame re-renders nothing."""
+TEXT_CACHE_BYTES = 32 * 2**20  # the pixels of kept text: a frame's few hundred lines need ~3 MB
 
-    def __init__(self, capacity: int = 3000):
-        self.capacity = capacity
+
+class TextCache:
+    """Rendered text surfaces keyed by (text, px, colour): drawing a frame re-renders nothing.
+
+    Bounded by the bytes of the pixels kept, least recently used out first: a playing window
+    writes a new clock line every frame, and an hour of them must not pile up."""
+
+    def __init__(self, max_bytes: int = TEXT_CACHE_BYTES):
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._cache)
 
     def render(self, text: str, px: int, color: tuple[int, ...]) -> pygame.Surface:
         key = (text, px, color)
@@ -98,6 +108,12 @@ class TextCache:
         rect = font.get_rect(shown(text), size=px)
         line.blit(surf, (0, asc - rect.y))
         self._cache[key] = line
-        if len(self._cache) > self.capacity:
-            self._cache.popitem(last=False)
+        self.bytes += _size(line)
+        while self.bytes > self.max_bytes and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self.bytes -= _size(old)
         return line
+
+
+def _size(surf: pygame.Surface) -> int:
+    return surf.get_pitch() * surf.get_height()
