@@ -77,7 +77,7 @@ def report_missing(chars: Iterable[str], out=None) -> list[str]:
     return missing
 
 
-TEXT_CACHE_BYTES = 32 * 2**20  # the pixels of kept text: a frame's few hundred lines need ~3 MB
+TEXT_CACHE_BYTES = 16 * 2**20  # the pixels of kept text: a frame's few hundred lines need ~3 MB
 
 
 class TextCache:
