@@ -87,7 +87,18 @@ class Rect:
     radius: int = 0
 
 
-Primitive = Circle | Polygon | Line | Text | Rect
+@dataclass(frozen=True)
+class Sprite:
+    """Primitives that look the same wherever `at` stands (a person's token: nose, disc, label),
+    drawn back to front: a back end may draw them once and copy the pixels to each place where
+    they look the same (pgdraw), or draw `parts` one by one (SVG, tests). `at` and the parts are
+    in 尺."""
+
+    at: Pt
+    parts: tuple[Circle | Polygon | Line | Text | Rect, ...]
+
+
+Primitive = Circle | Polygon | Line | Text | Rect | Sprite
 
 
 @dataclass(frozen=True)

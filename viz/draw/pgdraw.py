@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -17,9 +18,10 @@ import pygame.gfxdraw
 from viz import fonts
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, chars_drawn
-from viz.draw.display import Circle, Layer, Line, Polygon, Primitive, Rect, Text
+from viz.draw.display import Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 
 _cache = fonts.TextCache()
+SPRITE_BYTES = 8 * 2**20  # pixels of sprites kept: a token is ~4 KB, each look a few variants
 
 
 def with_font(model: Model) -> Model:
@@ -88,6 +90,8 @@ def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) ->
             _text(surface, p, camera)
         elif isinstance(p, Rect):
             _rect(surface, p)
+        elif isinstance(p, Sprite):
+            _sprite(surface, p, camera)
         else:
             raise TypeError(f"not a display primitive: {p!r}")
 
@@ -108,8 +112,14 @@ def _ipts(a) -> list[tuple[int, int]]:
 
 def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
     (x, y), = _ipts(_xy([c.center], c.screen, cam))
-    r = c.r if c.screen else max(c.r * cam.scale, c.min_px)
-    ri = max(round(r), 1)
+    _circle_px(surf, x, y, _radius_px(c, cam), c)
+
+
+def _radius_px(c: Circle, cam: Camera) -> int:
+    return max(round(c.r if c.screen else max(c.r * cam.scale, c.min_px)), 1)
+
+
+def _circle_px(surf: pygame.Surface, x: int, y: int, ri: int, c: Circle) -> None:
     if c.fill is not None:
         pygame.gfxdraw.filled_circle(surf, x, y, ri, c.fill)
         pygame.gfxdraw.aacircle(surf, x, y, ri, c.fill)
@@ -121,7 +131,10 @@ def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
 
 
 def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> None:
-    pts = _ipts(_xy(p.points, p.screen, cam))
+    _polygon_px(surf, _ipts(_xy(p.points, p.screen, cam)), p)
+
+
+def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) -> None:
     if len(pts) < 3:
         return
     if p.fill is not None:
@@ -228,3 +241,127 @@ def _rect(surf: pygame.Surface, r: Rect) -> None:
             pygame.draw.rect(surf, r.fill, box, border_radius=r.radius)
     if r.stroke is not None:
         pygame.draw.rect(surf, r.stroke, box, max(round(r.width), 1), border_radius=r.radius)
+
+
+class SpriteCache:
+    """The pixels of sprites by their look: every part's integer pixel geometry relative to the
+    sprite's own pixel, so two places with the same look get the same pixels. Premultiplied
+    RGBA, found by drawing the parts once on black and once on white (an edge pixel's alpha is
+    how much of the white shows through); bounded by bytes, least recently used out first."""
+
+    def __init__(self, max_bytes: int = SPRITE_BYTES):
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._store: OrderedDict[tuple, tuple[pygame.Surface, tuple[int, int]]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def get(self, look: tuple) -> tuple[pygame.Surface, tuple[int, int]]:
+        kept = self._store.get(look)
+        if kept is not None:
+            self._store.move_to_end(look)
+            return kept
+        kept = _render_look(look)
+        self._store[look] = kept
+        self.bytes += kept[0].get_pitch() * kept[0].get_height()
+        while self.bytes > self.max_bytes and len(self._store) > 1:
+            _, (old, _) = self._store.popitem(last=False)
+            self.bytes -= old.get_pitch() * old.get_height()
+        return kept
+
+
+_sprites = SpriteCache()
+
+
+def _look(s: Sprite, cam: Camera) -> tuple[tuple[int, int], tuple] | None:
+    """(the sprite's pixel, its look), or None when a part is of a kind not kept as pixels."""
+    pts: list = [s.at]
+    for q in s.parts:
+        if getattr(q, "screen", False):
+            return None
+        if isinstance(q, Polygon):
+            pts += q.points
+        elif isinstance(q, Circle):
+            pts.append(q.center)
+        elif isinstance(q, Text) and q.bg is None and q.border is None and q.halo is None:
+            pts.append(q.pos)
+        else:
+            return None
+    scr = _ipts(cam.to_screen_pts(pts))
+    ax, ay = scr[0]
+    fine = cam.to_screen_pts([q.pos for q in s.parts if isinstance(q, Text)])
+    k, ti, look = 1, 0, []
+    for q in s.parts:
+        if isinstance(q, Polygon):
+            n = len(q.points)
+            look.append((Polygon, tuple((x - ax, y - ay) for x, y in scr[k:k + n]), q.fill,
+                         q.stroke, q.width))
+            k += n
+        elif isinstance(q, Circle):
+            x, y = scr[k]
+            look.append((Circle, x - ax, y - ay, _radius_px(q, cam), q.fill, q.stroke,
+                         q.width))
+            k += 1
+        else:
+            if not q.text:
+                k, ti = k + 1, ti + 1
+                continue
+            px = text_px(q, cam)
+            w, h = _cache.render(q.text, px, q.color).get_size()
+            fx, fy = _ANCHOR.get(q.anchor, (0.5, 0.5))
+            x, y = fine[ti]
+            look.append((Text, q.text, px, q.color, int(x - fx * w) - ax, int(y - fy * h) - ay))
+            k, ti = k + 1, ti + 1
+    return (ax, ay), tuple(look)
+
+
+def _render_look(look: tuple) -> tuple[pygame.Surface, tuple[int, int]]:
+    """A look drawn into premultiplied pixels, and where their top left sits from the sprite's
+    pixel."""
+    boxes = []
+    for part in look:
+        if part[0] is Polygon:
+            xs, ys = [x for x, _ in part[1]], [y for _, y in part[1]]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        elif part[0] is Circle:
+            _, x, y, ri = part[:4]
+            boxes.append((x - ri, y - ri, x + ri, y + ri))
+        else:
+            _, text, px, color, left, top = part
+            w, h = _cache.render(text, px, color).get_size()
+            boxes.append((left, top, left + w, top + h))
+    x0, y0 = min(b[0] for b in boxes) - 2, min(b[1] for b in boxes) - 2
+    size = (max(b[2] for b in boxes) + 3 - x0, max(b[3] for b in boxes) + 3 - y0)
+    planes = []
+    for ground in ((0, 0, 0), (255, 255, 255)):
+        surf = pygame.Surface(size, 0, 32)
+        surf.fill(ground)
+        for part in look:
+            if part[0] is Polygon:
+                _, pts, fill, stroke, width = part
+                _polygon_px(surf, [(x - x0, y - y0) for x, y in pts],
+                            Polygon((), fill, stroke, width))
+            elif part[0] is Circle:
+                _, x, y, ri, fill, stroke, width = part
+                _circle_px(surf, x - x0, y - y0, ri, Circle((0.0, 0.0), 0.0, fill, stroke, width))
+            else:
+                _, text, px, color, left, top = part
+                surf.blit(_cache.render(text, px, color), (left - x0, top - y0))
+        planes.append(pygame.surfarray.array3d(surf).astype(np.int16))
+    black, white = planes
+    alpha = np.clip(255 - (white - black).mean(axis=2).round(), 0, 255).astype(np.uint8)
+    out = pygame.Surface(size, pygame.SRCALPHA, 32)
+    pygame.surfarray.pixels3d(out)[...] = np.minimum(black, alpha[..., None])
+    pygame.surfarray.pixels_alpha(out)[...] = alpha
+    return out, (x0, y0)
+
+
+def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> None:
+    found = _look(s, cam)
+    if found is None:
+        draw(surf, s.parts, cam)
+        return
+    (ax, ay), look = found
+    img, (dx, dy) = _sprites.get(look)
+    surf.blit(img, (ax + dx, ay + dy), special_flags=pygame.BLEND_PREMULTIPLIED)

@@ -1,0 +1,157 @@
+"""What keeps a frame cheap, asserted exactly (no timings): the HUD's kept parts, tokens as
+sprites, people outside a view left out, and the bounded caches of text and sprites."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import numpy as np
+import pygame
+import pytest
+from test_draw import fake_model, pixels
+
+from viz import fonts
+from viz.draw import compose as composer
+from viz.draw import hud, pgdraw
+from viz.draw.camera import Camera
+from viz.draw.compose import View, compose
+from viz.draw.display import Circle, Layer, Polygon, Sprite, Text
+
+SIZE = (960, 600)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+
+
+def layer(comp, name):
+    return next(la for la in comp.layers if la.name == name)
+
+
+def flat(prims) -> list:
+    return [q for p in prims for q in (p.parts if isinstance(p, Sprite) else (p,))]
+
+
+# ---------------------------------------------------------------- the HUD's parts
+
+
+def test_the_panel_is_kept_through_a_step_and_the_clock_is_drawn_over_it():
+    m = fake_model()
+    tl = m.timeline
+    step = tl.steps[1]
+    a, b = (compose(m, View(), SIZE, step.t0 + f * (step.t1 - step.t0)) for f in (0.2, 0.7))
+    pa, pb = layer(a, "hud.panel"), layer(b, "hud.panel")
+    assert pa.key == pb.key and pa.prims is pb.prims  # built once for the step
+    assert layer(a, "hud.bar").key == layer(b, "hud.bar").key
+    clocks = [p.text for p in layer(b, "hud").prims if isinstance(p, Text) and "t =" in p.text]
+    assert len(clocks) == 1 and f"{step.t0 + 0.7 * (step.t1 - step.t0):6.1f}" in clocks[0]
+    assert not any("t =" in p.text for p in pa.prims if isinstance(p, Text))
+    other = compose(m, View(), SIZE, tl.steps[2].t0 + 0.01)
+    assert layer(other, "hud.panel").key != pa.key
+
+
+def test_the_parts_draw_what_the_whole_hud_draws():
+    m = fake_model()
+    frame = m.timeline.sample(6.25)
+    st = hud.HudState(playing=True, reading="鄭", show_notes=True)
+    whole, hits = hud.build_hud(m.timeline, frame, m.corpus, SIZE, st)
+    parts, part_hits = hud.hud_parts(m.timeline, frame, m.corpus, SIZE, st)
+    assert [p.name for p in parts] == ["hud.panel", "hud.bar", "hud"]
+    assert hits.clauses == part_hits.clauses and hits.clauses
+    cam = Camera()
+    one, split = pygame.Surface(SIZE), pygame.Surface(SIZE)
+    pgdraw.draw_layers(one, [Layer("hud", None, cam, tuple(whole))])
+    pgdraw.draw_layers(split, [Layer(p.name, p.clip, cam, p.prims, p.key) for p in parts],
+                       pgdraw.LayerCache())
+    assert pygame.image.tobytes(one, "RGB") == pygame.image.tobytes(split, "RGB")
+
+
+def test_wrap_is_memoized_but_hands_out_its_own_list():
+    first = hud.wrap("揖讓而升下而飲其爭也君子", 15, 60)
+    first.append("x")
+    assert hud.wrap("揖讓而升下而飲其爭也君子", 15, 60) == first[:-1]
+    assert hud._wrap.cache_info().hits >= 1
+
+
+# ---------------------------------------------------------------- tokens as sprites
+
+
+def _token(x: float, y: float, face: float = 0.0) -> Sprite:
+    col = (150, 36, 30)
+    return Sprite((x, y), (Polygon(((x, y + 2.4), (x - 0.8, y + 0.9), (x + 0.8, y + 0.9 + face)),
+                                   col, (20, 16, 12)),
+                           Circle((x, y), 1.5, col, (20, 16, 12)),
+                           Text((x, y), "主", 2.0, (255, 255, 255), "c", unit="chi", min_px=8,
+                                max_px=18)))
+
+
+def test_a_sprite_draws_its_parts_within_rounding_and_one_look_renders_once():
+    cam = Camera((0, 0, 200, 120))
+    cam.scale, cam.center = 8.0, (0.0, 0.0)
+    ground = (241, 236, 222)
+    direct, blitted = pygame.Surface((200, 120)), pygame.Surface((200, 120))
+    sprites = [_token(-6.0, 0.0), _token(0.0, 0.0), _token(6.0, 2.0)]  # whole pixels apart
+    for surf, prims in ((direct, flat(sprites)), (blitted, sprites)):
+        surf.fill(ground)
+        pgdraw.draw(surf, prims, cam)
+    diff = np.abs(pixels(direct).astype(int) - pixels(blitted).astype(int))
+    assert diff.max() <= 3 and (diff > 0).mean() < 0.02
+    assert (pixels(direct) != np.array(ground)).any(axis=2).sum() > 300  # something was drawn
+    before = len(pgdraw._sprites)
+    pgdraw.draw(blitted, [_token(12.0, -3.0)], cam)
+    assert len(pgdraw._sprites) == before  # the same look, elsewhere: no new pixels
+    pgdraw.draw(blitted, [_token(12.0, -3.0, face=0.5)], cam)
+    assert len(pgdraw._sprites) == before + 1
+
+
+def test_a_sprite_with_a_boxed_text_is_drawn_part_by_part():
+    cam = Camera((0, 0, 80, 60))
+    tag = Text((0.0, 0.0), "弓", 12, (60, 40, 20), bg=(252, 240, 200), border=(150, 120, 60))
+    a, b = pygame.Surface((80, 60)), pygame.Surface((80, 60))
+    pgdraw.draw(a, [Circle((0.0, 0.0), 1.0, (1, 2, 3)), tag], cam)
+    pgdraw.draw(b, [Sprite((0.0, 0.0), (Circle((0.0, 0.0), 1.0, (1, 2, 3)), tag))], cam)
+    assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+# ---------------------------------------------------------------- who is drawn where
+
+
+def test_a_view_draws_only_those_within_reach_of_its_box():
+    m = fake_model()
+    frame = m.timeline.sample(6.25)
+    cam = compose(m, View(), SIZE, 6.25).framing.camera
+    mbox = hud.areas(SIZE)["map"]
+    assert composer._in_view(frame, cam, mbox) is frame  # everyone is on the map
+    far = cam.copy()
+    far.center = (cam.center[0] + 10_000.0, cam.center[1])
+    gone = composer._in_view(frame, far, mbox)
+    assert not gone.present.any() and not gone.prop_visible.any()
+    assert frame.present.any()  # the frame itself is untouched
+
+
+# ---------------------------------------------------------------- bounded caches
+
+
+def test_the_text_cache_is_bounded_by_bytes_not_by_count():
+    cache = fonts.TextCache(max_bytes=200_000)
+    for n in range(400):  # a status line a frame, as a playing clock writes
+        cache.render(f"t = {n:6.1f} s", 12, (120, 110, 98))
+    assert 0 < cache.bytes <= 200_000 and len(cache) < 400
+    last = cache.render("t =  399.0 s", 12, (120, 110, 98))
+    assert cache.render("t =  399.0 s", 12, (120, 110, 98)) is last
+    kept = sum(s.get_pitch() * s.get_height() for s in cache._cache.values())
+    assert kept == cache.bytes
+
+
+def test_the_sprite_cache_is_bounded_by_bytes():
+    cache = pgdraw.SpriteCache(max_bytes=40_000)
+    cam = Camera((0, 0, 200, 120))
+    cam.scale, cam.center = 8.0, (0.0, 0.0)
+    for k in range(60):
+        (_, look) = pgdraw._look(_token(0.0, 0.0, face=k / 10), cam)
+        cache.get(look)
+    assert 0 < cache.bytes <= 40_000 and len(cache) < 60
