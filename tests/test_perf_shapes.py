@@ -17,7 +17,7 @@ from viz.draw import compose as composer
 from viz.draw import hud, pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
-from viz.draw.display import Circle, Layer, Polygon, Sprite, Text
+from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Sprite, Text
 
 SIZE = (960, 600)
 
@@ -115,6 +115,47 @@ def test_a_sprite_with_a_boxed_text_is_drawn_part_by_part():
     pgdraw.draw(a, [Circle((0.0, 0.0), 1.0, (1, 2, 3)), tag], cam)
     pgdraw.draw(b, [Sprite((0.0, 0.0), (Circle((0.0, 0.0), 1.0, (1, 2, 3)), tag))], cam)
     assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+# ---------------------------------------------------------------- only what changed is copied
+
+
+def test_frames_drawn_over_the_last_one_equal_frames_drawn_whole():
+    m = fake_model()
+    cache, window = pgdraw.LayerCache(), pygame.Surface(SIZE)
+    mouse = None
+    for k, t in enumerate(np.linspace(0.0, 12.0, 25)):
+        if k == 12:  # something drew on the window behind the cache's back
+            window.fill((255, 0, 0))
+            cache.forget()
+        if k == 18:
+            mouse = (300.0, 200.0)
+        comp = compose(m, View(mouse=mouse), SIZE, float(t))
+        pgdraw.draw_layers(window, comp.layers, cache)
+        whole = pygame.Surface(SIZE)
+        pgdraw.draw_layers(whole, comp.layers)
+        assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(whole, "RGB"), t
+    drawn_over = cache._shown[3]
+    assert 0 < drawn_over.sum() < drawn_over.size / 2  # most tiles were left as they were
+
+
+def test_what_a_primitive_may_change_lies_inside_the_box_it_reports():
+    cam = Camera((0, 0, 120, 90))
+    cam.scale, cam.center = 6.0, (0.0, 0.0)
+    prims = [Circle((1.0, 2.0), 1.5, (150, 36, 30), (20, 16, 12)),
+             Polygon(((-3.0, -3.0), (-1.0, -4.0), (-2.0, -1.0)), (1, 2, 3), (9, 9, 9), 2.0),
+             Line(((-8.0, 5.0), (6.0, 6.5)), (40, 34, 28), 3.0),
+             Text((4.0, -4.0), "弓×2", 12, (60, 40, 20), bg=(252, 240, 200), border=(1, 1, 1)),
+             Rect((10, 70, 30, 12), (30, 26, 20, 110), (0, 0, 0), 1.5, radius=3)]
+    for p in prims:
+        surf = pygame.Surface((120, 90))
+        surf.fill((255, 255, 255))
+        boxes: list = []
+        pgdraw.draw(surf, [p], cam, boxes)
+        changed = np.argwhere((pixels(surf) != 255).any(axis=2))  # (y, x)
+        (x0, y0, x1, y1), = boxes
+        assert len(changed) and (changed[:, 1] >= x0).all() and (changed[:, 1] < x1).all()
+        assert (changed[:, 0] >= y0).all() and (changed[:, 0] < y1).all(), p
 
 
 # ---------------------------------------------------------------- who is drawn where

@@ -676,6 +676,8 @@ class App:
             self.resize(surface.get_size())
         view = self.view()
         comp = compose(self.model, view, self.size, self.t, self.closing)
+        if self._exposed:  # the window's pixels may be gone: copy the kept layers whole
+            self._layers.forget()
         pgdraw.draw_layers(surface, comp.layers, self._layers)
         self.hits = comp.hits
         self._tip = ((view, self.size, self.t, self.closing), comp.tooltip)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
@@ -39,6 +40,12 @@ class LayerCache:
 
     def __init__(self) -> None:
         self._store: dict[str, tuple[tuple, pygame.Surface]] = {}
+        self._shown: tuple | None = None  # (target ref, its size, kept stack, tiles drawn over)
+
+    def forget(self) -> None:
+        """The target's pixels are no longer what the last frame left (the window was exposed,
+        or something else drew on it): the next frame copies every kept layer whole."""
+        self._shown = None
 
     def pixels(self, layer: Layer, target: pygame.Surface) -> pygame.Surface:
         key = (layer.key, target.get_size(), target.get_bitsize(), target.get_masks())
@@ -64,36 +71,90 @@ def _paints_its_clip(layer: Layer) -> bool:
     return pygame.Rect(*(round(v) for v in r.box)).contains(pygame.Rect(layer.clip))
 
 
+TILE = 32  # px: what the last frame drew over its kept layers is tracked in tiles this size
+
+
 def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
                 cache: LayerCache | None = None) -> None:
-    """Draw the layers in order, each through its camera inside its clip box."""
-    for layer in layers:
+    """Draw the layers in order, each through its camera inside its clip box.
+
+    With a cache, a kept layer is copied from its pixels; and when the target shows the last
+    frame drawn through this cache with the same kept layers, only the tiles something else
+    was drawn on (in that frame or in this one, before the copy) are copied again: everywhere
+    else the target holds the kept layers' pixels already. Draw on the target only through the
+    cache, or call its forget()."""
+    size = surface.get_size()
+    kept = [cache is not None and _paints_its_clip(la) for la in layers]
+    stack = tuple((la.name, la.key, la.clip) for la, k in zip(layers, kept, strict=True) if k)
+    shown = cache._shown if cache is not None else None
+    before = (shown[3] if shown is not None and shown[0]() is surface and shown[1] == size
+              and shown[2] == stack else None)
+    tiles = np.zeros((-(-size[1] // TILE), -(-size[0] // TILE)), bool)
+    for layer, keep in zip(layers, kept, strict=True):
         clip = None if layer.clip is None else pygame.Rect(layer.clip)
         surface.set_clip(clip)
-        if cache is not None and _paints_its_clip(layer):
-            surface.blit(cache.pixels(layer, surface), clip.topleft, clip)
+        if keep:
+            pixels = cache.pixels(layer, surface)
+            if before is None:
+                surface.blit(pixels, clip.topleft, clip)
+            else:
+                for box in _runs(before | tiles, clip):
+                    surface.blit(pixels, box.topleft, box)
         else:
-            draw(surface, layer.prims, layer.camera)
+            touched: list = []
+            draw(surface, layer.prims, layer.camera, touched)
+            _mark(tiles, touched, clip or surface.get_rect())
     surface.set_clip(None)
+    if cache is not None:
+        cache._shown = (weakref.ref(surface), size, stack, tiles)
 
 
-def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera) -> None:
-    """Draw each primitive in order (back to front)."""
+def _mark(tiles: np.ndarray, boxes: list, clip: pygame.Rect) -> None:
+    """Set the tiles that the boxes (x0, y0, x1, y1) meet inside clip."""
+    cx0, cy0, cx1, cy1 = clip.left, clip.top, clip.right, clip.bottom
+    for x0, y0, x1, y1 in boxes:
+        x0, y0, x1, y1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
+        if x0 < x1 and y0 < y1:
+            tiles[y0 // TILE:(y1 - 1) // TILE + 1, x0 // TILE:(x1 - 1) // TILE + 1] = True
+
+
+def _runs(tiles: np.ndarray, clip: pygame.Rect) -> list[pygame.Rect]:
+    """The set tiles inside clip as boxes, one per run along a row, cut to clip."""
+    r0, r1 = clip.top // TILE, -(-clip.bottom // TILE)
+    c0, c1 = clip.left // TILE, -(-clip.right // TILE)
+    sub = tiles[r0:r1, c0:c1]
+    if not sub.any():
+        return []
+    edge = np.diff(np.pad(sub.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    out = []
+    for (r, a), (_, b) in zip(np.argwhere(edge == 1), np.argwhere(edge == -1), strict=True):
+        box = pygame.Rect((c0 + a) * TILE, (r0 + r) * TILE, (b - a) * TILE, TILE).clip(clip)
+        if box.w and box.h:
+            out.append(box)
+    return out
+
+
+def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera,
+         touched: list | None = None) -> None:
+    """Draw each primitive in order (back to front); `touched` gets a box (x0, y0, x1, y1)
+    round every pixel each one may have changed."""
     for p in prims:
         if isinstance(p, Circle):
-            _circle(surface, p, camera)
+            box = _circle(surface, p, camera)
         elif isinstance(p, Polygon):
-            _polygon(surface, p, camera)
+            box = _polygon(surface, p, camera)
         elif isinstance(p, Line):
-            _line(surface, p, camera)
+            box = _line(surface, p, camera)
         elif isinstance(p, Text):
-            _text(surface, p, camera)
+            box = _text(surface, p, camera)
         elif isinstance(p, Rect):
-            _rect(surface, p)
+            box = _rect(surface, p)
         elif isinstance(p, Sprite):
-            _sprite(surface, p, camera)
+            box = _sprite(surface, p, camera)
         else:
             raise TypeError(f"not a display primitive: {p!r}")
+        if touched is not None and box is not None:
+            touched.append(box)
 
 
 def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
@@ -102,17 +163,32 @@ def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
     return np.asarray(camera.to_screen_pts(points), dtype=float).reshape(-1, 2)
 
 
-def _clamp(v: float) -> int:
-    return round(min(max(v, -30000.0), 30000.0))
+def _spts(points, screen: bool, camera: Camera) -> list[tuple[float, float]]:
+    """_xy for a few points, as Python floats (no numpy call per primitive)."""
+    if screen:
+        return [(float(x), float(y)) for x, y in points]
+    return camera.to_screen_pts(points)
 
 
 def _ipts(a) -> list[tuple[int, int]]:
-    return [(_clamp(x), _clamp(y)) for x, y in a]
+    """Whole pixels, clamped to what SDL draws without overflowing."""
+    return [(round(min(max(x, -30000.0), 30000.0)), round(min(max(y, -30000.0), 30000.0)))
+            for x, y in a]
 
 
-def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> None:
-    (x, y), = _ipts(_xy([c.center], c.screen, cam))
-    _circle_px(surf, x, y, _radius_px(c, cam), c)
+Extent = tuple[int, int, int, int] | None  # x0, y0, x1, y1 (exclusive) of the pixels changed
+
+
+def _around(pts: list[tuple[int, int]], pad: int) -> Extent:
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    return (min(xs) - pad, min(ys) - pad, max(xs) + pad + 1, max(ys) + pad + 1)
+
+
+def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> Extent:
+    (x, y), = _ipts(_spts([c.center], c.screen, cam))
+    ri = _radius_px(c, cam)
+    _circle_px(surf, x, y, ri, c)
+    return (x - ri - 2, y - ri - 2, x + ri + 3, y + ri + 3)
 
 
 def _radius_px(c: Circle, cam: Camera) -> int:
@@ -130,8 +206,10 @@ def _circle_px(surf: pygame.Surface, x: int, y: int, ri: int, c: Circle) -> None
             pygame.draw.circle(surf, c.stroke, (x, y), ri, max(round(c.width), 1))
 
 
-def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> None:
-    _polygon_px(surf, _ipts(_xy(p.points, p.screen, cam)), p)
+def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> Extent:
+    pts = _ipts(_spts(p.points, p.screen, cam))
+    _polygon_px(surf, pts, p)
+    return _around(pts, round(p.width) + 2) if pts else None
 
 
 def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) -> None:
@@ -169,14 +247,15 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     return out
 
 
-def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> None:
+def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> Extent:
     a = _xy(ln.points, ln.screen, cam)
     if ln.closed and len(a) > 2:
         a = np.vstack([a, a[:1]])
     if len(a) < 2:
-        return
+        return None
     parts = _dashes(a, *ln.dash) if ln.dash else [a]
     w = max(round(ln.width), 1)
+    extent = _around(_ipts(a), w + 2)
     for part in parts:
         pts = _ipts(part)
         if w == 1:
@@ -186,6 +265,7 @@ def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> None:
             if w >= 3:  # round the joints so thick walls do not show notches
                 for q in pts:
                     pygame.draw.circle(surf, ln.color, q, w // 2)
+    return extent
 
 
 def text_px(t: Text, cam: Camera) -> int:
@@ -199,10 +279,10 @@ _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "
            "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
 
 
-def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
+def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     if not t.text:
-        return
-    (x, y), = _xy([t.pos], t.screen, cam)
+        return None
+    (x, y), = _spts([t.pos], t.screen, cam)
     px = text_px(t, cam)
     img = _cache.render(t.text, px, t.color)
     w, h = img.get_size()
@@ -211,7 +291,7 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
     left = x - ax * (w + 2 * pad) + pad
     top = y - ay * (h + 2 * pad) + pad
     if left > surf.get_width() or top > surf.get_height() or left + w < 0 or top + h < 0:
-        return
+        return None
     if pad:
         box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
         if t.bg is not None:
@@ -223,15 +303,23 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> None:
         for dx, dy in _HALO:
             surf.blit(rim, (int(left) + dx, int(top) + dy))
     surf.blit(img, (int(left), int(top)))
+    return (int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
+            int(top) + h + pad + 3)
 
 
 _HALO = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 
 
-def _rect(surf: pygame.Surface, r: Rect) -> None:
+def _rect(surf: pygame.Surface, r: Rect) -> Extent:
     box = pygame.Rect(*(round(v) for v in r.box))
     if box.w <= 0 or box.h <= 0:
-        return
+        return None
+    _rect_px(surf, box, r)
+    m = max(round(r.width), 1) + 1
+    return (box.x - m, box.y - m, box.right + m, box.bottom + m)
+
+
+def _rect_px(surf: pygame.Surface, box: pygame.Rect, r: Rect) -> None:
     if r.fill is not None:
         if len(r.fill) == 4 and r.fill[3] < 255:
             layer = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -357,11 +445,15 @@ def _render_look(look: tuple) -> tuple[pygame.Surface, tuple[int, int]]:
     return out, (x0, y0)
 
 
-def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> None:
+def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> Extent:
     found = _look(s, cam)
     if found is None:
-        draw(surf, s.parts, cam)
-        return
+        boxes: list = []
+        draw(surf, s.parts, cam, boxes)
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                max(b[3] for b in boxes)) if boxes else None
     (ax, ay), look = found
     img, (dx, dy) = _sprites.get(look)
     surf.blit(img, (ax + dx, ay + dy), special_flags=pygame.BLEND_PREMULTIPLIED)
+    w, h = img.get_size()
+    return (ax + dx, ay + dy, ax + dx + w, ay + dy + h)
