@@ -83,6 +83,7 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
     was drawn on (in that frame or in this one, before the copy) are copied again: everywhere
     else the target holds the kept layers' pixels already. Draw on the target only through the
     cache, or call its forget()."""
+    _seen.next_frame()
     size = surface.get_size()
     kept = [cache is not None and _paints_its_clip(la) for la in layers]
     stack = tuple((la.name, la.key, la.clip) for la, k in zip(layers, kept, strict=True) if k)
@@ -445,8 +446,35 @@ def _render_look(look: tuple) -> tuple[pygame.Surface, tuple[int, int]]:
     return out, (x0, y0)
 
 
+SEEN = 4096  # sprites remembered a frame (a frame has a few dozen)
+
+
+class _Seen:
+    """_look's answers by (camera, sprite), for this frame and the one before: whoever stands
+    still since the last frame is looked up, not measured again."""
+
+    def __init__(self) -> None:
+        self.before: dict[tuple, tuple | None] = {}
+        self.now: dict[tuple, tuple | None] = {}
+
+    def look(self, s: Sprite, cam: Camera) -> tuple | None:
+        key = (cam.key(), s)
+        if key in self.now:
+            return self.now[key]
+        found = self.before[key] if key in self.before else _look(s, cam)
+        if len(self.now) < SEEN:
+            self.now[key] = found
+        return found
+
+    def next_frame(self) -> None:
+        self.before, self.now = self.now, {}
+
+
+_seen = _Seen()
+
+
 def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> Extent:
-    found = _look(s, cam)
+    found = _seen.look(s, cam)
     if found is None:
         boxes: list = []
         draw(surf, s.parts, cam, boxes)
