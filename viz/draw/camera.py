@@ -76,7 +76,23 @@ class YMap:
         return d[k] + (y - w[k]) * (d[k + 1] - d[k]) / (w[k + 1] - w[k])
 
     def inv(self, d):
+        if isinstance(d, float):  # one number (placing a tag): numpy's interp, in plain Python
+            return self._pl1(d, self._dl, self._wl)
         return self._pl(d, self._d, self._w)
+
+    @staticmethod
+    def _pl1(v: float, xs: list[float], ys: list[float]) -> float:
+        """_pl for one number, computed as np.interp does, so the two agree to the bit."""
+        if not xs:
+            return v
+        if v < xs[0]:
+            return v + (ys[0] - xs[0])
+        if v > xs[-1]:
+            return v + (ys[-1] - xs[-1])
+        j = bisect.bisect_right(xs, v) - 1
+        if j >= len(xs) - 1 or xs[j] == v:
+            return ys[j]
+        return (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]) * (v - xs[j]) + ys[j]
 
     def slope(self, y: float) -> float:
         """Drawn 尺 per world 尺 at y (1 outside breaks)."""
