@@ -196,3 +196,12 @@ def test_the_sprite_cache_is_bounded_by_bytes():
         (_, look) = pgdraw._look(_token(0.0, 0.0, face=k / 10), cam)
         cache.get(look)
     assert 0 < cache.bytes <= 40_000 and len(cache) < 60
+
+
+def test_one_number_maps_back_through_the_breaks_as_an_array_does():
+    from viz.draw.camera import Break, YMap
+
+    m = YMap((Break(-40.0, -300.0, 20.0), Break(-320.0, -500.0, 10.0)))
+    drawn = [*np.linspace(-520.0, 60.0, 997), *m._d]  # the knots too
+    assert [m.inv(float(v)) for v in drawn] == list(m.inv(np.array(drawn)))
+    assert isinstance(m.inv(-100.0), float) and YMap().inv(2.5) == 2.5
