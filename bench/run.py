@@ -7,9 +7,11 @@ The busiest moment is the instant of the scripted rite with the most people pres
 those, the most walking (found by sampling every 0.5 s). Around it, rows time:
 - sample(t) while playing (60 frames/s of rite time) and at random moments; and on a rite 100×
   longer (the bundled sections listed 100 times over), so one sees whether it stays flat;
-- compose (every layer's display list) and the window's frame (compose + draw, the static
-  layers from the cache, as when playing), the same frame with every layer drawn (as `shot`),
-  and a paused, unchanged frame (which the window does not redraw at all: App.needs_redraw);
+- compose (every layer's display list), of which the main view's people (their tokens and
+  tags, placed: scene), and the window's frame (compose + draw, the static layers from the
+  cache and only what was drawn over copied again, as when playing), the same frame with
+  every layer drawn (as `shot`), and a paused, unchanged frame (which the window does not
+  redraw at all: App.needs_redraw);
 - for scale, the raw limit: blitting as many ready-made sprites as the frame has people and
   things, and pygame drawing as many filled circles as the frame has primitives;
 - the first frame: a new process from `import viz.cli` to a frame on a Surface.
@@ -119,6 +121,16 @@ def main() -> int:
     compose(model, View(), size, t_busy)
     row("compose (every layer)", timed(lambda: compose(model, View(), size, next(frames)),
                                        args.frames), "frame")
+    from viz.draw import scene
+
+    cam = compose(model, View(), size, t_busy).framing.camera
+    opts = scene.SceneOptions(breaks=cam.breaks, px_per_chi=cam.scale)
+
+    def people():  # what compose spends most of its time on: the tags, placed every frame
+        fr = tl.sample(next(frames))
+        scene.set_down_props(tl, fr, opts), scene.actors(tl, fr, opts), scene.captions(tl, fr,
+                                                                                       opts)
+    row("  of which the main view's people (scene)", timed(people, args.frames), "frame")
     cache = pgdraw.LayerCache()
     pgdraw.draw_layers(surf, compose(model, View(), size, t_busy).layers, cache)
 
