@@ -205,3 +205,26 @@ def test_one_number_maps_back_through_the_breaks_as_an_array_does():
     drawn = [*np.linspace(-520.0, 60.0, 997), *m._d]  # the knots too
     assert [m.inv(float(v)) for v in drawn] == list(m.inv(np.array(drawn)))
     assert isinstance(m.inv(-100.0), float) and YMap().inv(2.5) == 2.5
+
+
+def test_who_differs_from_a_compared_reading_is_worked_out_once_a_step(monkeypatch):
+    from viz.draw import ghosts
+    from viz.draw.compose import Compare
+
+    m = fake_model()
+    calls = []
+    real = ghosts.step_differences
+    monkeypatch.setattr(ghosts, "step_differences",
+                        lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    step = m.timeline.steps[1]
+    rows = []
+    for f in (0.2, 0.5, 0.8):
+        t = step.t0 + f * (step.t1 - step.t0)
+        cmp = Compare("敖", "鄭", t, False, 7, m.timeline)
+        comp = compose(m, View(compare=cmp), SIZE, t)
+        rows.append([p.text for p in layer(comp, "hud.panel").prims if isinstance(p, Text)])
+    assert len(calls) == 1 and rows[0] == rows[1] == rows[2]
+    assert any(r.startswith(composer.DIFF_HEAD[:6]) for r in rows[0])  # the list is there
+    later = m.timeline.steps[2].t0 + 0.01
+    compose(m, View(compare=Compare("敖", "鄭", later, False, 7, m.timeline)), SIZE, later)
+    assert len(calls) == 2

@@ -101,7 +101,8 @@ class Model:
 
     @cached_property
     def hud_memo(self) -> dict:
-        """The HUD's panels and bars as built, by step or stage (oldest first)."""
+        """The HUD's panels and bars as built, by step or stage, and who differs at the end of
+        a step from a compared reading (oldest first)."""
         return {}
 
     @cached_property
@@ -411,7 +412,12 @@ class _Marks:
         cmp = self.view.compare
         if cmp is not None and self.other is not None:
             rows.append((COMPARED.format(a=cmp.base, b=cmp.reading), ghosts.COMPARE))
-            diffs = ghosts.step_differences(tl, cmp.timeline, self.frame.t, self.closing)
+            # the step's end is what is compared: worked out once a step, not every frame
+            key = ("differences", cmp.key, tl.step_at(self.frame.t, self.closing))
+            if key not in self.model.hud_memo:
+                self.model.hud_memo[key] = ghosts.step_differences(tl, cmp.timeline,
+                                                                   self.frame.t, self.closing)
+            diffs = self.model.hud_memo[key]
             rows.append((DIFF_HEAD, hud.GREY))
             rows += [(DIFF.format(name=d.name, dist=d.dist), hud.INK)
                      for d in diffs[:MAX_DIFFS]]
