@@ -117,6 +117,24 @@ def test_a_sprite_with_a_boxed_text_is_drawn_part_by_part():
     assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
 
 
+def test_a_tag_in_its_box_is_copied_as_pygame_would_draw_it():
+    ground = (241, 236, 222)
+    for x, y in ((10.0, 10.0), (10.6, 9.3)):
+        tag = Text((x, y), "弓·矢×4", 12, (60, 40, 20), "nw", bg=(252, 240, 200),
+                   border=(150, 120, 60), screen=True)
+        kept, drawn = pygame.Surface((90, 40)), pygame.Surface((90, 40))
+        kept.fill(ground)
+        drawn.fill(ground)
+        pgdraw.draw(kept, [tag], Camera())
+        img = fonts.TextCache().render(tag.text, 12, tag.color)
+        box = pygame.Rect(int(x), int(y), img.get_width() + 4, img.get_height() + 4)
+        pygame.draw.rect(drawn, tag.bg, box, border_radius=3)
+        pygame.draw.rect(drawn, tag.border, box, 1, border_radius=3)
+        drawn.blit(img, (int(x + 2), int(y + 2)))
+        assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(drawn, "RGB")
+        assert kept.get_at((0, 0)) == drawn.get_at((0, 0)) == (*ground, 255)
+
+
 # ---------------------------------------------------------------- only what changed is copied
 
 

@@ -19,7 +19,7 @@ import pygame.gfxdraw
 from viz import fonts
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, chars_drawn
-from viz.draw.display import Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
+from viz.draw.display import Circle, Color, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 
 _cache = fonts.TextCache()
 SPRITE_BYTES = 8 * 2**20  # pixels of sprites kept: a token is ~4 KB, each look a few variants
@@ -293,6 +293,12 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     top = y - ay * (h + 2 * pad) + pad
     if left > surf.get_width() or top > surf.get_height() or left + w < 0 or top + h < 0:
         return None
+    if pad and t.halo is None and _opaque(t.bg) and _opaque(t.border):
+        bx, by = int(left - pad), int(top - pad)
+        img, _ = _boxed.get((t.text, px, t.color, t.bg, t.border, (w + 2 * pad, h + 2 * pad),
+                             (int(left) - bx, int(top) - by)))
+        surf.blit(img, (bx, by))
+        return (bx - 2, by - 2, bx + w + 2 * pad + 2, by + h + 2 * pad + 2)
     if pad:
         box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
         if t.bg is not None:
@@ -306,6 +312,10 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     surf.blit(img, (int(left), int(top)))
     return (int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
             int(top) + h + pad + 3)
+
+
+def _opaque(c: Color | None) -> bool:
+    return c is None or len(c) == 3 or c[3] == 255
 
 
 _HALO = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
@@ -338,9 +348,10 @@ class SpriteCache:
     RGBA, found by drawing the parts once on black and once on white (an edge pixel's alpha is
     how much of the white shows through); bounded by bytes, least recently used out first."""
 
-    def __init__(self, max_bytes: int = SPRITE_BYTES):
+    def __init__(self, max_bytes: int = SPRITE_BYTES, render=None):
         self.max_bytes = max_bytes
         self.bytes = 0
+        self._render = render  # look → (pixels, offset); None: _render_look
         self._store: OrderedDict[tuple, tuple[pygame.Surface, tuple[int, int]]] = OrderedDict()
 
     def __len__(self) -> int:
@@ -351,7 +362,7 @@ class SpriteCache:
         if kept is not None:
             self._store.move_to_end(look)
             return kept
-        kept = _render_look(look)
+        kept = (self._render or _render_look)(look)
         self._store[look] = kept
         self.bytes += kept[0].get_pitch() * kept[0].get_height()
         while self.bytes > self.max_bytes and len(self._store) > 1:
@@ -361,6 +372,23 @@ class SpriteCache:
 
 
 _sprites = SpriteCache()
+
+
+def _render_boxed(look: tuple) -> tuple[pygame.Surface, tuple[int, int]]:
+    """A tag's box with its words, as the target would get them: the box's pixels are opaque
+    (pygame's boxes are not smoothed), the words blended onto it, the rounded corners clear."""
+    text, px, color, bg, border, (w, h), (dx, dy) = look
+    out = pygame.Surface((w, h), pygame.SRCALPHA, 32)
+    out.fill((0, 0, 0, 0))
+    if bg is not None:
+        pygame.draw.rect(out, bg, out.get_rect(), border_radius=3)
+    if border is not None:
+        pygame.draw.rect(out, border, out.get_rect(), 1, border_radius=3)
+    out.blit(_cache.render(text, px, color), (dx, dy))
+    return out, (0, 0)
+
+
+_boxed = SpriteCache(render=_render_boxed)
 
 
 def _look(s: Sprite, cam: Camera) -> tuple[tuple[int, int], tuple] | None:
