@@ -246,3 +246,21 @@ def test_who_differs_from_a_compared_reading_is_worked_out_once_a_step(monkeypat
     later = m.timeline.steps[2].t0 + 0.01
     compose(m, View(compare=Compare("敖", "鄭", later, False, 7, m.timeline)), SIZE, later)
     assert len(calls) == 2
+
+
+def test_the_tiles_to_copy_again_are_covered_once_and_only_inside_the_clip():
+    rng = np.random.default_rng(3)
+    t = pgdraw.TILE
+    for _ in range(50):
+        tiles = rng.random((12, 20)) < rng.uniform(0.05, 0.7)
+        clip = pygame.Rect(*(int(v) for v in rng.integers(0, 200, 2)),
+                           *(int(v) for v in rng.integers(1, 600, 2)))
+        covered = np.zeros((12 * t + 800, 20 * t + 800), int)
+        for box in pgdraw._runs(tiles, clip):
+            assert clip.contains(box)
+            covered[box.top:box.bottom, box.left:box.right] += 1
+        want = np.zeros_like(covered)
+        want[:12 * t, :20 * t] = np.repeat(np.repeat(tiles, t, 0), t, 1)
+        inside = np.zeros_like(covered)
+        inside[clip.top:clip.bottom, clip.left:clip.right] = 1
+        assert (covered == want * inside).all()

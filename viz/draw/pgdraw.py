@@ -120,19 +120,36 @@ def _mark(tiles: np.ndarray, boxes: list, clip: pygame.Rect) -> None:
 
 
 def _runs(tiles: np.ndarray, clip: pygame.Rect) -> list[pygame.Rect]:
-    """The set tiles inside clip as boxes, one per run along a row, cut to clip."""
+    """The set tiles inside clip as boxes cut to clip: runs along a row, a run of the row
+    above with the same ends grown down over this one."""
     r0, r1 = clip.top // TILE, -(-clip.bottom // TILE)
     c0, c1 = clip.left // TILE, -(-clip.right // TILE)
     sub = tiles[r0:r1, c0:c1]
     if not sub.any():
         return []
-    edge = np.diff(np.pad(sub.astype(np.int8), ((0, 0), (1, 1))), axis=1)
-    out = []
-    for (r, a), (_, b) in zip(np.argwhere(edge == 1), np.argwhere(edge == -1), strict=True):
-        box = pygame.Rect((c0 + a) * TILE, (r0 + r) * TILE, (b - a) * TILE, TILE).clip(clip)
-        if box.w and box.h:
-            out.append(box)
-    return out
+    padded = np.zeros((sub.shape[0], sub.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = sub
+    edge = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(edge == 1)
+    ends = np.nonzero(edge == -1)[1]
+    boxes: list[list[int]] = []
+    above: dict[tuple[int, int], list[int]] = {}
+    here: dict[tuple[int, int], list[int]] = {}
+    row = -1
+    for r, a, b in zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True):
+        if r != row:
+            above, here, row = (here if r == row + 1 else {}), {}, r
+        y1 = min((r0 + r + 1) * TILE, clip.bottom)
+        box = above.get((a, b))
+        if box is not None:
+            box[3] = y1
+        else:
+            box = [max((c0 + a) * TILE, clip.left), max((r0 + r) * TILE, clip.top),
+                   min((c0 + b) * TILE, clip.right), y1]
+            boxes.append(box)
+        here[(a, b)] = box
+    return [pygame.Rect(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes
+            if x1 > x0 and y1 > y0]
 
 
 def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera,
