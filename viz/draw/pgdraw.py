@@ -7,6 +7,7 @@ gives the same pixels as drawing them again.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import weakref
 from collections import OrderedDict
@@ -350,13 +351,24 @@ def _rect(surf: pygame.Surface, r: Rect) -> Extent:
 def _rect_px(surf: pygame.Surface, box: pygame.Rect, r: Rect) -> None:
     if r.fill is not None:
         if len(r.fill) == 4 and r.fill[3] < 255:
-            layer = pygame.Surface(box.size, pygame.SRCALPHA)
-            pygame.draw.rect(layer, r.fill, layer.get_rect(), border_radius=r.radius)
-            surf.blit(layer, box.topleft)
+            glass = (_glass if box.w * box.h <= GLASS_PX else _glass.__wrapped__)(
+                box.size, r.fill, r.radius)
+            surf.blit(glass, box.topleft)
         else:
             pygame.draw.rect(surf, r.fill, box, border_radius=r.radius)
     if r.stroke is not None:
         pygame.draw.rect(surf, r.stroke, box, max(round(r.width), 1), border_radius=r.radius)
+
+
+GLASS_PX = 512 * 512  # see-through boxes up to this many pixels are kept (not the help's shade)
+
+
+@functools.lru_cache(maxsize=16)
+def _glass(size: tuple[int, int], fill: Color, radius: int) -> pygame.Surface:
+    """A see-through box (the legend's, a toast's), made once for its size."""
+    glass = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(glass, fill, glass.get_rect(), border_radius=radius)
+    return glass
 
 
 class SpriteCache:
