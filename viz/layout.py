@@ -1,6 +1,7 @@
 """The hall, court and range as data: places, regions, obstacles and features to draw, in 尺."""
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -13,9 +14,10 @@ from typing import Any
 import jsonschema
 import numpy as np
 
+from viz.cache import cached
 from viz.errors import Collector, InputError, Loc, Problem
 from viz.paths import Planner, count_crossings
-from viz.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.yamlsrc import YList, YMap, load_text, locate, numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LAYOUT = ROOT / "layouts" / "xu.yaml"
@@ -251,7 +253,32 @@ def load_layout(path: str | Path = DEFAULT_LAYOUT, readings: Sequence[str] = ())
     `readings` switches variants on: a place or obstacle with a variant whose reading contains
     one of these words (e.g. "敖") stands where that variant puts it.
     """
-    return _build(load_file(path), str(path), tuple(readings))
+    root, problems = cached(path, "layout", _salt(), _parsed_and_checked)
+    if problems:
+        raise InputError(problems)
+    return _build(root, str(path), tuple(readings), checked=True)
+
+
+def _parsed_and_checked(text: str, name: str) -> tuple[Any, list[Problem]]:
+    """A layout file's document and the problems of its structure and numbers (kept by the
+    parse cache with the file's bytes, viz/cache.py)."""
+    try:
+        root = load_text(text, name)
+    except InputError as e:
+        return None, e.problems
+    col = Collector()
+    top = Loc(name, 1, 1)
+    if not isinstance(root, YMap):
+        return root, [Problem(getattr(root, "loc", top), "a layout must be a mapping of keys")]
+    _check_schema(root, col, top)
+    _check_numbers(root, col)
+    return root, col.errors
+
+
+@cache
+def _salt() -> bytes:
+    """What a cached check depends on besides the file: the layout schema."""
+    return hashlib.sha256(SCHEMA_PATH.read_bytes()).digest()
 
 
 def load_layout_text(text: str, name: str = "<string>", readings: Sequence[str] = ()) -> Layout:
@@ -290,14 +317,17 @@ def _chosen(spec: YMap, readings: tuple[str, ...]) -> YMap | None:
     return None
 
 
-def _build(root: Any, file: str, readings: tuple[str, ...] = ()) -> Layout:
+def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool = False) -> Layout:
+    """checked: the structure and numbers were checked already (load_layout's cache)."""
     col = Collector()
     top = Loc(file, 1, 1)
-    if not isinstance(root, YMap):
-        raise InputError(Problem(getattr(root, "loc", top), "a layout must be a mapping of keys"))
-    _check_schema(root, col, top)
-    _check_numbers(root, col)
-    col.raise_if_errors()
+    if not checked:
+        if not isinstance(root, YMap):
+            raise InputError(Problem(getattr(root, "loc", top),
+                                     "a layout must be a mapping of keys"))
+        _check_schema(root, col, top)
+        _check_numbers(root, col)
+        col.raise_if_errors()
     # Everything below does arithmetic on the rectangles: a backwards one would only give
     # misleading errors further on.
     _check_rects(root, col)

@@ -75,8 +75,8 @@ class Rite:
         self.check_readings(key)
         # the layout moves what its variants name; a reading only the script knows moves steps
         known = self.default_layout().variant_readings
-        layout = load_layout(self.layout_path,
-                             readings=tuple(r for r in key if any(r in k for k in known)))
+        moved = tuple(r for r in key if any(r in k for k in known))
+        layout = load_layout(self.layout_path, readings=moved) if moved else self.default_layout()
         script = load_script(self.script_path, layout, self.corpus, key)
         out = Collector()
         timeline = compile_script(script, layout, out)
