@@ -18,6 +18,7 @@ from viz.draw import hud, pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Sprite, Text
+from viz.draw.scene import SceneOptions, actors, captions, set_down_props
 
 SIZE = (960, 600)
 
@@ -78,6 +79,23 @@ def test_wrap_is_memoized_but_hands_out_its_own_list():
 
 
 # ---------------------------------------------------------------- tokens as sprites
+
+
+def test_each_token_is_one_sprite_of_exactly_the_primitives_the_scene_gives():
+    m = fake_model()
+    comp = compose(m, View(), SIZE, 6.25)
+    people = layer(comp, "people")
+    tl, frame, cam = m.timeline, m.timeline.sample(6.25), comp.framing.camera
+    o = SceneOptions(captions=True, breaks=cam.breaks, px_per_chi=cam.scale)
+    assert flat(people.prims) == (set_down_props(tl, frame, o) + actors(tl, frame, o)
+                                  + captions(tl, frame, o))
+    sprites = [p for p in people.prims if isinstance(p, Sprite)]
+    present = np.nonzero(frame.present)[0]
+    assert sorted(s.at for s in sprites) == sorted(
+        (float(frame.xy[i, 0]), float(frame.xy[i, 1])) for i in present)
+    for s in sprites:  # nose (and a base when kneeling), disc, the label on it
+        assert isinstance(s.parts[-2], Circle) and isinstance(s.parts[-1], Text)
+        assert all(isinstance(p, Polygon) for p in s.parts[:-2]) and 1 <= len(s.parts) - 2 <= 2
 
 
 def _token(x: float, y: float, face: float = 0.0) -> Sprite:

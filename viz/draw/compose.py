@@ -19,7 +19,7 @@ import numpy as np
 
 from viz.draw import ghosts, hud, scene
 from viz.draw.camera import Break, Camera, YMap
-from viz.draw.display import Box, Layer, Line, Primitive, Rect, Text
+from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import Bounds, SceneOptions, literal
 from viz.timeline import POSTURES
@@ -507,8 +507,30 @@ def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primiti
     """Props set down, then the people, then what they say (back to front)."""
     tl = model.timeline
     o = SceneOptions(captions=captions, breaks=camera.breaks, px_per_chi=camera.scale)
-    out = scene.set_down_props(tl, frame, o) + scene.actors(tl, frame, o)
+    out = scene.set_down_props(tl, frame, o) + _as_sprites(scene.actors(tl, frame, o))
     return out + scene.captions(tl, frame, o) if captions else out
+
+
+def _as_sprites(prims: list[Primitive]) -> list[Primitive]:
+    """Each token of scene.actors (the base he kneels on, his nose, his disc, the label on it:
+    the polygons just before a circle and the text centred on it) as one Sprite, which looks
+    the same wherever he stands; his tags stay primitives, placed each frame."""
+    out: list[Primitive] = []
+    k = 0
+    while k < len(prims):
+        p = prims[k]
+        nxt = prims[k + 1] if k + 1 < len(prims) else None
+        if (isinstance(p, Circle) and isinstance(nxt, Text) and nxt.unit == "chi"
+                and nxt.pos == p.center):
+            j = len(out)
+            while j > 0 and len(out) - j < 2 and isinstance(out[j - 1], Polygon):
+                j -= 1
+            out[j:] = [Sprite(p.center, (*out[j:], p, nxt))]
+            k += 2
+            continue
+        out.append(p)
+        k += 1
+    return out
 
 
 def _inset_frame(box: Box) -> list[Primitive]:

@@ -31,7 +31,18 @@ from viz.draw import hud, labels, scene
 from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, View, compose, view_kind
-from viz.draw.display import Box, Circle, Color, Layer, Line, Polygon, Primitive, Rect, Text
+from viz.draw.display import (
+    Box,
+    Circle,
+    Color,
+    Layer,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Sprite,
+    Text,
+)
 from viz.draw.scene import literal
 
 PAPER: Color = (250, 246, 236)
@@ -173,7 +184,7 @@ def _boxes(layer: Layer) -> list[labels.BoxT]:
     """The boxes (px) of a layer's circles and words."""
     cam = layer.camera
     out = []
-    for p in layer.prims:
+    for p in (q for s in layer.prims for q in (s.parts if isinstance(s, Sprite) else (s,))):
         if isinstance(p, Circle):
             (x, y), = [p.center] if p.screen else cam.to_screen_pts([p.center])
             out.append(labels.circle_box(x, y, p.r if p.screen else max(p.r * cam.scale,

@@ -17,7 +17,17 @@ from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 from viz.draw.camera import Camera
-from viz.draw.display import Circle, Color, Layer, Line, Polygon, Primitive, Rect, Text
+from viz.draw.display import (
+    Circle,
+    Color,
+    Layer,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Sprite,
+    Text,
+)
 
 _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "w": (0.0, 0.5),
            "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
@@ -223,6 +233,8 @@ class _Writer:
                 self.text(p, cam)
             elif isinstance(p, Rect):
                 self.rect(p)
+            elif isinstance(p, Sprite):  # vector: its parts, each where it stands
+                self.draw(p.parts, cam)
             else:
                 raise TypeError(f"not a display primitive: {p!r}")
 
