@@ -38,11 +38,6 @@ def step_after(timeline: Timeline, corpus, text: str) -> int:
     raise QueryError(f"no step of the script cites {text!r} ({where})")
 
 
-def time_after(timeline: Timeline, corpus, text: str) -> float:
-    """The moment the step citing the last character of TEXT's first occurrence has finished."""
-    return timeline.steps[step_after(timeline, corpus, text)].t1
-
-
 def stage_index(timeline: Timeline, name: str) -> int:
     """A stage by name (variants equal) or by 1-based number."""
     from viz.text import normalize
@@ -83,12 +78,6 @@ def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
         return Moment(at)
     last = len(timeline.steps) - 1
     return Moment(timeline.duration, True, last if last >= 0 else None)
-
-
-def resolve_time(timeline: Timeline, corpus, at: float | None = None, after: str | None = None,
-                 stage: str | None = None) -> float:
-    """The time of resolve_moment."""
-    return resolve_moment(timeline, corpus, at, after, stage).t
 
 
 def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,

@@ -203,9 +203,6 @@ def script_schema() -> dict:
     }
 
 
-FILE_KINDS = ("script", "cast", "patterns", "stage")
-
-
 @cache
 def file_schema(kind: str) -> dict:
     """The schema of one file of a rite folder (or of a whole one-file script)."""

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 POSTURES = ("立", "坐", "拜", "揖")
-GESTURES = frozenset({2, 3})  # posture codes that are timed gestures, with a phase
 SET_DOWN = -1  # a prop's holder when it lies somewhere
 FLYING = -2  # … when it is in flight (an arrow)
 INTERPS = ("step", "linear")
@@ -364,7 +363,7 @@ class Timeline:
         v = self._packed["posture"][i]
         code = np.where(ok, v[:, 0], 0).astype(int)
         start, end = ch.t[i], v[:, 1]
-        gesture = ok & (code >= 2) & (end > start)  # 拜 and 揖 (GESTURES)
+        gesture = ok & (code >= 2) & (end > start)  # 拜 and 揖: timed, with a phase
         dur = np.where(gesture, end - start, np.inf)
         phase = np.minimum(np.maximum((t - start) / dur, 0.0), 1.0)
         count = np.where(gesture, v[:, 2], 0).astype(int)
