@@ -489,3 +489,46 @@ def test_props_of_a_kind_in_one_hand_share_a_tag():
     fr = dataclasses.replace(tl.sample(0.0), holding=(("jue", "bu"), (), ()))
     tags = [p.text for p in actors(tl, fr, SceneOptions()) if isinstance(p, Text) and p.bg]
     assert tags == ["矢×2"]
+
+
+# ---------------------------------------------------------------- label placement's fast path
+
+def _placed_by_numpy(reqs, obstacles, bounds):
+    """labels.place as it was: every label's candidates summed by numpy against every box."""
+    from viz.draw import labels
+
+    boxes = np.asarray(list(obstacles), float).reshape(-1, 4)
+    out = []
+    for lab in reqs:
+        p = labels._place_one(lab, boxes, bounds)
+        out.append(p)
+        boxes = np.vstack([boxes, [p.box]])
+    return out
+
+
+def test_placement_in_plain_python_chooses_as_numpy_does_crowded_or_not():
+    from viz.draw import labels
+
+    rng = np.random.default_rng(5)
+    crowded = 0
+    for trial in range(400):
+        span = float(rng.choice([80, 300, 1000]))
+        reqs = []
+        for _ in range(int(rng.integers(1, 30))):
+            ax, ay = (float(v) for v in np.round(rng.uniform(0, span, 2) * 2) / 2)
+            w, h = float(rng.integers(5, 60)), float(rng.choice([10.0, 14.0, 17.5]))
+            first = None if rng.random() < 0.4 else (ax + 3, ay - h / 2, ax + 3 + w, ay + h / 2)
+            reqs.append(labels.Label((ax, ay), w, h, r=float(rng.choice([0, 5, 6.5])),
+                                     first=first, centred=bool(rng.random() < 0.2),
+                                     order=tuple(rng.permutation(labels.DEFAULT_ORDER))))
+        obs = [(x, y, x + s, y + s) for x, y, s in
+               np.round(rng.uniform(0, span, (int(rng.integers(0, 50)), 3)) * [1, 1, 0.03])]
+        obs += [(0.0, 0.0, 0.0, 0.0), (5.0, 5.0, 5.0 + 1e-4, 5.0 + 1e-4)]  # empty and tiny
+        bounds = None if trial % 2 else (0.0, 0.0, span, span)
+        fast = labels.place(reqs, obs, bounds)
+        assert fast == _placed_by_numpy(reqs, obs, bounds), trial
+        crowded += any(p.clash > 0 or p.choice >= labels._first(r) for p, r in zip(fast, reqs))
+    assert crowded > 50  # the slow path was taken too
+    inf = [(-np.inf, 0.0, np.inf, 1.0)]  # a box not finite: numpy's arithmetic decides
+    reqs = [labels.Label((3.0, 0.5), 10, 4)]
+    assert labels.place(reqs, inf) == _placed_by_numpy(reqs, inf, None)

@@ -138,28 +138,130 @@ def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarra
 def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
           bounds: BoxT | None = None) -> list[Placed]:
     """Greedy placement in the given (priority) order; see the module docstring."""
-    obs = np.asarray(list(obstacles), float).reshape(-1, 4)
-    boxes = np.empty((len(obs) + len(labels), 4))  # obstacles, then each label as it is placed
-    boxes[:len(obs)] = obs
-    n = len(obs)
+    obs = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in obstacles]
+    grid = _Grid(obs)
+    boxes: np.ndarray | None = None  # obstacles, then each label as placed (the slow path's)
     out: list[Placed] = []
     for lab in labels:
-        # the touching places first; the rings only when all of those are taken (most labels
-        # of a frame find room at once, and the window places them every frame)
-        cand = _touching(lab)
-        cost = _costs(cand, boxes[:n], bounds)
-        free = np.nonzero(cost <= 1e-9)[0]
-        if not len(free):
-            rings = _rings(lab)
-            cand = np.vstack([cand, rings])
-            cost = np.concatenate([cost, _costs(rings, boxes[:n], bounds)])
-            free = np.nonzero(cost <= 1e-9)[0]
-        k = int(free[0]) if len(free) else int(np.argmin(cost))
-        first = len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
-        out.append(Placed(tuple(float(v) for v in cand[k]), k >= first, float(cost[k]), k))
-        boxes[n] = cand[k]
-        n += 1
+        found = _first_free(lab, grid, bounds)
+        if found is None:  # crowded (or a hair from touching): every candidate, by area
+            if boxes is None or len(boxes) != len(grid.boxes):
+                boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
+            found = _place_one(lab, boxes, bounds)
+        out.append(found)
+        grid.add(found.box)
     return out
+
+
+def _first(lab: Label) -> int:
+    """How many candidates lie on the first ring (`first`, centred, the touching eight)."""
+    return len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
+
+
+def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None) -> Placed:
+    """One label against (m, 4) live boxes, every candidate's overlap summed by numpy: the
+    touching places first; the rings only when all of those are taken."""
+    cand = _touching(lab)
+    cost = _costs(cand, boxes, bounds)
+    free = np.nonzero(cost <= 1e-9)[0]
+    if not len(free):
+        rings = _rings(lab)
+        cand = np.vstack([cand, rings])
+        cost = np.concatenate([cost, _costs(rings, boxes, bounds)])
+        free = np.nonzero(cost <= 1e-9)[0]
+    k = int(free[0]) if len(free) else int(np.argmin(cost))
+    return Placed(tuple(float(v) for v in cand[k]), k >= _first(lab), float(cost[k]), k)
+
+
+CELL = 64.0  # px: the grid the fast path finds a candidate's neighbours in
+
+
+class _Grid:
+    """Boxes bucketed by the CELL-sized squares they meet, so a label looks only at those near
+    it (the window places a few dozen tags among a hundred boxes every frame)."""
+
+    def __init__(self, boxes: list[BoxT]):
+        self.boxes: list[BoxT] = []
+        self.cells: dict[tuple[int, int] | None, list[int]] = {}
+        self.odd = False  # a box not finite: numpy's arithmetic decides (inf × 0 is nan)
+        for b in boxes:
+            self.add(b)
+
+    def add(self, b: BoxT) -> None:
+        i = len(self.boxes)
+        self.boxes.append(b)
+        if not _finite(b):
+            self.odd = True
+            return
+        if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
+            self.cells.setdefault(None, []).append(i)  # huge: looked at by everyone
+            return
+        cells = self.cells
+        for gx in range(math.floor(b[0] / CELL), math.floor(b[2] / CELL) + 1):
+            for gy in range(math.floor(b[1] / CELL), math.floor(b[3] / CELL) + 1):
+                cells.setdefault((gx, gy), []).append(i)
+
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[BoxT]:
+        """The boxes that overlap (x0, y0, x1, y1) by some area, as numpy's test finds them."""
+        cells, boxes = self.cells, self.boxes
+        seen = set(cells.get(None, ()))
+        for gx in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
+            for gy in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
+                seen.update(cells.get((gx, gy), ()))
+        return [b for b in (boxes[i] for i in sorted(seen))
+                if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0]
+
+
+def _finite(b: BoxT) -> bool:
+    return (math.isfinite(b[0]) and math.isfinite(b[1]) and math.isfinite(b[2])
+            and math.isfinite(b[3]))
+
+
+def _touching_list(lab: Label) -> list[BoxT]:
+    """_touching as Python floats (the same numbers: the same operations, in the same order)."""
+    ax, ay = lab.anchor
+    w, h = lab.w, lab.h
+    out: list[BoxT] = []
+    if lab.first is not None:
+        out.append(tuple(float(v) for v in lab.first))
+    if lab.centred:
+        out.append((ax - w / 2, ay - h / 2, ax + w / 2, ay + h / 2))
+    for d in lab.order:
+        dx, dy = DIRS[d]
+        cx = ax + dx * (lab.r + lab.gap + w / 2)
+        cy = ay + dy * (lab.r + lab.gap + h / 2)
+        if dx and dy:
+            k = lab.r * (1 - math.sqrt(0.5))
+            cx -= dx * k
+            cy -= dy * k
+        out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in out]
+
+
+def _first_free(lab: Label, grid: _Grid, bounds: BoxT | None) -> Placed | None:
+    """The first touching candidate that meets nothing, found in plain Python (most labels of a
+    frame take their first candidate); None when none is free, or when an overlap is so small
+    (under 1e-6 px²) that only numpy's own sum can say on which side of 1e-9 it falls."""
+    cand = _touching_list(lab)
+    if grid.odd or not all(_finite(c) for c in cand):
+        return None
+    xs0, ys0, xs1, ys1 = zip(*cand, strict=True)
+    near = grid.near(min(xs0), min(ys0), max(xs1), max(ys1))
+    for k, (c0, c1, c2, c3) in enumerate(cand):
+        if bounds is not None and (c0 < bounds[0] or c1 < bounds[1] or c2 > bounds[2]
+                                   or c3 > bounds[3]):
+            continue
+        cost = 0.0
+        for b0, b1, b2, b3 in near:
+            ix = min(c2, b2) - max(c0, b0)
+            iy = min(c3, b3) - max(c1, b1)
+            if ix > 0 and iy > 0:
+                cost += ix * iy
+        if cost == 0.0:
+            return Placed((c0, c1, c2, c3), k >= _first(lab), 0.0, k)
+        if cost < 1e-6:
+            return None
+    return None
 
 
 def hits(box: BoxT, boxes: np.ndarray, slack: float = 0.0) -> bool:
