@@ -543,14 +543,18 @@ def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
     rng = np.random.default_rng(7)
     keys = [pygame.K_SPACE, pygame.K_RIGHT, pygame.K_LEFT, pygame.K_END, pygame.K_HOME,
             pygame.K_c, pygame.K_g, pygame.K_r, pygame.K_v, pygame.K_f, pygame.K_i, pygame.K_h,
-            pygame.K_PLUS, pygame.K_ESCAPE]
+            pygame.K_PLUS, pygame.K_ESCAPE, pygame.K_l, pygame.K_TAB, pygame.K_DOWN,
+            pygame.K_RETURN, pygame.K_BACKSPACE, pygame.K_PAGEDOWN]
     good = FakeReloader()
     results = [Result(False, None, [Problem(Loc("x.yaml", 1, 1), "bad")]), Result(False, None),
                Result(True, good.compiled[()]), Result(True, good.compiled[("敖",)])]
     surface = pygame.Surface(SIZE)
+    listed = 0  # draws with the stage list open
     for n in range(250):
         r = rng.integers(0, 10)
-        if r < 4:
+        if r < 4 and rng.random() < 0.2:  # typed text: the stage list's or the search's
+            live.handle(pygame.event.Event(pygame.TEXTINPUT, text="取3燕x"[rng.integers(4)]))
+        elif r < 4:
             k = keys[rng.integers(len(keys))]
             live.handle(key(k, pygame.KMOD_SHIFT if rng.random() < 0.2 else 0))
             live.running = True  # Esc may quit; the soak goes on
@@ -567,4 +571,6 @@ def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
             live.update(float(rng.uniform(0, 3)))
         if n % 5 == 0:
             live.draw(surface)
+            listed += live.state.stages is not None
             assert 0.0 <= live.t <= live.timeline.duration
+    assert listed > 0  # the soak went through the stage list too

@@ -49,6 +49,9 @@ SAVE_TRIES = 3  # a name taken between the look and the write: try the next one,
 POLL_SECONDS = 0.5  # how often the files are stat'ed for an edit (a few os.stat calls)
 CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
 MODELS_KEPT = 6  # readings whose models (and their cached plans) are kept for a quick switch
+DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
+SCREEN_SHARE = (0.90, 0.88)  # at most this much of the display: its title bar, taskbar, dock
+LIST_WHEEL_ROWS = 3  # rows of the stage list a wheel click scrolls
 
 # The words the window writes in toasts and the search box
 SPEED = "速度 ×{:g}"
@@ -92,6 +95,28 @@ def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
 def _inside(box, pos) -> bool:
     x, y, w, h = box
     return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
+def choose_size(desktop: tuple[int, int] | None,
+                default: tuple[int, int] = DEFAULT_SIZE) -> tuple[int, int]:
+    """The window's first size: the default, made smaller to fit SCREEN_SHARE of the display
+    (1366×768 → 1229×675); the default when the display's size is unknown."""
+    if not desktop or min(desktop) <= 0:
+        return default
+    return (max(min(default[0], int(desktop[0] * SCREEN_SHARE[0])), 64),
+            max(min(default[1], int(desktop[1] * SCREEN_SHARE[1])), 64))
+
+
+def desktop_size() -> tuple[int, int] | None:
+    """The size of the display a new window opens on (the first), None if SDL does not say."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except (AttributeError, pygame.error):  # an old pygame, or no video
+        sizes = []
+    if sizes:
+        return (int(sizes[0][0]), int(sizes[0][1]))
+    info = pygame.display.Info()
+    return (info.current_w, info.current_h) if info.current_w > 0 else None
 
 
 class App:
@@ -492,10 +517,15 @@ class App:
         elif et in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
             self._exposed = True
         elif et == pygame.KEYDOWN:
-            if self.state.search is not None:
+            if self.state.stages is not None:
+                self._list_key(event)
+            elif self.state.search is not None:
                 self._search_key(event)
             else:
                 self._key(event)
+        elif et == pygame.TEXTINPUT and self.state.stages is not None:
+            if event.text not in ("l", "L", "\t") or self.state.stages:
+                self.type_stage(self.state.stages + event.text)
         elif et == pygame.TEXTINPUT and self.state.search is not None:
             if event.text != "/" or self.state.search:
                 self._set(search=self.state.search + event.text)
@@ -564,6 +594,8 @@ class App:
             self.toggle_compare()
         elif k == pygame.K_SLASH:
             self._set(search="", search_note="")
+        elif k in (pygame.K_l, pygame.K_TAB):
+            self.open_stage_list()
 
     def _search_key(self, e) -> None:
         k = e.key
@@ -574,6 +606,87 @@ class App:
             self._matches = []
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.search(self.state.search)
+
+    # ---------------------------------------------------------------- stage list
+
+    def open_stage_list(self) -> None:
+        """L, Tab: the list of every stage, pointing at the current one."""
+        if not self.timeline.stages:
+            return
+        here = self.timeline.stage_at(self.t, self.closing)
+        rows = self._list_rows()
+        self._set(stages="", stage_pick=here, help=False, search=None,
+                  stage_top=hud.list_top(here - rows // 3, rows, len(self.timeline.stages)))
+
+    def _list_rows(self) -> int:
+        return hud.stage_list_rows(self.size, len(self.timeline.stages))
+
+    def close_stage_list(self) -> None:
+        self._set(stages=None)
+
+    def pick_stage(self, i: int) -> None:
+        """Point the list at stage i (kept within the list), scrolled into view."""
+        n = len(self.timeline.stages)
+        if n == 0:
+            return
+        i = int(np.clip(i, 0, n - 1))
+        top = hud.list_top(self.state.stage_top, self._list_rows(), n, i)
+        self._set(stage_pick=i, stage_top=top)
+
+    def type_stage(self, text: str) -> list[int]:
+        """The list's typed text: point at the best stage it finds (its number or name)."""
+        found = hud.stage_matches([s.name for s in self.timeline.stages], text)
+        self._set(stages=text)
+        if found:
+            self.pick_stage(found[0])
+        return found
+
+    def _next_found(self, delta: int) -> None:
+        """↑ ↓: the next row, or with typed text the next stage it finds (a repeated name)."""
+        here = self.state.stage_pick
+        found = sorted(hud.stage_matches([s.name for s in self.timeline.stages],
+                                         self.state.stages or ""))
+        if not found:
+            self.pick_stage(here + delta)
+            return
+        after = [i for i in found if (i - here) * delta > 0]
+        self.pick_stage((after[0] if delta > 0 else after[-1]) if after else here)
+
+    def go_to_stage(self, i: int) -> None:
+        """Play from the start of stage i; the list closes."""
+        self.close_stage_list()
+        stages = self.timeline.stages
+        if stages:  # a reload may have taken stages away while the list was open
+            self.seek(stages[int(np.clip(i, 0, len(stages) - 1))].t0)
+
+    def _list_key(self, e) -> None:
+        k, rows = e.key, self._list_rows()
+        if k in (pygame.K_ESCAPE, pygame.K_TAB):
+            self.close_stage_list()
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.go_to_stage(self.state.stage_pick)
+        elif k == pygame.K_BACKSPACE:
+            self.type_stage(self.state.stages[:-1])
+        elif k in (pygame.K_DOWN, pygame.K_UP):
+            self._next_found(+1 if k == pygame.K_DOWN else -1)
+        elif k in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
+            self.pick_stage(self.state.stage_pick + (rows if k == pygame.K_PAGEDOWN else -rows))
+        elif k in (pygame.K_HOME, pygame.K_END):
+            self.pick_stage(0 if k == pygame.K_HOME else len(self.timeline.stages) - 1)
+
+    def _list_press(self, pos) -> None:
+        """A click on a row of the list jumps there; outside the list's box closes it."""
+        i = hud.stage_list_row_at(self.size, len(self.timeline.stages), self.state.stage_top,
+                                  pos)
+        if i is not None:
+            self.go_to_stage(i)
+        elif not _inside(hud.stage_list_box(self.size, len(self.timeline.stages)), pos):
+            self.close_stage_list()
+
+    def _list_scroll(self, clicks: float) -> None:
+        n, rows = len(self.timeline.stages), self._list_rows()
+        top = self.state.stage_top - round(clicks * LIST_WHEEL_ROWS)
+        self._set(stage_top=hud.list_top(top, rows, n))
 
     def search(self, query: str) -> bool:
         """Like the `find` command: variant-folded; Enter again goes to the next place."""
@@ -608,6 +721,9 @@ class App:
 
     def _press(self, pos) -> None:
         self.mouse = pos
+        if self.state.stages is not None:
+            self._list_press(pos)
+            return
         if self.state.help:
             self._set(help=False)
             return
@@ -648,7 +764,11 @@ class App:
             self._scrub(pos)
 
     def _wheel(self, clicks: float) -> None:
-        """Zoom about the cursor (the map's centre before the mouse has moved in)."""
+        """Zoom about the cursor (the map's centre before the mouse has moved in); over the
+        stage list, scroll it."""
+        if self.state.stages is not None:
+            self._list_scroll(clicks)
+            return
         box = areas(self.size)["map"]
         at = self.mouse or (box[0] + box[2] / 2, box[1] + box[3] / 2)
         if _inside(box, at):
@@ -721,11 +841,13 @@ class App:
 
 
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
-        layout_path: str | Path | None = None, size: tuple[int, int] = (1280, 800),
+        layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None) -> int:
-    """Open the window and play; returns the exit status. With a reloader (viz.reload), R and
-    V switch and compare readings and a saved edit reloads while it plays."""
+    """Open the window and play; returns the exit status. Without a size the window fits the
+    display (choose_size). With a reloader (viz.reload), R and V switch and compare readings
+    and a saved edit reloads while it plays."""
     pygame.display.init()  # not pygame.init(): the window has no use for audio
+    size = size or choose_size(desktop_size())
     pygame.key.set_repeat(350, 60)  # holding → walks through the steps
     title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
     if layout_path:

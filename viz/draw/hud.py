@@ -7,17 +7,20 @@ CJK punctuation mark is one em wide, which is what the estimate assumes.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
+from viz.text import normalize
 
 PAPER: Color = (250, 247, 240)
 PANEL_BG: Color = (244, 239, 228)
 INK: Color = (40, 34, 28)
 GREY: Color = (120, 110, 98)
+FAINT: Color = (176, 166, 152)
 RED: Color = (150, 36, 30)
 HILITE: Color = (252, 226, 150)
 BAR_H = 66
@@ -50,6 +53,16 @@ READING = "讀法 {}"
 PROBLEMS = "重載有誤，仍演前一版 (reload failed; playing the last good version)"
 PROBLEMS_MORE = "… 另 {n} 條"
 MAX_PROBLEMS = 12  # rows of the error overlay; the rest are counted
+STAGE_LIST = "節目 Stages · {n}"
+STAGE_LIST_HINT = "↑↓ · Enter 跳 go · Esc 關 close"
+STAGE_LIST_ASK = "打字：節名或號 type a name or number"
+STAGE_LIST_TYPED = "尋 {}▏"
+STAGE_LIST_NONE = "無 no stage"
+STAGE_ROW_T = "{:.0f} s"
+LIST_ROW_H = 22  # px a row of the stage list
+LIST_HEAD_H = 58  # px of its title, hint and typed text
+LIST_W = 400
+BAR_ROWS = 2  # the bar's names alternate between this many rows
 
 KEYS = [
     ("Space", "播放／暫停 play / pause"),
@@ -63,6 +76,7 @@ KEYS = [
     ("I", "侯道分圖 range inset on / off"),
     ("N", "鄭注 show / hide notes"),
     ("/", "搜尋經文 find in the text"),
+    ("L  Tab", "節目 stage list: type, click, Enter"),
     ("點句 click", "跳至此句 jump to a clause"),
     ("點時間軸 click bar", "跳轉 scrub"),
     ("點人 click a person", "選之 select: trail, next move"),
@@ -79,7 +93,8 @@ KEYS = [
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
     NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, *PARTIES, MARKS, SUBSTITUTE,
-    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE,
+    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
+    STAGE_LIST_HINT, STAGE_LIST_ASK, STAGE_LIST_TYPED, STAGE_LIST_NONE, STAGE_ROW_T,
     *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.",)
 
 
@@ -96,6 +111,9 @@ class HudState:
     help: bool = False
     reading: str = ""  # the reading shown (the window always names it; "" for a plain shot)
     problems: tuple[str, ...] = ()  # located messages of a failed reload, over the picture
+    stages: str | None = None  # the stage list's typed text (L), None when closed
+    stage_pick: int = 0  # the stage list's row Enter goes to
+    stage_top: int = 0  # the stage list's first row shown
 
 
 @dataclass
@@ -239,6 +257,8 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
                         screen=True))
     if st.problems:
         out += problems_overlay(a["map"], st.problems)
+    if st.stages is not None:
+        out += stage_list(timeline, frame, size, st)
     if st.help:
         out += help_overlay(size)
     parts = [Part("hud.panel", a["panel"], fixed, pkey), Part("hud.bar", a["bar"], memo[bkey], bkey),
@@ -437,7 +457,6 @@ def bar_fixed(timeline, frame, box) -> list[Primitive]:
     def px(t: float) -> float:
         return tx + tw * t / dur
 
-    rows_end = [-1e9, -1e9]
     for s in timeline.stages:
         x0, x1 = px(s.t0), px(s.t1)
         band = (214, 200, 172) if s.index % 2 == 0 else (226, 214, 190)
@@ -445,16 +464,143 @@ def bar_fixed(timeline, frame, box) -> list[Primitive]:
             band = (238, 196, 120)
         out.append(Rect((x0, ty - 6, max(x1 - x0, 1), 12), band))
         out.append(Line(((x0, ty - 10), (x0, ty + 6)), (110, 90, 60), 1.0, screen=True))
-        name = f"{s.index + 1}{s.name}"
-        nw = text_width(name, 11)
-        row = s.index % 2
-        if x0 + 2 > rows_end[row] + 4 or s.index == frame.stage:
-            out.append(Text((x0 + 2, y + 6 + row * 13), name, 11,
-                            RED if s.index == frame.stage else INK, "nw", screen=True))
-            rows_end[row] = x0 + 2 + nw
+    starts = [px(s.t0) for s in timeline.stages]
+    names = [s.name for s in timeline.stages]
+    for i, lx, row, text in bar_labels(starts, names, frame.stage, 11, x + 2, x + w - 4):
+        out.append(Text((lx, y + 6 + row * 13), text, 11, RED if i == frame.stage else INK, "nw",
+                        screen=True))
     for st in timeline.steps:
         xs = px(st.t0)
         out.append(Line(((xs, ty + 7), (xs, ty + 11)), (140, 120, 96), 1.0, screen=True))
+    return out
+
+
+def bar_label(number: int, name: str, room: float, px: float) -> str:
+    """The longest of "N name", N with the name's first characters, or N alone, that is at most
+    room px wide; "" when not even the number fits."""
+    for k in range(len(name), -1, -1):
+        text = f"{number}{name[:k]}"
+        if text_width(text, px) <= room:
+            return text
+    return ""
+
+
+def bar_labels(starts: list[float], names: list[str], current: int, px: float, left: float,
+               right: float, rows: int = BAR_ROWS, gap: float = 4.0
+               ) -> list[tuple[int, float, int, str]]:
+    """Where the bar names its stages: (stage, x, row, text), stage i in row i % rows from its
+    start to the next start of its row, shortened to fit (bar_label). The current stage is
+    named whole and kept inside [left, right]; names it covers are left out. None overlap."""
+    n = len(starts)
+    cur = None
+    if 0 <= current < n:
+        text = f"{current + 1}{names[current]}"
+        cw = text_width(text, px)
+        cx = max(min(starts[current] + 2, right - cw), left)
+        cur = (cx, cx + cw, current % rows, text)
+    out = []
+    for i in range(n):
+        if cur is not None and i == current:
+            out.append((i, cur[0], cur[2], cur[3]))
+            continue
+        x, row = starts[i] + 2, i % rows
+        limit = min(starts[i + rows] + 2 - gap if i + rows < n else right, right)
+        if cur is not None and row == cur[2]:
+            if cur[0] - gap <= x < cur[1] + gap:
+                continue
+            if x < cur[0]:
+                limit = min(limit, cur[0] - gap)
+        text = bar_label(i + 1, names[i], limit - x, px)
+        if text:
+            out.append((i, x, row, text))
+    return out
+
+
+def stage_matches(names: list[str], query: str) -> list[int]:
+    """The stages typed text finds, best first: the stage of that number (and those whose
+    number starts with it), else names starting with it, then names containing it; variants
+    and full-width digits equal (賓 finds 賔, ３ finds 3)."""
+    q = normalize(unicodedata.normalize("NFKC", query)).strip()
+    if not q:
+        return []
+    if q.isascii() and q.isdigit():
+        exact = [int(q) - 1] if 1 <= int(q) <= len(names) else []
+        return exact + [i for i in range(len(names)) if str(i + 1).startswith(q)
+                        and i not in exact]
+    folded = [normalize(n) for n in names]
+    starts = [i for i, n in enumerate(folded) if n.startswith(q)]
+    return starts + [i for i, n in enumerate(folded) if q in n and i not in starts]
+
+
+def stage_list_box(size: tuple[int, int], n: int) -> tuple[float, float, float, float]:
+    """The box of a list of n stages: over the map, centred, as tall as its rows or the map."""
+    mx, my, mw, mh = areas(size)["map"]
+    bw = min(LIST_W, max(mw - 24, 40))
+    bh = min(mh - 24, LIST_HEAD_H + 10 + LIST_ROW_H * max(n, 1))
+    return (mx + (mw - bw) / 2, my + 12, bw, max(bh, LIST_HEAD_H + LIST_ROW_H + 10))
+
+
+def stage_list_rows(size: tuple[int, int], n: int) -> int:
+    """How many rows of a list of n stages show at once."""
+    return max(int((stage_list_box(size, n)[3] - LIST_HEAD_H - 6) // LIST_ROW_H), 1)
+
+
+def list_top(top: int, rows: int, n: int, pick: int | None = None) -> int:
+    """The first row shown: moved so `pick` (if given) is in view, and kept within the list."""
+    if pick is not None:
+        top = min(max(top, pick - rows + 1), pick)
+    return min(max(top, 0), max(n - rows, 0))
+
+
+def stage_list_row_at(size: tuple[int, int], n: int, top: int,
+                      pos: tuple[float, float]) -> int | None:
+    """The stage whose row of the list (scrolled to `top`) is under pos, else None."""
+    bx, by, bw, _ = stage_list_box(size, n)
+    rows = stage_list_rows(size, n)
+    top = list_top(top, rows, n)
+    k = (pos[1] - by - LIST_HEAD_H) // LIST_ROW_H
+    if not (bx <= pos[0] < bx + bw) or pos[1] < by + LIST_HEAD_H or not 0 <= k < rows:
+        return None
+    i = top + int(k)
+    return i if i < n else None
+
+
+def stage_list(timeline, frame, size: tuple[int, int], st: HudState) -> list[Primitive]:
+    """The stage list (L): every stage by number and name, the current one in red, the picked
+    row highlighted, what the typed text does not find greyed; scrolled to st.stage_top."""
+    names = [s.name for s in timeline.stages]
+    n, rows = len(names), stage_list_rows(size, len(names))
+    top = list_top(st.stage_top, rows, n)
+    bx, by, bw, bh = stage_list_box(size, n)
+    found = set(stage_matches(names, st.stages or ""))
+    w, h = size
+    out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 70)),
+                            Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
+                            Text((bx + 14, by + 14), STAGE_LIST.format(n=n), 15, RED, "w",
+                                 screen=True),
+                            Text((bx + bw - 12, by + 14), STAGE_LIST_HINT, 10, GREY, "e",
+                                 screen=True),
+                            Text((bx + 14, by + 40), STAGE_LIST_TYPED.format(st.stages or ""), 14,
+                                 INK, "w", screen=True)]
+    if not st.stages:
+        out.append(Text((bx + 50, by + 40), STAGE_LIST_ASK, 11, GREY, "w", screen=True))
+    elif not found:
+        out.append(Text((bx + bw - 12, by + 40), STAGE_LIST_NONE, 11, GREY, "e", screen=True))
+    out.append(Line(((bx + 8, by + LIST_HEAD_H - 4), (bx + bw - 8, by + LIST_HEAD_H - 4)),
+                    (200, 190, 170), 1.0, screen=True))
+    for k, s in enumerate(timeline.stages[top:top + rows]):
+        i, ry = top + k, by + LIST_HEAD_H + k * LIST_ROW_H
+        if i == st.stage_pick:
+            out.append(Rect((bx + 6, ry, bw - 22, LIST_ROW_H), HILITE, radius=3))
+        col = RED if i == frame.stage else (FAINT if st.stages and i not in found else INK)
+        out.append(Text((bx + 44, ry + LIST_ROW_H / 2), str(i + 1), 13, col, "e", screen=True))
+        out.append(Text((bx + 54, ry + LIST_ROW_H / 2), s.name, 14, col, "w", screen=True))
+        out.append(Text((bx + bw - 20, ry + LIST_ROW_H / 2), STAGE_ROW_T.format(s.t0), 10, GREY,
+                        "e", screen=True))
+    if n > rows:  # a scroll bar: where the rows shown sit in the whole list
+        th = bh - LIST_HEAD_H - 8
+        out.append(Rect((bx + bw - 10, by + LIST_HEAD_H + th * top / n, 4, th * rows / n),
+                        (180, 166, 140), radius=2))
     return out
 
 
