@@ -500,7 +500,7 @@ def _placed_by_numpy(reqs, obstacles, bounds):
     boxes = np.asarray(list(obstacles), float).reshape(-1, 4)
     out = []
     for lab in reqs:
-        p = labels._place_one(lab, boxes, bounds)
+        p, _ = labels._place_one(lab, boxes, bounds)
         out.append(p)
         boxes = np.vstack([boxes, [p.box]])
     return out
@@ -532,3 +532,27 @@ def test_placement_in_plain_python_chooses_as_numpy_does_crowded_or_not():
     inf = [(-np.inf, 0.0, np.inf, 1.0)]  # a box not finite: numpy's arithmetic decides
     reqs = [labels.Label((3.0, 0.5), 10, 4)]
     assert labels.place(reqs, inf) == _placed_by_numpy(reqs, inf, None)
+
+
+def test_a_placer_keeps_what_nothing_moved_near_and_answers_as_place_does():
+    from viz.draw import labels
+
+    rng = np.random.default_rng(8)
+    people = np.round(rng.uniform(0, 300, (30, 2)))
+    placer, kept = labels.Placer(), 0
+    for frame in range(60):
+        walking = rng.choice(len(people), 4, replace=False)  # a few move, most stand still
+        people[walking] += rng.uniform(-3, 3, (4, 2))
+        if frame % 10 == 9:  # someone leaves, or comes back
+            people = people[1:] if len(people) == 30 else np.vstack([people, [[150, 150]]])
+        obs = [labels.circle_box(float(x), float(y), 6.0) for x, y in people]
+        reqs = [labels.Label((float(x), float(y)), 26.0, 14.0, r=6.0,
+                             first=(float(x) + 7, float(y) - 7, float(x) + 33, float(y) + 7))
+                for x, y in people]
+        reqs += [labels.Label((float(x), float(y)), 40.0, 17.0, r=6.0) for x, y in people[:8]]
+        keys = [("name", i) for i in range(len(people))] + [("said", i) for i in range(8)]
+        got = placer.place(reqs, obs, keys=keys)
+        assert got == labels.place(reqs, obs), frame
+        assert labels.overlaps([p.box for p in got if not p.clash], obs) == []
+        kept += placer.reused
+    assert kept > 60 * len(people) / 2  # most were kept from the frame before

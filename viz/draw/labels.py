@@ -14,6 +14,7 @@ boxes are (x0, y0, x1, y1). Candidates of one label are tested against every box
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,19 +139,97 @@ def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarra
 def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
           bounds: BoxT | None = None) -> list[Placed]:
     """Greedy placement in the given (priority) order; see the module docstring."""
-    obs = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in obstacles]
-    grid = _Grid(obs)
-    boxes: np.ndarray | None = None  # obstacles, then each label as placed (the slow path's)
-    out: list[Placed] = []
-    for lab in labels:
-        found = _first_free(lab, grid, bounds)
-        if found is None:  # crowded (or a hair from touching): every candidate, by area
-            if boxes is None or len(boxes) != len(grid.boxes):
-                boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
-            found = _place_one(lab, boxes, bounds)
-        out.append(found)
-        grid.add(found.box)
-    return out
+    return Placer().place(labels, obstacles, bounds)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A label's last placement: where it came in the order, what was asked and found, and the
+    span of the candidates it looked at (None: not to be reused, as a clash or a hair's overlap
+    depends on the order numpy summed the areas in)."""
+
+    rank: int
+    label: Label
+    placed: Placed
+    span: BoxT | None
+
+
+class Placer:
+    """`place` that remembers its last call and keeps a label's placement when nothing it
+    looked at changed: the same request, and no box that came, went or moved (an obstacle, or
+    a label placed before it) meets the span of the candidates it tried. Only those near
+    someone who moved are placed again; every answer is the one `place` would give (a window
+    playing the rite keeps one Placer per view: most people stand still in any frame)."""
+
+    def __init__(self) -> None:
+        self._bounds: BoxT | None = None
+        self._obstacles: Counter = Counter()
+        self._kept: dict = {}
+        self.reused = 0  # how many labels the last call kept (tests, bench)
+
+    def place(self, labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
+              bounds: BoxT | None = None, keys: Sequence | None = None) -> list[Placed]:
+        """As `place`; `keys` name the labels across calls (default: the request itself)."""
+        obs = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in obstacles]
+        count = Counter(obs)
+        if keys is None:
+            keys = labels
+        seen: Counter = Counter()
+        names = []
+        for k in keys:  # a key met twice is told apart by its turn
+            names.append((k, seen[k]))
+            seen[k] += 1
+        kept = self._kept
+        ranks = [kept[n].rank for n in names if n in kept]
+        if bounds != self._bounds or any(a > b for a, b in zip(ranks, ranks[1:])):
+            kept = {}  # framed otherwise, or an order changed: nothing is kept
+        # what changed before any label is placed: obstacles moved, labels gone
+        dirty = [b for b in (count - self._obstacles) + (self._obstacles - count)]
+        names_now = set(names)
+        dirty += [old.placed.box for n, old in kept.items() if n not in names_now]
+        grid = _Grid(obs)
+        boxes: np.ndarray | None = None  # obstacles and labels so far (numpy's path)
+        out: list[Placed] = []
+        now: dict = {}
+        reused = 0
+        for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
+            old = kept.get(name)
+            if (old is not None and old.span is not None and old.label == lab
+                    and not _meets(old.span, dirty)):
+                found, span = old.placed, old.span
+                reused += 1
+            else:
+                found, span, taken = _first_free(lab, grid, bounds)
+                if found is None:  # crowded (or a hair from touching): numpy's sums decide
+                    if boxes is None or len(boxes) != len(grid.boxes):
+                        boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
+                    found, span = _place_one(lab, boxes, bounds, taken)
+                if old is None or old.placed.box != found.box:
+                    dirty.append(found.box)
+                    if old is not None:
+                        dirty.append(old.placed.box)
+            now[name] = _Kept(rank, lab, found, span)
+            out.append(found)
+            grid.add(found.box)
+        self._bounds, self._obstacles, self._kept, self.reused = bounds, count, now, reused
+        return out
+
+
+def _meets(span: BoxT, boxes: list[BoxT]) -> bool:
+    """Whether any box shares some area with the span (or is not finite)."""
+    s0, s1, s2, s3 = span
+    for b0, b1, b2, b3 in boxes:
+        if (b0 < s2 and s0 < b2 and b1 < s3 and s1 < b3) or (b0 + b1 + b2 + b3) * 0.0 != 0.0:
+            return True
+    return False
+
+
+def _span(cand) -> BoxT:
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for c in cand:
+        x0, y0, x1, y1 = min(x0, c[0]), min(y0, c[1]), max(x1, c[2]), max(y1, c[3])
+    return (x0, y0, x1, y1)
 
 
 def _first(lab: Label) -> int:
@@ -158,10 +237,22 @@ def _first(lab: Label) -> int:
     return len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
 
 
-def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None) -> Placed:
+def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
+               taken: bool = False) -> tuple[Placed, BoxT | None]:
     """One label against (m, 4) live boxes, every candidate's overlap summed by numpy: the
-    touching places first; the rings only when all of those are taken."""
+    touching places first; the rings only when all of those are taken (`taken`: known to be,
+    each by 1e-6 px² or more). With the span of the candidates tried, or None when the choice
+    rests on how the areas were summed."""
     cand = _touching(lab)
+    if taken:
+        rings = _rings(lab)
+        cost = _costs(rings, boxes, bounds)
+        free = np.nonzero(cost <= 1e-9)[0]
+        if len(free):
+            k = int(free[0])
+            placed = Placed(tuple(float(v) for v in rings[k]), True, float(cost[k]),
+                            len(cand) + k)
+            return placed, _sure(np.vstack([cand, rings]), cost, k)
     cost = _costs(cand, boxes, bounds)
     free = np.nonzero(cost <= 1e-9)[0]
     if not len(free):
@@ -170,7 +261,17 @@ def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None) -> Placed:
         cost = np.concatenate([cost, _costs(rings, boxes, bounds)])
         free = np.nonzero(cost <= 1e-9)[0]
     k = int(free[0]) if len(free) else int(np.argmin(cost))
-    return Placed(tuple(float(v) for v in cand[k]), k >= _first(lab), float(cost[k]), k)
+    placed = Placed(tuple(float(v) for v in cand[k]), k >= _first(lab), float(cost[k]), k)
+    return placed, _sure(cand, cost, k)
+
+
+def _sure(cand: np.ndarray, cost: np.ndarray, k: int) -> BoxT | None:
+    """The span of the candidates tried, when the choice of the k-th of `cost` (its tail)
+    depends only on which boxes met them: no overlap, and none tried within a hair of none."""
+    if cost[k] != 0 or ((cost > 0) & (cost < 1e-6)).any() or not np.isfinite(cand).all():
+        return None
+    return (*(float(v) for v in cand[:, :2].min(axis=0)),
+            *(float(v) for v in cand[:, 2:].max(axis=0)))
 
 
 CELL = 64.0  # px: the grid the fast path finds a candidate's neighbours in
@@ -190,31 +291,26 @@ class _Grid:
     def add(self, b: BoxT) -> None:
         i = len(self.boxes)
         self.boxes.append(b)
-        if not _finite(b):
+        if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:  # inf or nan
             self.odd = True
             return
         if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
             self.cells.setdefault(None, []).append(i)  # huge: looked at by everyone
             return
         cells = self.cells
-        for gx in range(math.floor(b[0] / CELL), math.floor(b[2] / CELL) + 1):
-            for gy in range(math.floor(b[1] / CELL), math.floor(b[3] / CELL) + 1):
+        for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
+            for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
                 cells.setdefault((gx, gy), []).append(i)
 
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[BoxT]:
         """The boxes that overlap (x0, y0, x1, y1) by some area, as numpy's test finds them."""
         cells, boxes = self.cells, self.boxes
         seen = set(cells.get(None, ()))
-        for gx in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
-            for gy in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
+        for gx in range(int(x0 // CELL), int(x1 // CELL) + 1):
+            for gy in range(int(y0 // CELL), int(y1 // CELL) + 1):
                 seen.update(cells.get((gx, gy), ()))
         return [b for b in (boxes[i] for i in sorted(seen))
                 if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0]
-
-
-def _finite(b: BoxT) -> bool:
-    return (math.isfinite(b[0]) and math.isfinite(b[1]) and math.isfinite(b[2])
-            and math.isfinite(b[3]))
 
 
 def _touching_list(lab: Label) -> list[BoxT]:
@@ -238,30 +334,44 @@ def _touching_list(lab: Label) -> list[BoxT]:
     return [(float(a), float(b), float(c), float(d)) for a, b, c, d in out]
 
 
-def _first_free(lab: Label, grid: _Grid, bounds: BoxT | None) -> Placed | None:
-    """The first touching candidate that meets nothing, found in plain Python (most labels of a
-    frame take their first candidate); None when none is free, or when an overlap is so small
-    (under 1e-6 px²) that only numpy's own sum can say on which side of 1e-9 it falls."""
+def _first_free(lab: Label, grid: _Grid, bounds: BoxT | None) -> tuple[Placed | None,
+                                                                       BoxT | None, bool]:
+    """The first touching candidate that meets nothing, found in plain Python (most labels of
+    a frame take their first candidate), with the span of those tried, and whether each was
+    taken (by 1e-6 px² or more, or out of bounds). No placement when none is free (the rings
+    are many: numpy tries them faster), or when an overlap is so small (under 1e-6 px²) that
+    only numpy's own sum can say on which side of 1e-9 it falls."""
+    if grid.odd:
+        return None, None, False
     cand = _touching_list(lab)
-    if grid.odd or not all(_finite(c) for c in cand):
+    k = _scan(cand, grid, bounds)
+    if k is None or k < 0:
+        return None, None, k is not None
+    return Placed(cand[k], k >= _first(lab), 0.0, k), _span(cand), False
+
+
+def _scan(cand: list[BoxT], grid: _Grid, bounds: BoxT | None) -> int | None:
+    """The index of the first candidate in bounds overlapping no box; -1 when each overlaps
+    some by 1e-6 px² or more (or leaves the bounds); None when in doubt or not finite."""
+    if any((c[0] + c[1] + c[2] + c[3]) * 0.0 != 0.0 for c in cand):
         return None
-    xs0, ys0, xs1, ys1 = zip(*cand, strict=True)
-    near = grid.near(min(xs0), min(ys0), max(xs1), max(ys1))
+    near = grid.near(*_span(cand))
     for k, (c0, c1, c2, c3) in enumerate(cand):
         if bounds is not None and (c0 < bounds[0] or c1 < bounds[1] or c2 > bounds[2]
                                    or c3 > bounds[3]):
             continue
         cost = 0.0
         for b0, b1, b2, b3 in near:
-            ix = min(c2, b2) - max(c0, b0)
-            iy = min(c3, b3) - max(c1, b1)
-            if ix > 0 and iy > 0:
-                cost += ix * iy
+            if b0 < c2 and c0 < b2 and b1 < c3 and c1 < b3:  # else no area (numpy's 0)
+                ix = min(c2, b2) - max(c0, b0)
+                iy = min(c3, b3) - max(c1, b1)
+                if ix > 0 and iy > 0:
+                    cost += ix * iy
         if cost == 0.0:
-            return Placed((c0, c1, c2, c3), k >= _first(lab), 0.0, k)
+            return k
         if cost < 1e-6:
             return None
-    return None
+    return -1
 
 
 def hits(box: BoxT, boxes: np.ndarray, slack: float = 0.0) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from string import Formatter
 
@@ -374,6 +375,22 @@ def _tags(timeline, frame, o: SceneOptions) -> _Tags:
     return tags
 
 
+PLACERS = 4  # views placing tags, each remembering its last frame (the window has two)
+_placers: OrderedDict[SceneOptions, labels.Placer] = OrderedDict()
+
+
+def _placer(o: SceneOptions) -> labels.Placer:
+    """The view's Placer (by zoom, breaks, captions): a frame's tags placed where the last
+    frame's were, except near whoever moved; the answer is place()'s either way."""
+    p = _placers.get(o)
+    if p is None:
+        p = _placers[o] = labels.Placer()
+        while len(_placers) > PLACERS:
+            _placers.popitem(last=False)
+    _placers.move_to_end(o)
+    return p
+
+
 def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     """Every tag where it usually goes (a set-down prop on its spot, a held one right of the
     hand, a bow below-left, speech above) unless that box meets a token or a tag placed
@@ -440,7 +457,8 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
                      bg=(255, 255, 250), border=INK)
             reqs.append(("said", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
     reqs.sort(key=lambda q: order[q[0]])  # stable: each kind keeps the cast's order
-    placed = labels.place([q[3] for q in reqs], tokens)
+    placed = _placer(o).place([q[3] for q in reqs], tokens,
+                              keys=[(q[0], q[1], q[2].text) for q in reqs])
     out: dict[tuple[str, int], list[Primitive]] = {}
     for (kind, who, t, req), p in zip(reqs, placed):
         mine = out.setdefault((kind, who), [])
