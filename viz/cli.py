@@ -8,19 +8,34 @@ import sys
 from pathlib import Path
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.errors import InputError
+from viz.errors import InputError, Loc, Problem
 
-VALUE_OPTIONS = {"--script", "--layout", "--reading", "--at", "--after", "--stage", "-o",
+VALUE_OPTIONS = {"--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
+                 "--stage", "-o",
                  "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
                  "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
 
 
-def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = ()):
+def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = (),
+             args=None):
     """Layout, text, script → checked model → compiled timeline (a model.Compiled);
-    InputError on any problem, including a reading no file knows."""
+    InputError on any problem, including a reading no file knows. args: the command line's
+    --set and --seed (the scenario)."""
     from viz.rite import Rite
 
-    return Rite(script_path, layout_path).get(tuple(readings))
+    sets, seed = scenario_of(args)
+    return Rite(script_path, layout_path, sets=sets, seed=seed).get(tuple(readings))
+
+
+def scenario_of(args) -> tuple[list[tuple[str, str]], int | None]:
+    """--set KEY=VALUE … and --seed N from parsed arguments (none given: the defaults)."""
+    from viz.scenario import parse_sets
+
+    try:
+        sets = parse_sets(getattr(args, "set", None) or [])
+    except ValueError as e:
+        raise InputError(Problem(Loc("--set", 1, 1), str(e))) from None
+    return sets, getattr(args, "seed", None)
 
 
 def _shown(path: Path) -> str:
@@ -42,6 +57,13 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="follow another commentator wherever the layout or the script keeps "
                         "his variant (e.g. 敖: 物 under 5 尺 apart, 乏 from the 侯's west edge); "
                         "repeatable; a name no file knows is an error listing the known ones")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a scenario setting the text leaves open (repeatable): 大夫=0|1|2, "
+                        "衆賔=2..9, skill.ACTOR=0..1 (an archer's chance of a hit); an unknown "
+                        "key is an error listing the known ones")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="seed of the shooting's hit model (default 1: the bundled rite always "
+                        "plays the same; the same seed gives the same rite)")
 
 
 def _when(p: argparse.ArgumentParser) -> None:
@@ -69,7 +91,8 @@ def cmd_play(args) -> int:
 
     # the window reloads the files it loaded when one is saved, and switches readings (R, V);
     # the first load's problems (a reading no file knows among them) stop it as any command
-    r = Reloader(args.script, args.layout, tuple(args.reading))
+    sets, seed = scenario_of(args)
+    r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
     if not r.result.ok:
         raise InputError(r.result.problems)
     d = r.current
@@ -85,7 +108,7 @@ def cmd_shot(args) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":
         raise QueryError(f"-o {args.output}: expected a file name ending in .png")
-    d = load_all(args.script, args.layout, args.reading)
+    d = load_all(args.script, args.layout, args.reading, args)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
     path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
                       overwrite=args.force, closing=m.closing)
@@ -96,7 +119,7 @@ def cmd_shot(args) -> int:
 def cmd_state(args) -> int:
     from viz.query import format_state, resolve_moment, state
 
-    d = load_all(args.script, args.layout, args.reading)
+    d = load_all(args.script, args.layout, args.reading, args)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
     s = state(d.timeline, d.layout, d.corpus, m.t, m.step, m.closing)
     print(json.dumps(s, ensure_ascii=False, indent=2) if args.json else format_state(s))
@@ -108,7 +131,17 @@ def cmd_check(args) -> int:
         from viz.cli_live import watch
 
         return watch(args, report_check)
-    return report_check(args, load_all(args.script, args.layout, args.reading))
+    return report_check(args, load_all(args.script, args.layout, args.reading, args))
+
+
+def cmd_score(args) -> int:
+    from viz.scoring import format_report, report
+
+    d = load_all(args.script, args.layout, args.reading, args)
+    rep = report(d.timeline)
+    print(json.dumps(rep, ensure_ascii=False, indent=2) if args.json
+          else format_report(rep, d.timeline))
+    return 0
 
 
 def report_check(args, d) -> int:
@@ -166,6 +199,12 @@ def parser() -> argparse.ArgumentParser:
                      help="after checking, check again whenever a file of the rite or the "
                           "layout changes (polled twice a second); Ctrl-C ends it")
     chk.set_defaults(func=cmd_check)
+    sc = sub.add_parser("score", help="the shooting: each round's shots (hit or miss, on the "
+                                      "beat or not), tallies, announcement and who drank, read "
+                                      "from the compiled rite (--seed, --set change it)")
+    _common(sc)
+    sc.add_argument("--json", action="store_true", help="as JSON")
+    sc.set_defaults(func=cmd_score)
     from viz.cli_text import add_commands
 
     add_commands(sub)

@@ -61,7 +61,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
         raise QueryError(f"-o {args.output}: expected a file name ending in .mp4")
-    d = cli.load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading, args)
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
@@ -111,7 +111,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if args.all and not args.output:
         raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
     fmt = _format(args)
-    d = cli.load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading, args)
     tl = d.timeline
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
@@ -163,7 +163,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     from viz.export.atlas import build_atlas
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = cli.load_all(args.script, args.layout, args.reading)
+    d = cli.load_all(args.script, args.layout, args.reading, args)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")

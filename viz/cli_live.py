@@ -88,7 +88,10 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
     from viz.reload import Reloader
 
     sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
-    reloader = Reloader(args.script, args.layout, args.reading)
+    from viz.cli import scenario_of
+
+    sets, seed = scenario_of(args)
+    reloader = Reloader(args.script, args.layout, args.reading, sets=sets, seed=seed)
 
     def show(result, what: str) -> None:
         stamp = time.strftime("%H:%M:%S", time.localtime(clock()))

@@ -65,7 +65,7 @@ def cmd_plate(args: argparse.Namespace) -> int:
     suffix = Path(args.output).suffix.lower()
     if suffix not in SUFFIXES:
         raise QueryError(f"-o {args.output}: expected a file name ending in .svg or .png")
-    d = load_all(args.script, args.layout, args.reading)
+    d = load_all(args.script, args.layout, args.reading, args)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
     size = args.size or (plate.size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
     try:

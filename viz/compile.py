@@ -15,7 +15,18 @@ import numpy as np
 
 from viz.cache import load_blob, store_blob
 from viz.errors import Collector, Loc
-from viz.script import Action, Expect, Formation, Placement, PlaceRef, PropPlacement, Script, Step, Way
+from viz.script import (
+    Action,
+    Expect,
+    Formation,
+    Placement,
+    PlaceRef,
+    PropPlacement,
+    Script,
+    Step,
+    ThingPlacement,
+    Way,
+)
 from viz.timeline import (
     FLYING,
     POSTURES,
@@ -36,6 +47,11 @@ OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
 MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 CODE = {name: i for i, name in enumerate(POSTURES)}
+# the scoring channel's owners: the round under way, the 算 laid right and left in it, and the
+# music's beat and 終 (0 when no music is playing)
+SCORE_OWNERS = ("round", "右", "左", "beat", "終")
+SUAN = "suan"  # the bundle of 算 (記: 箭籌八十), laid one for each hit that counts
+HAND = 8  # 算 taken at a time (釋獲者坐取中之八算; 興，執而俟 … 又取中之八算)
 # per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same
 # legs again and again (如初), and the planner is the costliest part of a compile.
 _LEGS: dict = {}
@@ -91,7 +107,9 @@ class _Buffer:
     presence: list = field(default_factory=list)  # (actor, t, present, writer)
     props: list = field(default_factory=list)  # (prop, t, holder, x, y, visible, writer)
     label: list = field(default_factory=list)  # (actor, t, label index, writer)
-    events: list = field(default_factory=list)  # (t0, t1, kind, actor, text)
+    events: list = field(default_factory=list)  # (t0, t1, kind, actor, text, data)
+    things: list = field(default_factory=list)  # (thing, t, shown, writer)
+    score: list = field(default_factory=list)  # (owner, t, value, writer): SCORE_OWNERS
 
 
 class Compiler:
@@ -122,6 +140,17 @@ class Compiler:
         self.buf = self.kf  # where the primitives write: the step's buffer while compiling one
         self.t = 0.0
         self.w = -1  # the step being compiled (setups: the stage's first step)
+        # things set out: every feature name of the layout, shown unless the script sets it out
+        self.thing_names = sorted({f.name for f in getattr(layout, "features", ())})
+        self.ti = {n: i for i, n in enumerate(self.thing_names)}
+        self.shown = {n: n not in script.set_out for n in self.thing_names}
+        self.tally = {"右": 0, "左": 0}
+        self.round = 0
+        self.music_t0: float | None = None  # when the current stage's music began
+        self.shot_log: list[dict] = []
+        self.results: list[dict] = []
+        self.caller: str | None = None
+        self.laid: dict[int, bool] = {}  # 算 laid in the round under way
 
     # ---- places ----
     def xy(self, ref: PlaceRef, loc: Loc | None = None) -> np.ndarray:
@@ -207,8 +236,132 @@ class Compiler:
         self.buf.label.append((a, t, self.label_names.index(text), self.w))
         self.labels[a] = text
 
-    def event(self, t0: float, t1: float, kind: str, a: int, text: str) -> None:
-        self.buf.events.append((t0, t1, kind, a, text))
+    def event(self, t0: float, t1: float, kind: str, a: int, text: str,
+              data: dict | None = None) -> None:
+        self.buf.events.append((t0, t1, kind, a, text, data or {}))
+
+    # ---- things set out ----
+    def show_things(self, act: Action, busy: dict, shown: bool) -> float:
+        who = [self.ai[w] for w in act.args.get("who", ())]
+        t = self.start(busy, who) + (self.cfg.gestures["set" if shown else "clear"] if who
+                                      else 0.0)
+        for name in act.args["thing"]:
+            if who:
+                spot = self.thing_spot(name)
+                if spot is not None:
+                    self.reach_check(act, who[0], spot, "set out" if shown else "take away")
+            if self.shown[name] == shown:
+                self.out.warn(act.loc, f"{name} is {'already' if shown else 'not'} set out")
+            self.buf.things.append((self.ti[name], t, shown, self.w))
+            self.shown[name] = shown
+        for a in who:
+            busy[a] = t
+        return t
+
+    def thing_spot(self, name: str) -> np.ndarray | None:
+        """The middle of a feature (of the nearest part, for a thing in several parts)."""
+        pts = [np.asarray(f.points, float).mean(axis=0)
+               for f in getattr(self.layout, "features", ()) if f.name == name]
+        return min(pts, key=lambda q: float(np.hypot(*(q - self.pos[0])))) if pts else None
+
+    def score_key(self, owner: str, t: float, value: float) -> None:
+        self.buf.score.append((SCORE_OWNERS.index(owner), t, value, self.w))
+
+    # ---- the shooting ----
+    def on_beat(self, t: float, music, on: bool) -> float:
+        """The release moved to the drum's next beat (不鼓不釋), or half a beat off it."""
+        if self.music_t0 is None:
+            return t
+        rel = self.t + t - self.music_t0
+        k = math.ceil(rel / music.beat - 1e-9)
+        at = k * music.beat + (0.0 if on else music.beat / 2)
+        return at + self.music_t0 - self.t
+
+    def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> None:
+        """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts."""
+        caller = next((self.ai[a] for a in (self.caller,) if a in self.ai), -1)
+        entry = {"round": shot.round, "actor": shot.actor, "n": shot.n, "side": shot.side,
+                 "hit": shot.hit, "on_beat": shot.on_beat, "tallied": False,
+                 "prop": self.s.props[p].id, "x": float(goal[0]), "y": float(goal[1]),
+                 "t_release": t0, "t_land": t1}  # relative; made absolute when flushed
+        if shot.hit:
+            words = "獲" if shot.on_beat else "獲 (不鼓不釋)"
+            self.event(t1, t1 + 1.5, "call", caller, words,
+                       {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
+        if shot.tallied and act.args.get("tally") in self.ai:
+            entry["tallied"] = self.lay(act, self.ai[act.args["tally"]], shot.side, t1 + 1.0)
+        self.event(t0, t1, "shot", self.ai[shot.actor], "", {"shot": entry})
+        self.shot_log.append(entry)
+
+    def lay(self, act: Action, a: int, side: str, t: float) -> bool:
+        """The scorer lays one 算: 上射's to his right, 下射's to his left (his own, facing
+        east: right is south). An empty hand first takes eight more from the 中."""
+        suan = self.bundles.get(SUAN, [])
+        held = [p for p in suan if self.holder[p] == a]
+        if not held:
+            near = [p for p in suan if self.holder[p] == SET_DOWN and not self.laid.get(p)
+                    and float(np.hypot(*(self.prop_xy[p] - self.pos[a]))) <= REACH]
+            for p in near[:HAND]:
+                self.set_prop(p, t - 0.5, a, self.pos[a])
+            held = near[:HAND]
+        if not held:
+            self.out.warn(act.loc, f"{self.s.cast[a].name} has no 算 to lay for this hit (take "
+                                   "them from the 中 first: take: {prop: suan, count: 8})")
+            return False
+        k = self.tally[side]
+        right = unit(self.face[a] + 90.0)
+        side_v = right if side == "右" else -right
+        ahead = unit(self.face[a])
+        spot = (self.pos[a] + side_v * (1.2 + 0.35 * (k // 10)) + ahead * (0.8 + 0.25 * (k % 10)))
+        self.set_prop(held[0], t, SET_DOWN, spot)
+        self.laid[held[0]] = True
+        self.tally[side] = k + 1
+        self.score_key(side, t, k + 1)
+        return True
+
+    def count(self, act: Action, a: int, busy: dict) -> float:
+        res = act.args["result"]
+        laid = self.tally["右"] + self.tally["左"]
+        t = busy.get(a, 0.0) + self.cfg.gestures["count"] + 0.4 * laid
+        if (self.tally["右"], self.tally["左"]) != (res.right, res.left):
+            self.out.warn(act.loc, f"the 算 laid ({self.tally['右']} right, {self.tally['左']} "
+                                   f"left) are not the round's hits that count ({res.right}, "
+                                   f"{res.left})")
+        d = max(self.cfg.gestures["say"], 0.3 * len(res.announce))
+        data = {"round": res.round, "右": res.right, "左": res.left, "announce": res.announce,
+                "winner": res.winner}
+        self.event(t, t + d, "say", a, res.announce)
+        self.event(t, t + d, "count", a, res.announce, data)
+        self.results.append(data)
+        busy[a] = t + d
+        return t + d
+
+    def gather(self, act: Action, a: int, members: list[int], busy: dict) -> float:
+        """Walk to each piece in turn, nearest first, and pick it up (取矢)."""
+        t = busy.get(a, 0.0)
+        left = [p for p in members if self.holder[p] == SET_DOWN]
+        while left:
+            p = min(left, key=lambda q: float(np.hypot(*(self.prop_xy[q] - self.pos[a]))))
+            spot = self.prop_xy[p]
+            if float(np.hypot(*(spot - self.pos[a]))) > REACH * 0.8:
+                d = spot - self.pos[a]
+                goal = spot - d / max(float(np.hypot(*d)), 1e-9) * 1.0
+                t = self.walk(a, t, goal, [], self.cfg.walk_speed, act.loc)
+            here = [q for q in left if float(np.hypot(*(self.prop_xy[q] - self.pos[a]))) <= REACH]
+            t += 0.6
+            for q in here:
+                self.set_prop(q, t, a, self.pos[a])
+            left = [q for q in left if q not in here]
+        busy[a] = t
+        return t
+
+    def some(self, members: list[int], a: int, giver: int | None, n: int) -> list[int]:
+        """n of a bundle: from the giver's hands, else those lying nearest a not yet held."""
+        if giver is not None:
+            return [p for p in members if self.holder[p] == giver][:n]
+        free = [p for p in members if self.holder[p] == SET_DOWN]
+        free.sort(key=lambda q: float(np.hypot(*(self.prop_xy[q] - self.pos[a]))))
+        return free[:n]
 
     def start(self, busy: dict, who: list[int]) -> float:
         return max((busy.get(a, 0.0) for a in who), default=0.0)
@@ -388,8 +541,13 @@ class Compiler:
     # ---- the whole script ----
     def run(self) -> Timeline:
         self.initial_props()
+        for n in self.thing_names:
+            self.kf.things.append((self.ti[n], 0.0, self.shown[n], -1))
+        for k in range(len(SCORE_OWNERS)):
+            self.kf.score.append((k, 0.0, 0, -1))
         stages, steps = [], []
-        for si, stage in enumerate(self.s.stages):
+        all_stages = self.s.stages
+        for si, stage in enumerate(all_stages):
             if si:
                 self.t += STAGE_GAP
             t0, first = self.t, len(steps)
@@ -398,12 +556,53 @@ class Compiler:
                 self.setup(stage.setup)
             for aid, text in stage.labels.items():
                 self.set_label(self.ai[aid], self.t, text)
+            self.open_scoring(stage.scoring)
             opening = tuple(self.labels)
             for step in stage.steps:
                 steps.append(self.step(step, si, len(steps)))
+            self.close_scoring(stage.scoring, all_stages[si + 1].scoring
+                               if si + 1 < len(all_stages) else None)
             stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
                                     len(steps) - 1, opening, stage.gap))
         return self.timeline(stages, steps)
+
+    def open_scoring(self, sc) -> None:
+        """A stage of a round: the round's number from its first stage, its music from now."""
+        self.caller = sc.caller if sc is not None else None
+        self.music_t0 = None
+        if sc is None:
+            return
+        if sc.round != self.round:
+            self.round = sc.round
+            self.tally = {"右": 0, "左": 0}
+            self.laid = {}
+            for k, v in (("round", sc.round), ("右", 0), ("左", 0)):
+                self.score_key(k, self.t, v)
+        if sc.music is not None:
+            self.music_t0 = self.t
+
+    def close_scoring(self, sc, nxt) -> None:
+        """The beats of the stage's music, and the round's end when the next stage is not of it."""
+        if sc is None:
+            return
+        m = sc.music
+        if m is not None and self.music_t0 is not None:
+            total = m.ends * m.beats_per_end
+            k = 0
+            while k < total and self.music_t0 + k * m.beat < self.t:
+                tb = self.music_t0 + k * m.beat
+                self.score_key("beat", tb, k + 1)
+                self.score_key("終", tb, 1 + k // m.beats_per_end)
+                self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
+                                        {"beat": k + 1, "終": 1 + k // m.beats_per_end}))
+                k += 1
+            end = min(self.t, self.music_t0 + total * m.beat)
+            self.score_key("beat", end, 0)
+            self.score_key("終", end, 0)
+        if nxt is None or nxt.round != sc.round:
+            for k in ("round", "右", "左"):
+                self.score_key(k, self.t, 0)
+            self.round = 0
 
     def initial_props(self) -> None:
         for j, p in enumerate(self.s.props):
@@ -416,6 +615,11 @@ class Compiler:
         for pl in placements:
             if isinstance(pl, PropPlacement):
                 self.place_prop(pl)
+                continue
+            if isinstance(pl, ThingPlacement):
+                for name in pl.things:
+                    self.shown[name] = not pl.absent
+                    self.kf.things.append((self.ti[name], self.t, not pl.absent, self.w))
                 continue
             idx = [self.ai[w] for w in pl.who]
             for a, spot in zip(idx, self.spots(pl.who, self.xy(pl.at, pl.loc), pl.formation,
@@ -465,7 +669,8 @@ class Compiler:
         for ex in step.expect:
             self.check_expect(ex)
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,
-                        tuple(e[4] for e in buf.events if e[2] == "say"), str(step.loc),
+                        tuple(e[4] for e in buf.events if e[2] == "say" and e[3] >= 0),
+                        str(step.loc),
                         step.pattern, step.note, step.reading)
 
     def flush(self, buf: _Buffer, scale: float) -> None:
@@ -476,8 +681,14 @@ class Compiler:
         self.kf.presence += [(a, T + t * scale, *rest) for a, t, *rest in buf.presence]
         self.kf.props += [(p, T + t * scale, *rest) for p, t, *rest in buf.props]
         self.kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
-        self.kf.events += [(T + a * scale, T + b * scale, k, w, s)
-                           for a, b, k, w, s in buf.events]
+        self.kf.things += [(a, T + t * scale, *rest) for a, t, *rest in buf.things]
+        self.kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
+        for a, b, k, w, s, d in buf.events:
+            if k == "shot":
+                d["shot"].update(t_release=T + a * scale, t_land=T + b * scale)
+            elif k == "count":
+                d["t"] = T + a * scale
+            self.kf.events.append((T + a * scale, T + b * scale, k, w, s, d))
 
     # ---- warnings ----
     def check_expect(self, ex: Expect) -> None:
@@ -556,14 +767,20 @@ class Compiler:
             "presence": _chan(pres, "step", span, n, "present"),
             "props": _chan(self.kf.props, "step", span, m, "holder", "x", "y", "visible"),
             "label": _chan(self.kf.label, "step", span, n, "label"),
+            "things": _chan(self.kf.things, "step", span, len(self.thing_names), "shown"),
+            "score": _chan(self.kf.score, "step", span, len(SCORE_OWNERS), "value"),
         }
-        events = [Event(a, b, k, w, s) for a, b, k, w, s in self.kf.events]
+        events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in self.kf.events]
         if self.new_legs and self.legs_salt is not None:
             store_blob("legs", self.legs_salt, self.legs)
         tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
             [PropInfo(p.id, p.name, p.kind, p.bundle) for p in self.s.props],
             stages, steps, channels, events, self.t, self.label_names)
+        tl.thing_names = tuple(self.thing_names)
+        tl.scoring = {"seed": self.s.seed, "scenario": dict(self.s.scenario),
+                      "sides": dict(self.s.sides), "skills": dict(self.s.skills),
+                      "shots": self.shot_log, "results": self.results}
         self.check_boundaries(tl)
         return tl
 

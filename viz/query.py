@@ -87,6 +87,8 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
     At a boundary between steps the step reported is the one beginning, unless `step` names the
     one just finished (as `--after TEXT` does: the answer is about the words asked for), and
     closing samples the state that step left."""
+    from viz.scoring import actor_fields, state_fields
+
     f = timeline.sample(t, closing)
     step = timeline.steps[f.step if step is None else step] if timeline.steps else None
     stage = timeline.stages[f.stage] if timeline.stages else None
@@ -106,6 +108,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
             "moving": bool(f.moving[i]),
             "holding": [{"id": p, "name": timeline.props[timeline.prop_index[p]].name}
                         for p in f.holding[i]],
+            **actor_fields(timeline, a.id, f.t),
         })
     clause = corpus.clause_at(step.span[0]) if step and corpus is not None else None
     return {
@@ -119,6 +122,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
                  "page": corpus.page_at(step.span[0]) if corpus is not None else None}
         if step else None,
         "actors": actors,
+        **state_fields(timeline, f, layout),
     }
 
 

@@ -127,9 +127,10 @@ class Reloader:
     """The rite at script_path and layout_path, reloaded when its files change (module doc)."""
 
     def __init__(self, script_path: str | Path, layout_path: str | Path,
-                 readings: Sequence[str] = (), corpus=None):
+                 readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None):
         from viz.text import load_corpus
 
+        self.sets, self.seed = tuple(sets), seed
         self.script_path, self.layout_path = str(script_path), str(layout_path)
         self.corpus = corpus if corpus is not None else load_corpus()
         self.readings: tuple[str, ...] = tuple(readings)
@@ -200,7 +201,8 @@ class Reloader:
                  readings: tuple[str, ...]) -> tuple[Compiled | None, list[Problem]]:
         try:
             with _serving(src):
-                return Rite(self.script_path, self.layout_path, self.corpus).get(readings), []
+                rite = Rite(self.script_path, self.layout_path, self.corpus, self.sets, self.seed)
+                return rite.get(readings), []
         except Exception as e:  # noqa: BLE001 (see _failure)
             return None, _failure(e, self.script_path)
 

@@ -27,10 +27,12 @@ class Compiled:
 
 
 class Rite:
-    def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None):
+    def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None,
+                 sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
         from viz.text import load_corpus
 
         self.script_path, self.layout_path = str(script_path), str(layout_path)
+        self.sets, self.seed = tuple(sets), seed  # the scenario (--set, --seed): one per Rite
         self.corpus = corpus if corpus is not None else load_corpus()
         self._cache: dict[tuple[str, ...], Compiled] = {}
         self._layout = None  # the layout as its file has it, for the readings it knows
@@ -77,7 +79,7 @@ class Rite:
         known = self.default_layout().variant_readings
         moved = tuple(r for r in key if any(r in k for k in known))
         layout = load_layout(self.layout_path, readings=moved) if moved else self.default_layout()
-        script = load_script(self.script_path, layout, self.corpus, key)
+        script = load_script(self.script_path, layout, self.corpus, key, self.sets, self.seed)
         out = Collector()
         timeline = compile_script(script, layout, out)
         out.raise_if_errors()

@@ -16,7 +16,7 @@ from viz.verbs import REGISTRY, Key
 
 SCHEMA_PATH = ASSETS / "rites" / "script.schema.json"
 DOCS_PATH = ROOT / "docs" / "SCRIPT.md"
-PARAM = r"\$[A-Za-z_][A-Za-z0-9_]*"
+PARAM = r"\$[A-Za-z_\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff]*"
 DIR_RE = "(北|東北|東|東南|南|西南|西|西北)面?"
 GESTURES = ["拜", "揖", "坐", "興", "立"]
 POSTURE_WORDS = ["立", "坐", "興", "拜", "揖"]
@@ -38,6 +38,10 @@ def _key_schema(k: Key) -> dict:
         return {"anyOf": [_ref("placeref"), {"type": "array", "items": _ref("placeref")}]}
     if kind == "prop":
         return {"type": "string", "minLength": 1}
+    if kind == "thing":
+        return _ref("who")
+    if kind == "flag":
+        return {"type": "boolean"}
     if kind == "text":
         return {"type": "string", "minLength": 1}
     if kind == "posture":
@@ -105,10 +109,22 @@ def script_schema() -> dict:
                            "face": _ref("dir"), "posture": {"enum": ["立", "坐"]},
                            "holding": {"type": "array", "items": {"type": "string"}},
                            "present": {"type": "boolean"}}}},
+        "when": {"type": "string", "minLength": 1,
+                 "description": "only if a scenario setting holds: SETTING OP NUMBER (大夫>=1)"},
+        "each": {"description": "repeat the step once per member of a group ($each, $i, $prev; "
+                                "pairs: $上 $下; 不勝耦: $勝 $負)",
+                 "anyOf": [{"type": "string", "minLength": 1},
+                           {"type": "object", "required": ["group"], "additionalProperties": False,
+                            "properties": {"group": {"type": "string", "minLength": 1},
+                                           "only": {"type": "array", "items": {"type": "string"}},
+                                           "except": {"type": "array",
+                                                      "items": {"type": "string"}},
+                                           "prev": {"type": "string", "minLength": 1}}}]},
         "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
                      "reading": {"type": "string", "minLength": 1},
+                     "when": _ref("when"), "each": _ref("each"),
                      "variants": _ref("variants"), "expect": _ref("expect")}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "patternstep": {"type": "object", "additionalProperties": False,
@@ -120,18 +136,52 @@ def script_schema() -> dict:
                                      "spacing": _ref("num"), "posture": {"enum": ["立", "坐"]},
                                      "holding": {"type": "array", "items": {"type": "string"}},
                                      "absent": {"type": "boolean"},
+                                     "when": _ref("when"),
                                      "cite": {"type": "string", "minLength": 1},
                                      "note": {"type": "string"}}},
         "propplacement": {"type": "object", "required": ["prop"], "additionalProperties": False,
                           "properties": {"prop": _ref("who"), "at": _ref("placeref"),
                                          "held_by": {"type": "string", "minLength": 1},
                                          "absent": {"type": "boolean"},
+                                         "when": _ref("when"),
                                          "cite": {"type": "string", "minLength": 1},
                                          "note": {"type": "string"}}},
+        "thingplacement": {"type": "object", "required": ["thing"], "additionalProperties": False,
+                           "properties": {"thing": _ref("who"), "absent": {"type": "boolean"},
+                                          "when": _ref("when"),
+                                          "cite": {"type": "string", "minLength": 1},
+                                          "note": {"type": "string"}}},
+        "rules": {"type": "array", "items": {
+            "type": "object", "required": ["cite", "note"], "additionalProperties": False,
+            "properties": {"cite": {"type": "string", "minLength": 1},
+                           "note": {"type": "string", "minLength": 1}}},
+            "description": "clauses the stage does not enact (a rule, not an action), and why"},
+        "scoring": {"type": "object", "required": ["round"], "additionalProperties": False,
+                    "description": "this stage is (part of) a round of shooting",
+                    "properties": {
+                        "round": {"type": "integer", "minimum": 1, "maximum": 9},
+                        "caller": {"type": "string", "minLength": 1,
+                                   "description": "who calls each hit (唱獲; default huozhe)"},
+                        "tally": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}],
+                                  "description": "who lays the 算 for each hit (釋獲); null: "
+                                                 "hits are called, not counted"},
+                        "music": {"type": "object", "required": ["piece"],
+                                  "additionalProperties": False,
+                                  "properties": {"piece": {"type": "string"},
+                                                 "beat": {"type": "number", "exclusiveMinimum": 0,
+                                                          "maximum": 30},
+                                                 "ends": {"type": "integer", "minimum": 1,
+                                                          "maximum": 20},
+                                                 "beats_per_end": {"type": "integer",
+                                                                   "minimum": 1,
+                                                                   "maximum": 64}}}}},
         "stage": {"type": "object", "required": ["name", "steps"], "additionalProperties": False,
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
-                      "section": {"type": "string", "minLength": 1},
+                      "section": {"anyOf": [{"type": "string", "minLength": 1},
+                                            {"type": "integer", "minimum": 1}]},
+                      "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),
+                      "scoring": _ref("scoring"),
                       "note": {"type": "string"},
                       "gap": {"type": "object", "required": ["skips"], "additionalProperties": False,
                               "description": "the sections before this stage that are not "
@@ -141,8 +191,10 @@ def script_schema() -> dict:
                                                  {"type": "string", "pattern": r"^\d+([–-]\d+)?$"}]},
                                              "note": {"type": "string"}}},
                       "setup": {"type": "array", "items": {
-                          "if": {"type": "object", "required": ["prop"]},
-                          "then": _ref("propplacement"), "else": _ref("placement")}},
+                          "if": {"type": "object", "required": ["thing"]},
+                          "then": _ref("thingplacement"),
+                          "else": {"if": {"type": "object", "required": ["prop"]},
+                                   "then": _ref("propplacement"), "else": _ref("placement")}}},
                       "labels": {"type": "object", "additionalProperties": {
                           "type": "string", "minLength": 1, "maxLength": 4}},
                       "steps": {"type": "array", "minItems": 1, "items": _ref("step")}}},
@@ -173,16 +225,32 @@ def script_schema() -> dict:
             "properties": {"id": _ref("id"), "name": {"type": "string", "minLength": 1},
                            "party": {"enum": ["主", "賓"]},
                            "label": {"type": "string", "minLength": 1, "maxLength": 4},
+                           "when": _ref("when"),
+                           "skill": {"type": "number", "minimum": 0, "maximum": 1,
+                                     "description": "an archer's chance of hitting the 侯 "
+                                                    "(--set skill.ID=P)"},
                            "note": {"type": "string"}}}},
+        "scenario": {"type": "object", "description": "settings the text leaves open (--set)",
+                     "additionalProperties": {
+                         "type": "object", "required": ["default"], "additionalProperties": False,
+                         "properties": {"default": {"type": "number"}, "min": {"type": "number"},
+                                        "max": {"type": "number"}, "doc": {"type": "string"}}}},
+        "groups": {"type": "object", "description": "named lists of actors (or pairs) for each:",
+                   "additionalProperties": {"type": "array", "items": {"anyOf": [
+                       {"type": "string", "minLength": 1},
+                       {"type": "array", "minItems": 2, "maxItems": 2,
+                        "items": {"type": "string", "minLength": 1}}]}}},
+        "set_out": {"type": "array", "items": {"type": "string", "minLength": 1},
+                    "description": "layout features not in the hall until a step sets them"},
         "props": {"type": "array", "items": {
             "type": "object", "required": ["id", "name", "kind"], "additionalProperties": False,
             "properties": {"id": _ref("id"), "name": {"type": "string", "minLength": 1},
                            "kind": {"type": "string", "minLength": 1},
-                           "count": {"type": "integer", "minimum": 1, "maximum": 64,
+                           "count": {"type": "integer", "minimum": 1, "maximum": 100,
                                      "description": "a bundle: this many, each tracked "
                                                     "(id.1, id.2 …)"},
                            "at": _ref("placeref"), "held_by": _ref("id"),
-                           "note": {"type": "string"},
+                           "note": {"type": "string"}, "when": _ref("when"),
                            "absent": {"type": "boolean", "description": "not in the scene "
                                       "until a stage's setup brings it"}}}},
     }
@@ -197,6 +265,8 @@ def script_schema() -> dict:
         "type": "object", "required": ["cast", "stages"], "additionalProperties": False,
         "properties": {"rite": {"type": "string"}, "note": {"type": "string"},
                        "settings": _ref("settings"), "cast": _ref("cast"), "props": _ref("props"),
+                       "scenario": _ref("scenario"), "groups": _ref("groups"),
+                       "set_out": _ref("set_out"),
                        "patterns": {"type": "object", "additionalProperties": _ref("pattern")},
                        "stages": {"type": "array", "minItems": 1, "items": _ref("stage")}},
         "$defs": defs,
@@ -211,7 +281,8 @@ def file_schema(kind: str) -> dict:
         return whole
     props = whole["properties"]
     body = {"cast": {"type": "object", "additionalProperties": False,
-                     "properties": {k: props[k] for k in ("settings", "cast", "props")}
+                     "properties": {k: props[k] for k in ("settings", "cast", "props",
+                                                          "scenario", "groups", "set_out")}
                      | {"note": {"type": "string"}}},
             "patterns": {"type": "object", "required": ["patterns"], "additionalProperties": False,
                          "properties": {"patterns": props["patterns"], "note": {"type": "string"}}},

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from viz import scenario
 from viz.cache import cached
 from viz.errors import Collector, InputError, Loc, Problem, clip
 from viz.schema import file_schema, schema_text
@@ -30,7 +31,7 @@ DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, 
         "西": 270.0, "西北": 315.0}
 MAX_PATTERN_DEPTH = 8
 MANIFEST = "manifest.yaml"
-PARAM_RE = re.compile(r"^\$([A-Za-z_]\w*)$")
+PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
 MAX_OFFSET = 2000.0  # 尺: no offset in a hall and its range is larger
 
 
@@ -43,7 +44,8 @@ class Settings:
     brisk_speed: float = 6.5  # 尺/s, about 1.5 m/s: faster than this looks like running
     gestures: Mapping[str, float] = field(default_factory=lambda: {
         "拜": 2.5, "揖": 1.0, "坐": 1.0, "興": 0.8, "立": 0.3, "say": 2.5, "take": 1.0,
-        "put": 1.0, "give": 1.2, "enter": 0.5, "exit": 0.5, "shoot": 1.2})
+        "put": 1.0, "give": 1.2, "enter": 0.5, "exit": 0.5, "shoot": 1.2, "set": 1.0,
+        "clear": 1.0, "count": 1.0})
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Actor:
     label: str
     note: str
     loc: Loc
+    late: bool = False  # declared by a section: not in the scene until he enters
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,15 @@ class PropPlacement:
     prop: str
     at: PlaceRef | None  # neither at nor held_by nor absent: brought in where it was declared
     held_by: str | None
+    absent: bool
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class ThingPlacement:
+    """Layout features (席, 洗, 侯 …) shown or hidden as a stage opens."""
+
+    things: tuple[str, ...]
     absent: bool
     loc: Loc
 
@@ -160,14 +172,65 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A clause a stage does not enact (a rule, not an action), and why."""
+
+    cite: str
+    span: tuple[int, int]
+    note: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Music:
+    piece: str
+    beat: float  # seconds between drum beats
+    ends: int  # 終: how many times the piece is played through
+    beats_per_end: int
+
+
+@dataclass(frozen=True)
+class Scoring:
+    round: int
+    tally: str | None  # the actor who lays the 算 (釋獲), or None (獲而未釋獲)
+    music: Music | None = None
+    caller: str | None = None  # who calls each hit (唱獲)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One arrow loosed in a round, and what the seeded model made of it."""
+
+    round: int
+    actor: str
+    n: int  # 1-based: his n-th arrow in the round
+    side: str | None  # 右 (上射), 左 (下射)
+    hit: bool
+    on_beat: bool  # released on the drum's beat (always true without music)
+    tallied: bool  # laid as a 算: a hit, on the beat, in a round that counts
+
+
+@dataclass(frozen=True)
+class Result:
+    round: int
+    right: int
+    left: int
+    announce: str
+    winner: str | None  # 右, 左 or None (左右鈞)
+
+
+@dataclass(frozen=True)
 class Stage:
     name: str
     section: str
-    setup: tuple[Placement | PropPlacement, ...]
+    setup: tuple[Placement | PropPlacement | ThingPlacement, ...]
     steps: tuple[Step, ...]
     loc: Loc
     labels: Mapping[str, str] = field(default_factory=dict)
     gap: str = ""  # "6–13": the sections before this stage that are not enacted
+    rules: tuple[Rule, ...] = ()  # clauses the stage does not enact, with the reason
+    scoring: Scoring | None = None  # a round of shooting (or part of one)
+    number: int = 0  # the section's number in the text (0: unknown)
 
 
 @dataclass(frozen=True)
@@ -181,6 +244,13 @@ class Script:
     warnings: tuple[Problem, ...] = ()
     readings: tuple[str, ...] = ()  # the readings the script's variants name
     files: tuple[str, ...] = ()  # every file read (a folder's manifest, cast, patterns, sections)
+    scenario: Mapping[str, float] = field(default_factory=dict)  # --set values, resolved
+    seed: int = 0
+    sides: Mapping[str, str] = field(default_factory=dict)  # archer → 右 | 左
+    skills: Mapping[str, float] = field(default_factory=dict)
+    shots: tuple[Shot, ...] = ()
+    results: tuple[Result, ...] = ()
+    set_out: tuple[str, ...] = ()  # layout features hidden until a step sets them
 
 
 # ---------------------------------------------------------------------------- structure
@@ -404,13 +474,30 @@ def reading_matches(chosen: Sequence[str], name: str) -> bool:
 class _Reader:
     """Turns checked YAML into the model, reporting every problem of meaning with its place."""
 
-    def __init__(self, doc: YMap, layout, corpus, out: Collector, readings: tuple[str, ...]):
+    def __init__(self, doc: YMap, layout, corpus, out: Collector, readings: tuple[str, ...],
+                 sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
         self.doc, self.layout, self.corpus, self.out = doc, layout, corpus, out
         self.readings = readings
-        self.actor_ids: set[str] = {a["id"] for a in doc.get("cast", [])}
+        self.decl = scenario.declared(doc)
+        self.values, problems = scenario.resolve(self.decl, sets)
+        for m in problems:
+            out.error(Loc("--set", 1, 1), m)
+        self.seed = scenario.DEFAULT_SEED if seed is None else int(seed)
+        self.all_cast = list(doc.get("cast") or []) + [a for st in doc.get("stages") or []
+                                                      if isinstance(st, Mapping)
+                                                      for a in st.get("cast") or []]
+        self.all_props = list(doc.get("props") or []) + [p for st in doc.get("stages") or []
+                                                        if isinstance(st, Mapping)
+                                                        for p in st.get("props") or []]
+        self.uncast: set[str] = {a["id"] for a in self.all_cast if not self.cast_when(a)}
+        self.actor_ids: set[str] = {a["id"] for a in self.all_cast} - self.uncast
         self.prop_ids: set[str] = set()
         self.bundles: dict[str, tuple[str, ...]] = {}
-        for p in doc.get("props") or []:
+        self.unprops: set[str] = set()
+        for p in self.all_props:
+            if not self.cast_when(p) or p.get("held_by") in self.uncast:
+                self.unprops.add(p["id"])
+                continue
             if "count" in p:
                 ids = tuple(f"{p['id']}.{k}" for k in range(1, int(p["count"]) + 1))
                 self.bundles[p["id"]] = ids
@@ -422,9 +509,103 @@ class _Reader:
         if not hasattr(self.patterns, "loc"):
             self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = doc.loc, {}, {}
         self.script_readings: set[str] = set()
+        self.groups = self.read_groups()
+        self.sides = {a: side for up, low in self.groups.get("耦", ())
+                      for a, side in ((up, "右"), (low, "左"))}
+        self.skills = {a["id"]: self.values.get(f"skill.{a['id']}", scenario.DEFAULT_SKILL)
+                       for a in self.all_cast if a["id"] in self.sides}
+        self.scoring: Scoring | None = None
+        self.shots: list[Shot] = []
+        self.results: list[Result] = []
+        self.stage_props: set[str] = set()
+
+    # ---- the scenario ----
+    def cast_when(self, item: Mapping) -> bool:
+        """Does a cast entry, prop or setup item's `when:` hold (true without one)?"""
+        w = item.get("when")
+        if w is None:
+            return True
+        bad = scenario.check_when(w, self.decl)
+        if bad:
+            self.out.error(item.loc_of("when") if isinstance(item, YMap) else self.doc.loc, bad)
+            return False
+        return scenario.holds(w, self.values)
+
+    def read_groups(self) -> dict[str, list]:
+        """The groups a step repeats over: the cast file's, trimmed to those cast, and the
+        pairs that shoot (衆耦, 耦)."""
+        out: dict[str, list] = {}
+        spec = self.doc.get("groups") or YMap()
+        for name, members in spec.items():
+            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.doc.loc
+            got: list = []
+            for m in members:
+                if isinstance(m, list):
+                    for a in m:
+                        self.actor(a, loc)
+                    if all(a in self.actor_ids for a in m):
+                        got.append(tuple(m))
+                elif self.actor(m, loc):
+                    got.append(m)
+            out[name] = got
+        zb = [a for a in out.get("衆賔", []) if isinstance(a, str)]
+        df = [a for a in out.get("大夫", []) if isinstance(a, str)]
+        out["衆耦"] = scenario.pair_up(zb, df)
+        out["耦"] = [*out.get("三耦", []), *([("bin", "zhuren")] if {"bin", "zhuren"}
+                                               <= self.actor_ids else []), *out["衆耦"]]
+        return out
+
+    def members_of(self, spec: Any, loc: Loc) -> list[dict] | None:
+        """each: GROUP or {group, only, except, prev} → one parameter binding per member."""
+        if isinstance(spec, str):
+            spec = {"group": spec}
+        name = spec.get("group")
+        dynamic = {"不勝耦", "不勝者", "勝者"}
+        if name not in self.groups and name not in dynamic:
+            self.out.error(loc, f"each: no group {clip(name)}; known: "
+                                f"{'、'.join([*self.groups, *sorted(dynamic)])}")
+            return None
+        only = set(spec.get("only") or ()) or None
+        skip = set(spec.get("except") or ())
+        for a in (only or set()) | skip:
+            if a not in self.uncast:
+                self.actor(a, loc)
+        last = self.results[-1] if self.results else None
+        if name in dynamic and last is None:
+            self.out.error(loc, f"each: {name} needs a count (視算: count:) before this step")
+            return None
+        out = []
+        if name in dynamic:
+            win = last.winner
+            for up, low in self.groups["耦"] if win else ():
+                w, lo = (up, low) if win == "右" else (low, up)
+                if name == "不勝耦":
+                    out.append({"上": up, "下": low, "勝": w, "負": lo, "each": lo,
+                                "members": (up, low)})
+                else:
+                    one = lo if name == "不勝者" else w
+                    out.append({"each": one, "耦": w if one == lo else lo, "members": (one,)})
+        else:
+            for m in self.groups[name]:
+                if isinstance(m, tuple):
+                    out.append({"上": m[0], "下": m[1], "each": m[0], "members": m})
+                else:
+                    out.append({"each": m, "members": (m,)})
+        out = [b for b in out if (only is None or set(b["members"]) & only)
+               and not set(b["members"]) & skip]
+        prev = spec.get("prev")
+        for i, b in enumerate(out):
+            b["i"] = i + 1
+            b["prev"] = out[i - 1]["each"] if i else prev
+            del b["members"]
+            if b["prev"] is None:
+                del b["prev"]
+        return out
 
     # ---- values ----
     def actor(self, v: Any, loc: Loc) -> str | None:
+        if isinstance(v, str) and v in self.uncast:
+            return None  # not cast in this scenario: drops out silently
         if not isinstance(v, str) or v not in self.actor_ids:
             self.out.error(loc, f"unknown actor {clip(v)}{_suggest(v, self.actor_ids)}")
             return None
@@ -443,6 +624,8 @@ class _Reader:
         return got
 
     def prop(self, v: Any, loc: Loc) -> str | None:
+        if isinstance(v, str) and (v in self.unprops or v.split(".")[0] in self.unprops):
+            return None  # not in this scenario (a prop of someone not cast)
         known = self.prop_ids | set(self.bundles)
         if not isinstance(v, str) or v not in known:
             self.out.error(loc, f"unknown prop {clip(v)}{_suggest(v, known)}")
@@ -548,6 +731,13 @@ class _Reader:
             return self.vias(v, loc)
         if kind == "prop":
             return self.prop(v, loc)
+        if kind == "thing":
+            return self.thing_names(v, loc) or None
+        if kind == "flag":
+            if v is not True:
+                self.out.error(loc, f"{k}: expected true, found {clip(v)}")
+                return None
+            return True
         if kind == "dir":
             d = direction(v)
             if d is None:
@@ -583,26 +773,32 @@ class _Reader:
     # ---- cast, props ----
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
-        for i, a in enumerate(self.doc["cast"]):
+        for a in self.all_cast:
             if a["id"] in seen:
                 self.out.error(a.loc_of("id"), f"actor id {clip(a['id'])} used twice")
             seen.add(a["id"])
+            if a["id"] in self.uncast:
+                continue
             out.append(Actor(a["id"], a["name"], a["party"], a["label"], a.get("note", ""),
-                             self.doc["cast"].loc_of(i)))
+                             a.loc, not any(a is c for c in self.doc.get("cast") or ())))
         return tuple(out)
 
     def props(self) -> tuple[Prop, ...]:
         out, seen = [], set()
-        for i, p in enumerate(self.doc.get("props") or []):
-            loc = self.doc["props"].loc_of(i)
+        top = list(self.doc.get("props") or ())
+        for p in self.all_props:
+            loc = p.loc
             if p["id"] in seen or p["id"] in self.actor_ids:
                 self.out.error(p.loc_of("id"), f"id {clip(p['id'])} used twice")
             seen.add(p["id"])
+            if p["id"] in self.unprops:
+                continue
             if ("at" in p) == ("held_by" in p):
                 self.out.error(loc, f"prop {clip(p['id'])} needs exactly one of at: or held_by:")
             at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
             held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
-            absent = bool(p.get("absent", False))
+            # a prop a section declares is not there until that section brings it
+            absent = bool(p.get("absent", False)) or not any(p is q for q in top)
             if "count" in p:
                 out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"])
                         for m in self.bundles[p["id"]]]
@@ -762,8 +958,46 @@ class _Reader:
                 self.out.problems[n:] = [Problem(p.loc, f"{p.message} (in {ctx})", p.warning)
                                          for p in self.out.problems[n:]]
             if parsed is not None:
+                if verb == "shoot" and "at" not in parsed:
+                    self.loose(parsed, loc)
+                elif verb == "count":
+                    self.count(parsed, loc)
                 out.append(Action(verb, parsed, loc))
         return tuple(out)
+
+    # ---- the shooting ----
+    def loose(self, args: dict, loc: Loc) -> None:
+        """An arrow aimed at the 侯: the seeded model says whether it hits and where it lands."""
+        sc = self.scoring
+        if sc is None:
+            self.out.error(loc, "shoot without at: aims at the 侯 and needs the stage's scoring: "
+                                "{round: N} (or give at: a place)")
+            args["at"] = PlaceRef(loc, place="侯")
+            return
+        who = args["who"][0]
+        n = 1 + sum(1 for x in self.shots if x.round == sc.round and x.actor == who)
+        skill = self.skills.get(who, scenario.DEFAULT_SKILL)
+        hit, on_beat, dx, dy = scenario.loose(self.seed, who, sc.round, n, skill,
+                                              sc.music is not None)
+        tallied = hit and on_beat and sc.tally is not None
+        shot = Shot(sc.round, who, n, self.sides.get(who), hit, on_beat, tallied)
+        self.shots.append(shot)
+        args["at"] = PlaceRef(loc, place="侯", dx=dx, dy=dy)
+        args["shot"] = shot
+        args["tally"] = sc.tally
+        args["music"] = sc.music
+
+    def count(self, args: dict, loc: Loc) -> None:
+        """視算: the round's 算 laid right (上射) and left (下射) → the announcement."""
+        sc = self.scoring
+        rnd = sc.round if sc is not None else max((x.round for x in self.shots), default=0)
+        laid = [x for x in self.shots if x.round == rnd and x.tallied]
+        right = sum(1 for x in laid if x.side == "右")
+        left = sum(1 for x in laid if x.side == "左")
+        words, winner = scenario.announce(right, left)
+        res = Result(rnd, right, left, words, winner)
+        self.results = [r for r in self.results if r.round != rnd] + [res]
+        args["result"] = res
 
     def action_args(self, verb: str, a: Mapping, src: YMap, loc: Loc) -> dict | None:
         v = REGISTRY[verb]
@@ -896,9 +1130,41 @@ class _Reader:
                                               f"stage and the one before are {real}")
         return _range(list(range(lo, hi + 1)))
 
+    def section_of(self, section: Any):
+        if self.corpus is None:
+            return None
+        if isinstance(section, int):
+            return next((x for x in self.corpus.sections if x.index == section), None)
+        return self.corpus.section_named(section)
+
+    def thing_names(self, v: Any, loc: Loc) -> tuple[str, ...]:
+        names = [v] if isinstance(v, str) else list(v or ())
+        known = {f.name for f in getattr(self.layout, "features", ())}
+        for n in names:
+            if n not in known:
+                self.out.error(loc, f"unknown thing {clip(n)}: expected a feature of the layout"
+                                    f"{_suggest(n, known)}")
+        return tuple(n for n in names if n in known)
+
+    def scoring_of(self, v: Any, loc: Loc) -> Scoring | None:
+        if v is None:
+            return None
+        tally = v.get("tally")
+        if tally is not None and not self.actor(tally, v.loc_of("tally") if "tally" in v
+                                                else loc):
+            tally = None
+        music = None
+        if v.get("music"):
+            m = v["music"]
+            music = Music(m.get("piece", ""), float(m.get("beat", 2.0)), int(m.get("ends", 5)),
+                          int(m.get("beats_per_end", 8)))
+        caller = v.get("caller", "huozhe")
+        return Scoring(int(v["round"]), tally, music,
+                       caller if caller in self.actor_ids else None)
+
     def stage(self, st: YMap, loc: Loc, index: int, prev_sec) -> tuple[Stage, Any]:
         section = st.get("section", st["name"])
-        sec = self.corpus.section_named(section) if self.corpus is not None else None
+        sec = self.section_of(section)
         lo, hi = (sec.start, sec.end) if sec else (0, None)
         if self.corpus is not None and sec is None:
             names = [s.name for s in self.corpus.sections]
@@ -911,15 +1177,22 @@ class _Reader:
                                                 "this stage is not enacted (a gap: {skips: "
                                                 "6–13}); otherwise a stage begins where the "
                                                 "last one left everyone")
-        setup: list[Placement | PropPlacement] = []
+        setup: list[Placement | PropPlacement | ThingPlacement] = []
         for i, p in enumerate(st.get("setup") or []):
             loc_i = st["setup"].loc_of(i)
-            if "prop" in p:
+            if not self.cast_when(p):
+                continue
+            if "thing" in p:
+                setup.append(ThingPlacement(self.thing_names(p["thing"], p.loc_of("thing")),
+                                            bool(p.get("absent", False)), loc_i))
+            elif "prop" in p:
                 setup += self.prop_placements(p, loc_i)
             else:
                 pl = self.placement(p, loc_i)
                 if pl is not None:
                     setup.append(pl)
+        self.scoring = self.scoring_of(st.get("scoring"), st.loc_of("scoring")
+                                       if "scoring" in st else loc)
         steps: list[Step] = []
         cursor = lo
         for i, s in enumerate(st["steps"]):
@@ -927,12 +1200,23 @@ class _Reader:
             span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
             if span[1] > span[0]:
                 cursor = span[0]
-            steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
+            if "when" in s and not self.cast_when(s):
+                continue
+            if "each" in s:
+                for env in self.members_of(s["each"], s.loc_of("each")) or ():
+                    steps += self.step(s, sloc, s["cite"], span, env, "", 0)
+            else:
+                steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
+        rules = []
+        for i, r in enumerate(st.get("rules") or ()):
+            rspan = self.cite_span(r["cite"], r.loc_of("cite"), lo, lo, hi)
+            rules.append(Rule(r["cite"], rspan, r.get("note", ""), st["rules"].loc_of(i)))
         labels = st.get("labels") or YMap()
         for k in labels:
             self.actor(k, labels.key_loc(k))
-        return Stage(st["name"], section, tuple(setup), tuple(steps), loc, dict(labels),
-                     gap), sec
+        return Stage(st["name"], str(section), tuple(setup), tuple(steps), loc,
+                     {k: v for k, v in labels.items() if k in self.actor_ids}, gap,
+                     tuple(rules), self.scoring, sec.index if sec is not None else 0), sec
 
     def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
         if self.corpus is None:
@@ -1047,7 +1331,8 @@ def script_readings(doc: Any) -> set[str]:
 
 
 def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
-                files: Sequence[str] = (), checked: bool = False) -> Script:
+                files: Sequence[str] = (), checked: bool = False,
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
     """Check a parsed script and build the model; raises InputError listing every problem.
     checked: the structure was checked already, file by file (read_document)."""
     out = Collector()
@@ -1057,7 +1342,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
             raise InputError(problems)
         _check_numbers(doc, out)
         out.raise_if_errors()
-    r = _Reader(doc, layout, corpus, out, tuple(readings))
+    r = _Reader(doc, layout, corpus, out, tuple(readings), sets, seed)
     cast, props = r.cast(), r.props()
     r.check_patterns()
     stages: list[Stage] = []
@@ -1073,14 +1358,20 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
         prev_sec = sec or prev_sec
         stages.append(stage)
     out.raise_if_errors()
+    set_out = r.thing_names(doc.get("set_out") or [], doc.loc_of("set_out")
+                            if "set_out" in doc else doc.loc)
     return Script(name, doc.get("rite", ""), settings_from(doc), cast, props, tuple(stages),
-                  tuple(out.warnings), tuple(sorted(r.script_readings)), tuple(files) or (name,))
+                  tuple(out.warnings), tuple(sorted(r.script_readings)), tuple(files) or (name,),
+                  dict(r.values), r.seed, dict(r.sides), dict(r.skills), tuple(r.shots),
+                  tuple(r.results), set_out)
 
 
-def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = ()) -> Script:
+def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = (),
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
     """A rite folder, its manifest, or a one-file script."""
     doc, files = read_document(path)
-    return read_script(doc, str(path), layout, corpus, readings, files, checked=True)
+    return read_script(doc, str(path), layout, corpus, readings, files, checked=True, sets=sets,
+                       seed=seed)
 
 
 def parse_script(text: str, layout, corpus, name: str = "<script>",

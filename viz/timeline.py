@@ -206,6 +206,9 @@ class Timeline:
     any others a compiler adds (tallies, beats …), each sampled into Frame.values by name.
     events: captions and other timed happenings, in order of t0."""
 
+    thing_names: tuple[str, ...] = ()  # owners of the "things" channel (features set out)
+    scoring: Mapping | None = None  # the compile's shots and results (score, state --json)
+
     def __init__(self, actors, props, stages, steps, channels: Mapping[str, Channel],
                  events: Sequence[Event], duration: float, label_names: Sequence[str] = ()):
         self.actors: tuple[ActorInfo, ...] = tuple(actors)

@@ -167,7 +167,11 @@ class Take(Verb):
            "(乘矢) is taken whole")
     keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
             "from": Key("place", "an actor who hands it over, or where it lies (default: where "
-                                 "it is)")}
+                                 "it is)"),
+            "count": Key("count", "only this many of a bundle: those lying nearest him, or "
+                                  "handed over first (坐取中之八算)", hi=99),
+            "gather": Key("flag", "true: walk to each piece of the bundle in turn, nearest first, "
+                                  "picking each up where it lies (取矢: arrows round the 侯)")}
 
     @staticmethod
     def compile(c, act, busy):
@@ -175,6 +179,10 @@ class Take(Verb):
         src = act.args.get("from")
         giver = c.ai[src.actor] if src is not None and src.actor and src.place is None else None
         members = c.members(act.args["prop"])
+        if "gather" in act.args:
+            return c.gather(act, a, members, busy)
+        if "count" in act.args:
+            members = c.some(members, a, giver, int(act.args["count"]))
         for p in members:
             c.holder_check(act, p, giver, "take it")
         if giver is None:
@@ -198,12 +206,16 @@ class Put(Verb):
            "mark: NAME names the spot for later (奠觶表其位: at: {mark: NAME} is 奠於其所)")
     keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
             "at": Key("place", "where it is set down"),
-            "mark": Key("text", "a name for the spot, for {mark: NAME} later")}
+            "mark": Key("text", "a name for the spot, for {mark: NAME} later"),
+            "count": Key("count", "only this many of those of a bundle he holds (實八算於中)",
+                         hi=99)}
 
     @staticmethod
     def compile(c, act, busy):
         a = c.ai[act.args["who"][0]]
         members = c.members(act.args["prop"])
+        if "count" in act.args:
+            members = [p for p in members if c.holder[p] == a][:int(act.args["count"])]
         for p in members:
             c.holder_check(act, p, a, "set it down")
         spot = (c.xy(act.args["at"], act.loc) if "at" in act.args
@@ -243,9 +255,11 @@ class Give(Verb):
 class Shoot(Verb):
     name = "shoot"
     doc = ("loose an arrow held (of a bundle: the first still in hand); it flies at 200 尺/s to "
-           "at and lies there")
+           "at and lies there; without at, in a stage with scoring:, it is aimed at the 侯 and "
+           "the seeded model (skill, --seed) says whether it hits and where it lands; a hit is "
+           "called (唱獲) and, if the round counts, laid as a 算")
     keys = {"who": ONE, "prop": Key("prop", "an arrow, or a bundle of them", required=True),
-            "at": Key("place", "where the arrow lands", required=True)}
+            "at": Key("place", "where the arrow lands (default: at the 侯, by the model)")}
 
     @staticmethod
     def compile(c, act, busy):
@@ -255,12 +269,56 @@ class Shoot(Verb):
         p = held[0] if held else members[0]
         c.holder_check(act, p, a, "shoot it")
         t = busy.get(a, 0.0) + c.cfg.gestures["shoot"]
+        shot = act.args.get("shot")
+        if shot is not None and act.args.get("music") is not None:
+            t = c.on_beat(t, act.args["music"], shot.on_beat)
         goal = c.xy(act.args["at"], act.loc)
         c.set_prop(p, t, FLYING, c.pos[a])
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
         c.set_prop(p, t_hit, SET_DOWN, goal)
+        if shot is not None:
+            c.scored(act, shot, p, t, t_hit, goal)
         busy[a] = t
         return t_hit
+
+
+@verb
+class Count(Verb):
+    name = "count"
+    doc = ("視算: the scorer counts the round's 算 (先數右獲; 二算為純，一算為奇) and announces the "
+           "margin in the text's words (右賢於左若干純若干奇, or 左右鈞); the result decides "
+           "who drinks (each: 不勝耦)")
+    keys = {"who": ONE}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        return c.count(act, a, busy)
+
+
+@verb
+class Set(Verb):
+    name = "set"
+    doc = ("things set out (設席, 設洗, 設楅, 張侯, the 物 drawn): layout features of that name "
+           "appear; with who, he sets them and must be within reach")
+    keys = {"thing": Key("thing", "a layout feature's name, or a list of them", required=True),
+            "who": Key("who", "who sets it (optional)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        return c.show_things(act, busy, True)
+
+
+@verb
+class Clear(Verb):
+    name = "clear"
+    doc = "things taken away (徹, 說侯, 退楅): layout features of that name disappear"
+    keys = {"thing": Key("thing", "a layout feature's name, or a list of them", required=True),
+            "who": Key("who", "who takes it away (optional)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        return c.show_things(act, busy, False)
 
 
 @verb
