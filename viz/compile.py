@@ -277,8 +277,9 @@ class Compiler:
         at = k * music.beat + (0.0 if on else music.beat / 2)
         return at + self.music_t0 - self.t
 
-    def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> None:
-        """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts."""
+    def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> float:
+        """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts;
+        returns when that is done."""
         caller = next((self.ai[a] for a in (self.caller,) if a in self.ai), -1)
         entry = {"round": shot.round, "actor": shot.actor, "n": shot.n, "side": shot.side,
                  "hit": shot.hit, "on_beat": shot.on_beat, "tallied": False,
@@ -288,10 +289,14 @@ class Compiler:
             words = "獲" if shot.on_beat else "獲 (不鼓不釋)"
             self.event(t1, t1 + 1.5, "call", caller, words,
                        {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
+        end = t1
         if shot.tallied and act.args.get("tally") in self.ai:
-            entry["tallied"] = self.lay(act, self.ai[act.args["tally"]], shot.side, t1 + 1.0)
+            scorer = self.ai[act.args["tally"]]
+            entry["tallied"] = self.lay(act, scorer, shot.side, t1 + 1.0)
+            end = t1 + 1.0
         self.event(t0, t1, "shot", self.ai[shot.actor], "", {"shot": entry})
         self.shot_log.append(entry)
+        return end
 
     def lay(self, act: Action, a: int, side: str, t: float) -> bool:
         """The scorer lays one 算: 上射's to his right, 下射's to his left (his own, facing

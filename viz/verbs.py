@@ -277,7 +277,7 @@ class Shoot(Verb):
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
         c.set_prop(p, t_hit, SET_DOWN, goal)
         if shot is not None:
-            c.scored(act, shot, p, t, t_hit, goal)
+            t_hit = c.scored(act, shot, p, t, t_hit, goal)
         busy[a] = t
         return t_hit
 
