@@ -92,7 +92,7 @@ def test_the_same_seed_gives_the_same_rite_and_a_new_seed_changes_hits_and_count
                                                       seed=1)[1].scoring["shots"])
     assert len(set(hits.values())) > 4, "eight seeds should not give one pattern of hits"
     # downstream: what is announced follows the hits of that seed, whatever they are
-    for seed, tl in runs.items():
+    for tl in runs.values():
         shots = tl.scoring["shots"]
         right = sum(s["hit"] for s in shots if s["side"] == "右")
         left = sum(s["hit"] for s in shots if s["side"] == "左")
@@ -131,11 +131,11 @@ def test_a_miss_lands_off_the_target_and_a_hit_on_its_face(range_field, corpus):
         assert on_face == s["hit"], s
 
 
-@pytest.mark.parametrize("r,l,words,winner", [
+@pytest.mark.parametrize("r,left,words,winner", [
     (5, 2, "右賢於左一純一奇", "右"), (2, 2, "左右鈞", None), (0, 4, "左賢於右二純", "左"),
     (23, 0, "右賢於左十一純一奇", "右"), (1, 0, "右賢於左一奇", "右")])
-def test_the_count_is_told_in_the_text_s_words(r, l, words, winner):
-    assert announce(r, l) == (words, winner)
+def test_the_count_is_told_in_the_text_s_words(r, left, words, winner):
+    assert announce(r, left) == (words, winner)
 
 
 def test_numerals():
