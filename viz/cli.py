@@ -205,6 +205,9 @@ def parser() -> argparse.ArgumentParser:
     _common(sc)
     sc.add_argument("--json", action="store_true", help="as JSON")
     sc.set_defaults(func=cmd_score)
+    from viz.coverage import add_command as add_coverage_command
+
+    add_coverage_command(sub, _common)
     from viz.cli_text import add_commands
 
     add_commands(sub)
