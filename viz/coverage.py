@@ -243,7 +243,8 @@ def format_table(cov: Coverage, script_path: str = "") -> str:
             if c.status == CITED:
                 info = _where(c.steps, base)
             elif c.status == NOTED:
-                info = f"{_where(c.rules, base)} ({'; '.join(r.note for r in c.rules if r.note)})"
+                why = "; ".join(r.note for r in c.rules if r.note)
+                info = f"{_where(c.rules, base)} ({_short(' '.join(why.split()), 60)})"
             else:
                 info = ""
             lines.append(f"  {_pad(c.id, 8)}{_pad(_short(c.text), 30)}{_pad(status, 9)}"
