@@ -51,7 +51,15 @@ def test_every_domain_place_is_there_with_a_source(xu, name):
     p = xu.places[name]
     assert p.name == name
     assert p.source.strip()
-    assert p.region in ("堂", "階", "庭", "侯道", "elsewhere")
+    assert p.region in ("堂", "階", "庭", "門外", "侯道", "elsewhere")
+
+
+def test_the_ground_outside_the_gate_is_menwai_not_the_range(xu):
+    assert xu.places["門外"].region == "門外"
+    assert xu.region_at(0, -96) == "門外"
+    assert xu.region_at(0, -150) == "侯道"
+    assert xu.places["乏"].region == "侯道"
+    assert xu.region_at(0, -60) == "庭"
 
 
 def _clean(s: str) -> str:
@@ -82,7 +90,8 @@ def test_places_regions(xu):
         assert on[n] == "庭", n
     for n in ("侯", "侯中", "左个", "右个", "乏"):
         assert on[n] == "侯道", n
-    assert on["門外"] == on["門外東"] == "侯道"  # the school's ground outside the gate
+    # the ground just outside the gate, where the 賔 is met, is 門外 (not the range)
+    assert on["門外"] == on["門外東"] == "門外"
     assert on["賔門外"] == "elsewhere"  # only the 賓's own gate is elsewhere
     assert [n for n, r in on.items() if r == "elsewhere"] == ["賔門外"]
 
@@ -165,7 +174,7 @@ def test_court_and_range_recorded_as_choices(xu):
 
 def test_region_at_sample_points(xu):
     cases = {(0, 15): "堂", (39.9, 29.9): "堂", (20, -2): "階", (-20, -4): "階", (20, -5): "庭",
-             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "侯道",
+             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "門外",
              (0, -200): "侯道", (-30, -182): "侯道", (60, -200): "elsewhere",
              (-300, -4): "elsewhere"}
     for (x, y), region in cases.items():

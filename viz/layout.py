@@ -380,6 +380,10 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     return layout
 
 
+MENWAI_DEPTH = 16.0  # 尺 south of the court's south side that count as 門外 (a choice)
+MENWAI_HALF = 16.0  # 尺 either side of the gate's axis
+
+
 def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect | None,
             x: float, y: float) -> str:
     if _in_rect(hall, x, y):
@@ -389,6 +393,10 @@ def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect |
     if _in_rect(court, x, y):
         return "庭"
     if range_rect is not None and _in_rect(range_rect, x, y):
+        # just outside the gate, where the 賔 is met (主人一相出迎於門外), is 門外, not the range
+        mid = (court[0] + court[2]) / 2
+        if y >= court[1] - MENWAI_DEPTH and abs(x - mid) <= MENWAI_HALF:
+            return "門外"
         return "侯道"
     return "elsewhere"
 
