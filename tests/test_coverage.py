@@ -171,9 +171,18 @@ def test_command(tmp_path, capsys):
 
 
 def manifest_sections() -> list[int]:
-    """The section numbers of the bundled rite, read from its manifest's file names."""
+    """The sections the bundled manifest lists: each file's section: (or name:) in the text."""
+    from viz.text import load_corpus
+
+    corpus = load_corpus()
     man = load_file(Path(DEFAULT_SCRIPT) / "manifest.yaml")
-    return sorted({int(Path(str(p)).name.split("-")[0]) for p in man["sections"]})
+    out = set()
+    for rel in man["sections"]:
+        doc = load_file(Path(DEFAULT_SCRIPT) / str(rel))
+        sec = corpus.section_named(str(doc.get("section", doc["name"])))
+        assert sec is not None, rel
+        out.add(sec.index)
+    return sorted(out)
 
 
 @pytest.fixture(scope="module")
