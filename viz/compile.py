@@ -289,6 +289,8 @@ class Compiler:
             words = "獲" if shot.on_beat else "獲 (不鼓不釋)"
             self.event(t1, t1 + 1.5, "call", caller, words,
                        {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
+            if caller >= 0:  # 唱獲, heard and shown as his words (獲者坐而獲，舉旌以宮)
+                self.event(t1, t1 + 1.5, "say", caller, "獲")
         end = t1
         if shot.tallied and act.args.get("tally") in self.ai:
             scorer = self.ai[act.args["tally"]]
