@@ -62,6 +62,11 @@ def script(music: str = "", skill: float = 0.6, extra_cast: str = "") -> str:
             steps:
               - cite: 若右勝則曰右賢於左
                 do: [{count: {who: shihuozhe}}]
+          - name: 飲不勝者
+            steps:
+              - cite: 不勝者進北面坐取豐上之觶
+                each: 不勝耦
+                do: [{face: {who: $負, dir: 北}}, {face: {who: $勝, dir: 東}}]
         """).replace("SKILL", str(skill)).replace("MUSIC", music).replace(
         "SHOTS", SHOTS).replace("EXTRA", extra_cast)
 
@@ -185,3 +190,22 @@ def test_pairs_of_the_zhongbin():
     assert pair_up(zb, ["dafu"]) == [("z1", "dafu"), ("z2", "z3"), ("z4", "z5"), ("z6", "z7")]
     assert pair_up(zb[:4], []) == [("z1", "z2"), ("z3", "z4")]
     assert pair_up(zb[:3], ["d1", "d2"]) == [("z1", "d1"), ("z2", "d2")]
+
+
+def test_the_loser_of_each_pair_drinks_and_nobody_on_a_tie(range_field, corpus):
+    seen = set()
+    for seed in range(1, 40):
+        _, tl, _ = compiled(script(), range_field, corpus, seed=seed)
+        res, = tl.scoring["results"]
+        r = report(tl)["rounds"][0]
+        if res["winner"] is None:
+            assert r["drank"] == []
+        else:
+            losers = [a for a, side in tl.scoring["sides"].items() if side != res["winner"]]
+            assert r["drank"] == losers
+            f = tl.sample(tl.duration)
+            assert round(float(f.facing[tl.actor_index[losers[0]]])) == 0  # turned north
+        seen.add(res["winner"])
+        if seen == {"右", "左", None}:
+            break
+    assert seen == {"右", "左", None}, "39 seeds should give a win each way and a tie"

@@ -672,6 +672,9 @@ class Compiler:
         self.buf = self.kf
         self.flush(buf, scale)
         t0, self.t = self.t, self.t + dur
+        if step.drinks and step.drinks[0] in self.ai:  # 飲不勝者: who drinks, for the score
+            self.kf.events.append((t0, self.t, "drink", self.ai[step.drinks[0]], "",
+                                   {"round": step.drinks[1]}))
         self.check_overlap(step, buf)
         for ex in step.expect:
             self.check_expect(ex)

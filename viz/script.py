@@ -13,7 +13,7 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,7 @@ class Step:
     loc: Loc
     pattern: str = ""
     expect: tuple[Expect, ...] = ()
+    drinks: tuple[str, int] | None = None  # (loser, round): this step begins his drinking
 
 
 @dataclass(frozen=True)
@@ -1203,8 +1204,13 @@ class _Reader:
             if "when" in s and not self.cast_when(s):
                 continue
             if "each" in s:
+                group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
                 for env in self.members_of(s["each"], s.loc_of("each")) or ():
-                    steps += self.step(s, sloc, s["cite"], span, env, "", 0)
+                    got = self.step(s, sloc, s["cite"], span, env, "", 0)
+                    if got and group in ("不勝耦", "不勝者") and self.results:
+                        loser = env.get("負", env["each"])
+                        got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
+                    steps += got
             else:
                 steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
         rules = []
