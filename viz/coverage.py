@@ -78,9 +78,11 @@ class Coverage:
         return sum(c.status == status for c in self.clauses(kind, scripted_only))
 
 
-def own_spans(corpus, clause) -> list[tuple[int, int]]:
-    """The clause's own characters as spans of plain: its start..end without the 注 inside."""
-    starts = [r.start for r in corpus.runs]
+def own_spans(corpus, clause, starts: list[int] | None = None) -> list[tuple[int, int]]:
+    """The clause's own characters as spans of plain: its start..end without the 注 inside.
+    starts: the runs' starts (computed when not given)."""
+    if starts is None:
+        starts = [r.start for r in corpus.runs]
     i = max(bisect.bisect_right(starts, clause.start) - 1, 0)
     out = []
     for r in corpus.runs[i:]:
@@ -90,11 +92,6 @@ def own_spans(corpus, clause) -> list[tuple[int, int]]:
         if a < b and r.kind == clause.kind:
             out.append((a, b))
     return out or [(clause.start, clause.end)]
-
-
-def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
-    a, b = span
-    return b > a and any(a < hi and lo < b for lo, hi in spans)
 
 
 def coverage(script, corpus) -> Coverage:
@@ -119,14 +116,30 @@ def coverage(script, corpus) -> Coverage:
         for r in stage.rules:
             rules.append(Citation(r.loc, r.cite, r.note))
             rule_spans.append(tuple(r.span))
+    # the clauses' own characters: disjoint spans of plain, in order
+    starts = [r.start for r in corpus.runs]
+    own = sorted((lo, hi, c.id) for c in corpus.clauses if c.kind in KINDS
+                 for lo, hi in own_spans(corpus, c, starts))
+    los = [lo for lo, _, _ in own]
+    his = [hi for _, hi, _ in own]
+
+    def hits(cites: list[Citation], spans: list[tuple[int, int]]) -> dict[str, list[Citation]]:
+        out: dict[str, list[Citation]] = {}
+        for cite, (a, b) in zip(cites, spans):
+            if b <= a:
+                continue
+            i, j = bisect.bisect_right(his, a), bisect.bisect_left(los, b)
+            for cid in dict.fromkeys(own[k][2] for k in range(i, j)):
+                out.setdefault(cid, []).append(cite)
+        return out
+
+    by_step, by_rule = hits(steps, step_spans), hits(rules, rule_spans)
     sections = []
     for sec in corpus.sections:
         clauses = []
         for kind in KINDS:
             for c in corpus.clauses_of(sec, kind):
-                own = own_spans(corpus, c)
-                cs = tuple(s for s, sp in zip(steps, step_spans) if _overlaps(sp, own))
-                rs = tuple(r for r, sp in zip(rules, rule_spans) if _overlaps(sp, own))
+                cs, rs = tuple(by_step.get(c.id, ())), tuple(by_rule.get(c.id, ()))
                 status = CITED if cs else NOTED if rs else MISSING
                 clauses.append(ClauseCoverage(c.id, kind, c.text, status, cs, rs))
         sections.append(SectionCoverage(sec.index, sec.name,
