@@ -145,19 +145,20 @@ def place(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
 @dataclass(frozen=True)
 class _Kept:
     """A label's last placement: where it came in the order, what was asked and found, and the
-    span of the candidates it looked at (None: not to be reused, as a clash or a hair's overlap
-    depends on the order numpy summed the areas in)."""
+    candidates tried up to the one chosen (None: not to be reused, as a clash or a hair's
+    overlap depends on the order numpy summed the areas in)."""
 
     rank: int
     label: Label
     placed: Placed
-    span: BoxT | None
+    tried: tuple[BoxT, ...] | None
+    span: BoxT | None = None  # round the tried ones
 
 
 class Placer:
     """`place` that remembers its last call and keeps a label's placement when nothing it
     looked at changed: the same request, and no box that came, went or moved (an obstacle, or
-    a label placed before it) meets the span of the candidates it tried. Only those near
+    a label placed before it) meets a candidate it tried up to the one it chose. Only those near
     someone who moved are placed again; every answer is the one `place` would give (a window
     playing the rite keeps one Placer per view: most people stand still in any frame)."""
 
@@ -194,21 +195,22 @@ class Placer:
         reused = 0
         for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
             old = kept.get(name)
-            if (old is not None and old.span is not None and old.label == lab
-                    and not _meets(old.span, dirty)):
-                found, span = old.placed, old.span
+            if (old is not None and old.tried is not None and old.label == lab
+                    and not (_meets(old.span, dirty) and any(_meets(c, dirty)
+                                                             for c in old.tried))):
+                found, tried = old.placed, old.tried
                 reused += 1
             else:
-                found, span, taken = _first_free(lab, grid, bounds)
+                found, tried, taken = _first_free(lab, grid, bounds)
                 if found is None:  # crowded (or a hair from touching): numpy's sums decide
                     if boxes is None or len(boxes) != len(grid.boxes):
                         boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
-                    found, span = _place_one(lab, boxes, bounds, taken)
+                    found, tried = _place_one(lab, boxes, bounds, taken)
                 if old is None or old.placed.box != found.box:
                     dirty.append(found.box)
                     if old is not None:
                         dirty.append(old.placed.box)
-            now[name] = _Kept(rank, lab, found, span)
+            now[name] = _Kept(rank, lab, found, tried, None if tried is None else _span(tried))
             out.append(found)
             grid.add(found.box)
         self._bounds, self._obstacles, self._kept, self.reused = bounds, count, now, reused
@@ -241,8 +243,8 @@ def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
                taken: bool = False) -> tuple[Placed, BoxT | None]:
     """One label against (m, 4) live boxes, every candidate's overlap summed by numpy: the
     touching places first; the rings only when all of those are taken (`taken`: known to be,
-    each by 1e-6 px² or more). With the span of the candidates tried, or None when the choice
-    rests on how the areas were summed."""
+    each by 1e-6 px² or more). With the candidates tried up to the one chosen, or None when
+    the choice rests on how the areas were summed."""
     cand = _touching(lab)
     if taken:
         rings = _rings(lab)
@@ -252,7 +254,7 @@ def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
             k = int(free[0])
             placed = Placed(tuple(float(v) for v in rings[k]), True, float(cost[k]),
                             len(cand) + k)
-            return placed, _sure(np.vstack([cand, rings]), cost, k)
+            return placed, _sure(np.vstack([cand, rings]), cost, k, len(cand))
     cost = _costs(cand, boxes, bounds)
     free = np.nonzero(cost <= 1e-9)[0]
     if not len(free):
@@ -265,13 +267,13 @@ def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
     return placed, _sure(cand, cost, k)
 
 
-def _sure(cand: np.ndarray, cost: np.ndarray, k: int) -> BoxT | None:
-    """The span of the candidates tried, when the choice of the k-th of `cost` (its tail)
-    depends only on which boxes met them: no overlap, and none tried within a hair of none."""
+def _sure(cand: np.ndarray, cost: np.ndarray, k: int, skip: int = 0) -> tuple[BoxT, ...] | None:
+    """The candidates up to the chosen one, when the choice of the k-th of `cost` (which are
+    the costs of cand[skip:]) depends only on which boxes met them: no overlap, and none tried
+    within a hair of none."""
     if cost[k] != 0 or ((cost > 0) & (cost < 1e-6)).any() or not np.isfinite(cand).all():
         return None
-    return (*(float(v) for v in cand[:, :2].min(axis=0)),
-            *(float(v) for v in cand[:, 2:].max(axis=0)))
+    return tuple((a, b, c, d) for a, b, c, d in cand[:skip + k + 1].tolist())
 
 
 CELL = 64.0  # px: the grid the fast path finds a candidate's neighbours in
@@ -337,7 +339,7 @@ def _touching_list(lab: Label) -> list[BoxT]:
 def _first_free(lab: Label, grid: _Grid, bounds: BoxT | None) -> tuple[Placed | None,
                                                                        BoxT | None, bool]:
     """The first touching candidate that meets nothing, found in plain Python (most labels of
-    a frame take their first candidate), with the span of those tried, and whether each was
+    a frame take their first candidate), with those tried up to it, and whether each was
     taken (by 1e-6 px² or more, or out of bounds). No placement when none is free (the rings
     are many: numpy tries them faster), or when an overlap is so small (under 1e-6 px²) that
     only numpy's own sum can say on which side of 1e-9 it falls."""
@@ -347,7 +349,7 @@ def _first_free(lab: Label, grid: _Grid, bounds: BoxT | None) -> tuple[Placed | 
     k = _scan(cand, grid, bounds)
     if k is None or k < 0:
         return None, None, k is not None
-    return Placed(cand[k], k >= _first(lab), 0.0, k), _span(cand), False
+    return Placed(cand[k], k >= _first(lab), 0.0, k), tuple(cand[:k + 1]), False
 
 
 def _scan(cand: list[BoxT], grid: _Grid, bounds: BoxT | None) -> int | None:

@@ -375,20 +375,45 @@ def _tags(timeline, frame, o: SceneOptions) -> _Tags:
     return tags
 
 
-PLACERS = 4  # views placing tags, each remembering its last frame (the window has two)
-_placers: OrderedDict[SceneOptions, labels.Placer] = OrderedDict()
+VIEWS = 4  # views placing tags, each remembering its last frame (the window has two)
 
 
-def _placer(o: SceneOptions) -> labels.Placer:
-    """The view's Placer (by zoom, breaks, captions): a frame's tags placed where the last
-    frame's were, except near whoever moved; the answer is place()'s either way."""
-    p = _placers.get(o)
-    if p is None:
-        p = _placers[o] = labels.Placer()
-        while len(_placers) > PLACERS:
-            _placers.popitem(last=False)
-    _placers.move_to_end(o)
-    return p
+class _ViewMemo:
+    """What a view (zoom, breaks, captions) worked out for its last frame, to be looked up in
+    the next when the inputs are the same: each person's token boxes and tag requests, the
+    tags' placement (a Placer: only those near someone who moved are placed again), the
+    primitives a placed tag becomes, the props set down. Answers are the same as working them
+    out again; a frame's prims stay the same objects while their person stands still."""
+
+    def __init__(self, timeline) -> None:
+        self.timeline = timeline
+        self.placer = labels.Placer()
+        self.people: dict[int, tuple] = {}  # actor → (inputs, token boxes, requests)
+        self.said: dict[int, tuple] = {}  # actor → (inputs, request)
+        self.tags: dict[tuple, tuple] = {}  # (kind, who, text) → (Text, Label, Placed, prims)
+        self.set_down: tuple | None = None  # (inputs, Texts)
+
+
+_views: OrderedDict[SceneOptions, _ViewMemo] = OrderedDict()
+
+
+def _memo(timeline, o: SceneOptions) -> _ViewMemo:
+    m = _views.get(o)
+    if m is None or m.timeline is not timeline:
+        m = _views[o] = _ViewMemo(timeline)
+        while len(_views) > VIEWS:
+            _views.popitem(last=False)
+    _views.move_to_end(o)
+    return m
+
+
+def _set_down_reqs(memo: _ViewMemo, timeline, frame, to_px, k: float) -> list[tuple]:
+    """The requests of set_down_tags, looked up while no prop set down moved, came or went."""
+    key = (frame.prop_holder.tobytes(), frame.prop_visible.tobytes(), frame.prop_xy.tobytes())
+    if memo.set_down is None or memo.set_down[0] != key:
+        memo.set_down = (key, [("set_down", -1, t, _request(t, to_px, k, centred=True))
+                               for t in set_down_tags(timeline, frame)])
+    return memo.set_down[1]
 
 
 def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
@@ -398,6 +423,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     at the current zoom (drawn y, so breaks are respected), by viz.draw.labels."""
     k = max(o.px_per_chi, 1e-6)
     ymap = YMap(o.breaks)
+    memo = _memo(timeline, o)
 
     def to_px(x: float, y: float) -> tuple[float, float]:
         return x * k, -ymap.fwd1(y) * k
@@ -408,77 +434,111 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     r0 = token_radius(o)
     tokens: list[labels.BoxT] = []
     reqs: list[tuple[str, int, Text, labels.Label]] = []  # (kind, actor, usual Text, request)
+    people: list[tuple[int, list]] = []
+    kept = memo.people
     for i in range(len(timeline.actors)):
         if not bool(frame.present[i]):
             continue
-        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        cx, cy = to_px(x, y)
-        r = _drawn_r(frame, i, r0)
-        fx, fy = facing_vector(float(frame.facing[i]))
-        tokens.append(labels.circle_box(cx, cy, r * k))
-        nx, ny = cx + fx * r * 1.6 * k, cy - fy * r * 1.6 * k
-        tokens.append((min(cx, nx) - 0.55 * r * k, min(cy, ny) - 0.55 * r * k,
-                       max(cx, nx) + 0.55 * r * k, max(cy, ny) + 0.55 * r * k))
+        code = int(frame.posture[i])
+        key = (float(frame.xy[i, 0]), float(frame.xy[i, 1]), float(frame.facing[i]), code,
+               int(frame.count[i]), float(frame.phase[i]) if code == BOW else 0.0,
+               _seated(frame, i), frame.holding[i])
+        old = kept.get(i)
+        if old is None or old[0] != key:
+            old = kept[i] = (key, *_person(timeline, frame, i, o, to_px))
+        tokens += old[1]
+        people.append((i, old[2]))
     # what is said first (the biggest box, read first), then bows, then what is held
     order = {"set_down": 0, "said": 1, "bow": 2, "held": 3}
-    for t in set_down_tags(timeline, frame):
-        reqs.append(("set_down", -1, t, _request(t, to_px, k, centred=True)))
-    for i in range(len(timeline.actors)):
-        if not bool(frame.present[i]):
-            continue
-        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        code = int(frame.posture[i])
-        r = _drawn_r(frame, i, r0)
-        if code == BOW:
-            word = BOW_WORDS.get(int(frame.count[i]), BOW_WORDS[1])
-            t = Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230))
-            reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
-        elif code == BOW_HANDS:
-            t = Text((x - r, y + r), POSTURES[BOW_HANDS], 10, (32, 54, 112), "se",
-                     bg=(240, 244, 255))
-            reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
-        held: dict[str, int] = {}
-        for pid in frame.holding[i]:
-            j = timeline.prop_index.get(pid)
-            # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
-            name = (timeline.props[j].name if j is not None else pid)[-1:]
-            held[name] = held.get(name, 0) + 1
-        if held:
-            # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
-            t = prop_tag(x + r0 + 0.2 * r0, y, HELD_SEP.join(
-                name if c == 1 else f"{name}×{c}" for name, c in held.items()), anchor="w")
-            reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
+    reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
+    for _, mine in people:
+        reqs += mine
     if o.captions:
         for i, text in frame.captions:
             if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
                 continue
             x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-            t = Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
-                     bg=(255, 255, 250), border=INK)
-            reqs.append(("said", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
+            old = memo.said.get(i)
+            if old is None or old[0] != (x, y, text):
+                t = Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
+                         bg=(255, 255, 250), border=INK)
+                old = memo.said[i] = ((x, y, text),
+                                      ("said", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
+            reqs.append(old[1])
     reqs.sort(key=lambda q: order[q[0]])  # stable: each kind keeps the cast's order
-    placed = _placer(o).place([q[3] for q in reqs], tokens,
-                              keys=[(q[0], q[1], q[2].text) for q in reqs])
+    keys = [(q[0], q[1], q[2].text) for q in reqs]
+    placed = memo.placer.place([q[3] for q in reqs], tokens, keys=keys)
     out: dict[tuple[str, int], list[Primitive]] = {}
-    for (kind, who, t, req), p in zip(reqs, placed):
-        mine = out.setdefault((kind, who), [])
-        if p.choice == 0:
-            if kind == "said":  # the bubble's tail, from the speaker's head to its foot
-                x, y = to_chi(*req.anchor)
-                mine.append(Line(((x, y + r0), t.pos), INK, 1.0))
-            mine.append(t)
-            continue
-        cx, cy = p.center
-        if p.displaced or kind == "said":
-            a, b = labels.leader(req.anchor, p.box, req.r)
-            mine.append(Line((to_chi(*a), to_chi(*b)), t.border or LABEL, 1.0))
-        mine.append(replace(t, pos=to_chi(cx, cy), anchor="c"))
+    tags: dict[tuple, tuple] = {}
+    for name, (kind, who, t, req), p in zip(keys, reqs, placed, strict=True):
+        old = memo.tags.get(name)
+        if old is None or not ((old[0] is t or old[0] == t) and (old[1] is req or old[1] == req)
+                               and (old[2] is p or old[2] == p)):
+            old = (t, req, p, _tag_prims(kind, t, req, p, r0, to_chi))
+        tags[name] = old
+        out.setdefault((kind, who), []).extend(old[3])
+    memo.tags = tags
     held: dict[int, list[Primitive]] = {}
     for (kind, who), prims in out.items():
         if kind in ("bow", "held"):
             held.setdefault(who, []).extend(prims)
     return _Tags(out.get(("set_down", -1), []), held,
                  [p for (kind, _), prims in out.items() if kind == "said" for p in prims])
+
+
+def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list]:
+    """One person's token boxes (disc, nose) in px and his tag requests (bow, held)."""
+    k = max(o.px_per_chi, 1e-6)
+    r0 = token_radius(o)
+    x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+    cx, cy = to_px(x, y)
+    r = _drawn_r(frame, i, r0)
+    fx, fy = facing_vector(float(frame.facing[i]))
+    nx, ny = cx + fx * r * 1.6 * k, cy - fy * r * 1.6 * k
+    boxes = [labels.circle_box(cx, cy, r * k),
+             (min(cx, nx) - 0.55 * r * k, min(cy, ny) - 0.55 * r * k,
+              max(cx, nx) + 0.55 * r * k, max(cy, ny) + 0.55 * r * k)]
+    reqs: list = []
+    code = int(frame.posture[i])
+    if code == BOW:
+        word = BOW_WORDS.get(int(frame.count[i]), BOW_WORDS[1])
+        t = Text((x - r, y + r), word, 10, (150, 36, 30), "se", bg=(255, 248, 230))
+        reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
+    elif code == BOW_HANDS:
+        t = Text((x - r, y + r), POSTURES[BOW_HANDS], 10, (32, 54, 112), "se",
+                 bg=(240, 244, 255))
+        reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
+    held: dict[str, int] = {}
+    for pid in frame.holding[i]:
+        j = timeline.prop_index.get(pid)
+        # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
+        name = (timeline.props[j].name if j is not None else pid)[-1:]
+        held[name] = held.get(name, 0) + 1
+    if held:
+        # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
+        t = prop_tag(x + r0 + 0.2 * r0, y, HELD_SEP.join(
+            name if c == 1 else f"{name}×{c}" for name, c in held.items()), anchor="w")
+        reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
+    return boxes, reqs
+
+
+def _tag_prims(kind: str, t: Text, req: labels.Label, p: labels.Placed, r0: float,
+               to_chi) -> list[Primitive]:
+    """A placed tag: its Text where it usually goes (speech with a tail), or moved to its
+    box, with a leader line when away from its owner."""
+    mine: list[Primitive] = []
+    if p.choice == 0:
+        if kind == "said":  # the bubble's tail, from the speaker's head to its foot
+            x, y = to_chi(*req.anchor)
+            mine.append(Line(((x, y + r0), t.pos), INK, 1.0))
+        mine.append(t)
+        return mine
+    cx, cy = p.center
+    if p.displaced or kind == "said":
+        a, b = labels.leader(req.anchor, p.box, req.r)
+        mine.append(Line((to_chi(*a), to_chi(*b)), t.border or LABEL, 1.0))
+    mine.append(replace(t, pos=to_chi(cx, cy), anchor="c"))
+    return mine
 
 
 def _text_px(t: Text, k: float) -> float:
