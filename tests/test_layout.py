@@ -144,8 +144,11 @@ def test_target_three_hundred_south_of_the_marks_and_the_blind(xu):
 
 
 def test_rack_and_counter(xu):
-    """楅 南當洗 and 中 南當楅 are both 南北節 (賈: 南當楅南北節, 西當西序東西節)."""
-    assert xy(xu, "楅") == (0, xy(xu, "洗")[1])
+    """楅 南當洗 and 中 南當楅 are both 南北節 (賈: 南當楅南北節, 西當西序東西節); the 楅 stands
+    just south of the 洗's line, where the 碑 is (設碑近如堂深), not on the 碑."""
+    assert xy(xu, "楅")[0] == 0 and -3 <= xy(xu, "楅")[1] - xy(xu, "洗")[1] < 0
+    bx0, by0, bx1, by1 = next(o.rect for o in xu.obstacles if o.name == "碑")
+    assert by1 - by0 < 1 and (by0 + by1) / 2 == -30 and xy(xu, "楅")[1] < by0 - 1
     assert xy(xu, "中")[1] == xy(xu, "楅")[1]
     assert xy(xu, "中")[0] == xy(xu, "西序")[0]
 
@@ -202,7 +205,7 @@ def test_features_complete_enough_to_draw(xu):
     for f in xu.features:
         assert f.points.ndim == 2 and f.points.shape[1] == 2 and len(f.points) >= 2, f.name
     assert sum(f.kind == "step" for f in xu.features) == 6  # 3 等 on each stair
-    assert {f.name for f in xu.features if f.kind == "pillar"} == {"東楹", "西楹"}
+    assert {f.name for f in xu.features if f.kind == "pillar"} == {"東楹", "西楹", "碑"}
     assert {f.name for f in xu.features if f.kind == "wall"} >= {"東序", "西序"}
     assert {f.kind for f in xu.features} <= set(FEATURE_KINDS)  # the renderer's list is complete
     face = {f.name: f.points for f in xu.features if f.kind in ("target", "target_center")}
