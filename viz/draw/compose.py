@@ -511,10 +511,15 @@ def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primiti
     return out + scene.captions(tl, frame, o) if captions else out
 
 
+SPRITES = 4096  # tokens remembered as Sprites (a frame has a few dozen)
+_sprites: dict[int, tuple[tuple, Sprite]] = {}  # id(disc) → (its parts, the Sprite)
+
+
 def _as_sprites(prims: list[Primitive]) -> list[Primitive]:
     """Each token of scene.actors (the base he kneels on, his nose, his disc, the label on it:
     the polygons just before a circle and the text centred on it) as one Sprite, which looks
-    the same wherever he stands; his tags stay primitives, placed each frame."""
+    the same wherever he stands; his tags stay primitives, placed each frame. The parts of
+    one who stands still are the last frame's objects, and so is his Sprite."""
     out: list[Primitive] = []
     k = 0
     while k < len(prims):
@@ -525,7 +530,14 @@ def _as_sprites(prims: list[Primitive]) -> list[Primitive]:
             j = len(out)
             while j > 0 and len(out) - j < 2 and isinstance(out[j - 1], Polygon):
                 j -= 1
-            out[j:] = [Sprite(p.center, (*out[j:], p, nxt))]
+            parts = (*out[j:], p, nxt)
+            kept = _sprites.get(id(p))
+            if kept is None or len(kept[0]) != len(parts) or not all(
+                    a is b for a, b in zip(kept[0], parts, strict=True)):
+                if len(_sprites) >= SPRITES:
+                    _sprites.clear()
+                kept = _sprites[id(p)] = (parts, Sprite(p.center, parts))
+            out[j:] = [kept[1]]
             k += 2
             continue
         out.append(p)

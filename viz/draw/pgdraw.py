@@ -507,20 +507,23 @@ SEEN = 4096  # sprites remembered a frame (a frame has a few dozen)
 
 
 class _Seen:
-    """_look's answers by (camera, sprite), for this frame and the one before: whoever stands
-    still since the last frame is looked up, not measured again."""
+    """_look's answers by sprite (the object: the composer hands over the same one while its
+    person stands still) and camera, for this frame and the one before: whoever stands still
+    since the last frame is looked up, not measured (nor hashed) again."""
 
     def __init__(self) -> None:
-        self.before: dict[tuple, tuple | None] = {}
-        self.now: dict[tuple, tuple | None] = {}
+        self.before: dict[int, tuple] = {}  # id(sprite) → (sprite, camera key, look)
+        self.now: dict[int, tuple] = {}
 
     def look(self, s: Sprite, cam: Camera) -> tuple | None:
-        key = (cam.key(), s)
-        if key in self.now:
-            return self.now[key]
-        found = self.before[key] if key in self.before else _look(s, cam)
+        ck = cam.key()
+        kept = self.now.get(id(s))
+        if kept is not None and kept[0] is s and kept[1] == ck:
+            return kept[2]
+        kept = self.before.get(id(s))
+        found = kept[2] if kept is not None and kept[0] is s and kept[1] == ck else _look(s, cam)
         if len(self.now) < SEEN:
-            self.now[key] = found
+            self.now[id(s)] = (s, ck, found)
         return found
 
     def next_frame(self) -> None:

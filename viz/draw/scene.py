@@ -318,24 +318,38 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
     out: list[Primitive] = []
     r0 = token_radius(o)
     tags = _tags(timeline, frame, o).held
+    kept = _memo(timeline, o).tokens
     for i, a in enumerate(timeline.actors):
         if not bool(frame.present[i]):
             continue
         x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        col = party_color(a.party)
         r = _drawn_r(frame, i, r0)
-        if _seated(frame, i):  # lower and smaller, on a square base (the mat-kneel)
-            s = r0 * 1.05
-            out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
-                               (236, 228, 210), col, 1.5))
-        fx, fy = facing_vector(float(frame.facing[i]))
-        out.append(facing_mark(x, y, fx, fy, r, col))
-        out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
-        text = short_label((frame.labels[i] if frame.labels else a.label) or a.name[:1])
-        em = max(text_width_em(text), 1.0)
-        out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
-                        min_px=8, max_px=18))
+        key = (x, y, r, _seated(frame, i), float(frame.facing[i]),
+               (frame.labels[i] if frame.labels else a.label) or a.name[:1])
+        old = kept.get(i)
+        if old is None or old[0] != key:  # else the same objects as the last frame's
+            old = kept[i] = (key, _token(x, y, r, r0, key[3], key[4], key[5],
+                                         party_color(a.party)))
+        out += old[1]
         out += tags.get(i, [])
+    return out
+
+
+def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float, label: str,
+           col: Color) -> list[Primitive]:
+    """A person's token: the base he kneels on, his nose, his disc, the label on it."""
+    out: list[Primitive] = []
+    if seated:  # lower and smaller, on a square base (the mat-kneel)
+        s = r0 * 1.05
+        out.append(Polygon(((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)),
+                           (236, 228, 210), col, 1.5))
+    fx, fy = facing_vector(facing)
+    out.append(facing_mark(x, y, fx, fy, r, col))
+    out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
+    text = short_label(label)
+    em = max(text_width_em(text), 1.0)
+    out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
+                    min_px=8, max_px=18))
     return out
 
 
@@ -391,7 +405,8 @@ class _ViewMemo:
         self.people: dict[int, tuple] = {}  # actor → (inputs, token boxes, requests)
         self.said: dict[int, tuple] = {}  # actor → (inputs, request)
         self.tags: dict[tuple, tuple] = {}  # (kind, who, text) → (Text, Label, Placed, prims)
-        self.set_down: tuple | None = None  # (inputs, Texts)
+        self.set_down: tuple | None = None  # (inputs, requests)
+        self.tokens: dict[int, tuple] = {}  # actor → (inputs, token primitives)
 
 
 _views: OrderedDict[SceneOptions, _ViewMemo] = OrderedDict()
