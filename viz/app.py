@@ -10,7 +10,9 @@ Given a viz.reload.Reloader, the window also switches readings (R), draws a seco
 first (V, Shift+R), and polls its files (`poll`), so a saved edit plays from the same clause or
 lists its located errors over the last good picture (`apply_reload`; `reload(texts)` in tests).
 A click selects a person (his stage's trail, his next move; C follows him), G shows where
-everyone was at the end of the previous step.
+everyone was at the end of the previous step. While a round is shot the panel keeps its score
+(the 算 laid, the drum's beat, the count; the hits of the archer selected or under the mouse),
+and D sounds the drum on the beats as playback passes them (viz.drum).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from viz import fonts
+from viz import drum, fonts
 from viz.draw import ghosts, hud, pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import (
@@ -67,9 +69,12 @@ NO_READING = "讀法 {name} 未成：{problem}"
 READING_NOW = "讀法 {name}"
 COMPARE_NOW = "比較 {a} vs {b}"
 RELOADED = "已重載 reloaded ({seconds:.2f} s)"
+DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
+DRUM_NONE = "鼓: no audio device"
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND, NOT_FOUND, FOUND_NONE_ENACTED, PICK_FIRST,
-    ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED)) + (
+    ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED, DRUM_ON, DRUM_OFF,
+    DRUM_NONE)) + (
     string.printable,)  # the paths and error messages toasts quote
 
 
@@ -159,6 +164,9 @@ class App:
         self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
         self._exposed = True  # the window asks for a picture whatever changed
+        self.drum = drum.Drum()  # D: silent until asked; the mixer opens only then
+        self._beats: tuple = (None, [])  # (timeline, its beat times)
+        self._hover: tuple = (None, None)  # (what it depends on, the archer under the mouse)
 
     @property
     def layout(self):
@@ -177,6 +185,9 @@ class App:
     def view(self) -> View:
         """The window's state as the composer reads it; no tooltip while dragging."""
         hud_state = replace(self.state, reading=self.reading_name()) if self.reloader else self.state
+        who = self.score_who()
+        if who is not None:
+            hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
                     None if self._drag is not None else self.mouse, self.selected,
                     self.following and self.selected is not None, self.ghosts, self._compare())
@@ -197,6 +208,24 @@ class App:
         if self._tip[0] != key:
             self._tip = (key, tooltip(self.model, view, self.size, self.t, self.closing))
         return self._tip[1]
+
+    def score_who(self) -> int | None:
+        """Whose hits the score panel gives: the person selected, else the archer under the
+        mouse on the map (looked up once per moment and mouse position)."""
+        if self.selected is not None:
+            return self.selected
+        sides = (getattr(self.timeline, "scoring", None) or {}).get("sides")
+        if not sides or self.mouse is None or self._drag is not None:
+            return None
+        if not _inside(areas(self.size)["map"], self.mouse):
+            return None
+        key = (self.model.serial, self.t, self.closing, self.mouse, self.size, self.manual,
+               self.inset_on)
+        if self._hover[0] != key:
+            i = self.actor_at(self.mouse)
+            ok = i is not None and self.timeline.actors[i].id in sides
+            self._hover = (key, i if ok else None)
+        return self._hover[1]
 
     def fit(self) -> None:
         """F: back to the framing of the moment (and no longer following anyone)."""
@@ -450,9 +479,24 @@ class App:
         if self.state.toast and self.now >= self.toast_until:
             self._set(toast="")
         if self.state.playing:
+            before = self.t
             self.seek(self.t + dt * self.state.speed)
+            if self.drum.on and drum.beats_crossed(self.beat_times(), before, self.t):
+                self.drum.strike()  # one hit a frame, however many beats a fast play passed
             if self.t >= self.timeline.duration:
                 self._set(playing=False)
+
+    def beat_times(self) -> list[float]:
+        """When the drum beats in the rite shown (worked out once per timeline)."""
+        if self._beats[0] is not self.timeline:
+            self._beats = (self.timeline, drum.beat_times(self.timeline))
+        return self._beats[1]
+
+    def toggle_drum(self) -> str:
+        """D: the drum's sound on the beats on or off; said in a toast."""
+        state = self.drum.toggle()
+        self.toast({"on": DRUM_ON, "off": DRUM_OFF}.get(state, DRUM_NONE))
+        return state
 
     def step_to(self, delta: int) -> None:
         self._jump(self.timeline.steps, self.timeline.step_at(self.t, self.closing), delta)
@@ -586,6 +630,8 @@ class App:
             self.follow(not self.following)
         elif k == pygame.K_g:
             self.ghosts = not self.ghosts
+        elif k == pygame.K_d:
+            self.toggle_drum()
         elif k == pygame.K_r and e.mod & pygame.KMOD_SHIFT:
             self.cycle_compare()
         elif k == pygame.K_r:
@@ -846,7 +892,8 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
     """Open the window and play; returns the exit status. Without a size the window fits the
     display (choose_size). With a reloader (viz.reload), R and V switch and compare readings
     and a saved edit reloads while it plays."""
-    pygame.display.init()  # not pygame.init(): the window has no use for audio
+    drum.take_back_audio()  # the real audio driver, unless the user chose one (D: the drum)
+    pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum
     size = size or choose_size(desktop_size())
     pygame.key.set_repeat(350, 60)  # holding → walks through the steps
     title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")

@@ -8,12 +8,15 @@ CJK punctuation mark is one em wide, which is what the estimate assumes.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
+from viz.scenario import numeral
+from viz.scoring import results_until, score_values
 from viz.text import normalize
 
 PAPER: Color = (250, 247, 240)
@@ -59,6 +62,21 @@ STAGE_LIST_ASK = "打字：節名或號 type a name or number"
 STAGE_LIST_TYPED = "尋 {}▏"
 STAGE_LIST_NONE = "無 no stage"
 STAGE_ROW_T = "{:.0f} s"
+# the score panel (a round under way, or a count announced): see score_info, score_rows
+ROUND_TITLE = "第{n}番射"
+ROUND_DONE = "第{n}番射 · 已數"
+TALLY = "右 {right} 算 / 左 {left} 算"
+CALLED = "獲 右 {right} / 左 {left}（不釋獲）"
+BEAT = "鼓 {beat}/{per} · {end}終"
+BEAT_OPEN = "鼓 {beat} · {end}終"  # the music stopped within its first 終: its length unknown
+PIECE = "　{}"
+ANNOUNCE = "「{}」"
+ARCHER = "{name}（{side}）獲　{hits}"
+ARCHER_ROUND = "{n}番 {k}"
+ARCHER_SEP = " · "
+SCORE_ROW_H = 19  # px a row of the score panel
+STICKS_H = 16  # px of its row of 算
+STICK_MAX = 24  # 算 drawn a side; beyond, the number says it
 LIST_ROW_H = 22  # px a row of the stage list
 LIST_HEAD_H = 58  # px of its title, hint and typed text
 LIST_W = 400
@@ -84,6 +102,7 @@ KEYS = [
     ("G", "前一步之位 where they were"),
     ("R", "換讀法 next reading (鄭, 敖 …)"),
     ("V  Shift+R", "比較讀法 compare readings"),
+    ("D", "鼓聲 drum sound on the beats"),
     ("S", "存圖 screenshot"),
     ("H", "說明 this help"),
     ("Esc Q", "離開 quit (Esc 先取消所選)"),
@@ -95,7 +114,9 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, *PARTIES, MARKS, SUBSTITUTE,
     SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
     STAGE_LIST_HINT, STAGE_LIST_ASK, STAGE_LIST_TYPED, STAGE_LIST_NONE, STAGE_ROW_T,
-    *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.",)
+    ROUND_TITLE, ROUND_DONE, TALLY, CALLED, BEAT, BEAT_OPEN, PIECE, ANNOUNCE, ARCHER,
+    ARCHER_ROUND, ARCHER_SEP,
+    *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.", "〇一二三四五六七八九十右左純奇賢於鈞")
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,7 @@ class HudState:
     stages: str | None = None  # the stage list's typed text (L), None when closed
     stage_pick: int = 0  # the stage list's row Enter goes to
     stage_top: int = 0  # the stage list's first row shown
+    score_who: int | None = None  # whose hits the score panel gives (selected or under the mouse)
 
 
 @dataclass
@@ -121,6 +143,7 @@ class Hits:
     """Clickable areas of the HUD, in pixels: (box, clause index, clause start) per visible row."""
 
     clauses: list[tuple[tuple[float, float, float, float], int, int]] = field(default_factory=list)
+    score: tuple[float, float, float, float] | None = None  # the score panel's box, if shown
 
 
 def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
@@ -228,12 +251,16 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
     panel and bar by their keys; the caller bounds it."""
     a = areas(size)
     memo = {} if memo is None else memo
-    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra)
+    info = score_info(timeline, frame, st.score_who, memo)
+    srows = score_rows(info) if info is not None else ()
+    score_h = score_height(srows)
+    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra, score_h)
     if pkey not in memo:
         hits = Hits()
-        memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra)),
-                      tuple(hits.clauses))
-    fixed, clauses = memo[pkey]
+        memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra,
+                                        score_h)),
+                      tuple(hits.clauses), hits.score)
+    fixed, clauses, sbox = memo[pkey]
     bkey = ("hud.bar", a["bar"], frame.stage)
     if bkey not in memo:
         memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"]))
@@ -261,9 +288,206 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
         out += stage_list(timeline, frame, size, st)
     if st.help:
         out += help_overlay(size)
-    parts = [Part("hud.panel", a["panel"], fixed, pkey), Part("hud.bar", a["bar"], memo[bkey], bkey),
-             Part("hud", None, tuple(out))]
-    return parts, Hits(list(clauses))
+    parts = [Part("hud.panel", a["panel"], fixed, pkey)]
+    if sbox is not None and srows:  # kept by what it says: redrawn as a 算 is laid, a beat struck
+        parts.append(Part("hud.score", sbox, tuple(score_panel(sbox, srows)),
+                          ("hud.score", sbox, srows)))
+    parts += [Part("hud.bar", a["bar"], memo[bkey], bkey), Part("hud", None, tuple(out))]
+    return parts, Hits(list(clauses), sbox if srows else None)
+
+
+# ---------------------------------------------------------------- the score panel
+
+
+@dataclass(frozen=True)
+class ScoreInfo:
+    """What the score panel says at a moment, from the compiled timeline (score_info)."""
+
+    round: int = 0  # the round under way (0: none)
+    right: int = 0  # 算 laid on each side in it
+    left: int = 0
+    counted: bool = True  # the round's hits are laid as 算 (第一番射: 獲而未釋獲)
+    called: tuple[int, int] = (0, 0)  # hits called right and left so far, for a round not laid
+    beat: int = 0  # the drum's beat of the round's music (0: none), counted from its start
+    end: int = 0  # the 終 it is in
+    per_end: int = 0  # beats a 終
+    piece: str = ""
+    struck: bool = False  # the drum sounds now (the beat's first quarter second)
+    result_round: int = 0  # the last round whose count has been announced (0: none yet)
+    result: tuple[int, int] = (0, 0)  # its 算, right and left
+    announce: str = ""  # its announcement
+    archer: tuple[str, str, tuple[tuple[int, int], ...]] | None = None  # name, side, (round, hits)
+
+
+def round_title(n: int) -> str:
+    return ROUND_TITLE.format(n=numeral(n))
+
+
+def tally_text(right: int, left: int) -> str:
+    return TALLY.format(right=right, left=left)
+
+
+def beat_text(beat: int, end: int, per_end: int, piece: str = "") -> str:
+    """鼓 3/8 · 二終: the beat within its 終 of per_end beats (beat counted from the music's
+    start), and which 終."""
+    end_n = numeral(max(end, 1))
+    text = (BEAT.format(beat=(beat - 1) % per_end + 1, per=per_end, end=end_n) if per_end > 0
+            else BEAT_OPEN.format(beat=beat, end=end_n))
+    return text + (PIECE.format(piece) if piece else "")
+
+
+def archer_text(name: str, side: str, hits: tuple[tuple[int, int], ...]) -> str:
+    per = ARCHER_SEP.join(ARCHER_ROUND.format(n=numeral(r), k=k) for r, k in hits)
+    return ARCHER.format(name=name, side=side, hits=per or "—")
+
+
+# a row: ("text", text, px, colour) or ("sticks", right, left)
+ScoreRow = tuple
+
+
+def score_rows(info: ScoreInfo) -> tuple[ScoreRow, ...]:
+    """The panel's rows: the round, the 算 each side (as words and as sticks), the beat, the
+    announcement once made, and the hovered or selected archer's hits; () when none applies."""
+    rows: list[ScoreRow] = []
+    if info.round:
+        rows.append(("text", round_title(info.round), 15, RED))
+        if info.counted:
+            rows.append(("text", tally_text(info.right, info.left), 14, INK))
+            rows.append(("sticks", info.right, info.left))
+        else:
+            rows.append(("text", CALLED.format(right=info.called[0], left=info.called[1]), 13,
+                         INK))
+        if info.beat:
+            rows.append(("text", beat_text(info.beat, info.end, info.per_end, info.piece), 13,
+                         RED if info.struck else INK))
+        if info.announce and info.result_round == info.round:
+            rows.append(("text", ANNOUNCE.format(info.announce), 15, RED))
+    elif info.result_round:
+        rows.append(("text", ROUND_DONE.format(n=numeral(info.result_round)), 15, RED))
+        rows.append(("text", tally_text(*info.result), 14, INK))
+        rows.append(("sticks", *info.result))
+        if info.announce:
+            rows.append(("text", ANNOUNCE.format(info.announce), 15, RED))
+    if info.archer is not None and (rows or any(k for _, k in info.archer[2])):
+        rows.append(("text", archer_text(*info.archer), 12, GREY if rows else INK))
+    return tuple(rows)
+
+
+def score_lines(info: ScoreInfo) -> list[str]:
+    """The panel's words (for tests and the font check)."""
+    return [r[1] for r in score_rows(info) if r[0] == "text"]
+
+
+def score_height(rows) -> int:
+    """The panel's height in px for these rows; 0 for none."""
+    if not rows:
+        return 0
+    return 12 + sum(STICKS_H if r[0] == "sticks" else SCORE_ROW_H for r in rows)
+
+
+def _score_static(timeline, memo: dict) -> dict:
+    """What the panel reads of the whole rite once: the rounds laid as 算, the rounds shot,
+    and the drum's beats (t0, t1, beat, 終, beats a 終, piece)."""
+    key = ("hud.score.static",)
+    if key not in memo:
+        sc = getattr(timeline, "scoring", None) or {}
+        shots = sc.get("shots", ())
+        laid = {s["round"] for s in shots if s.get("tallied")}
+        laid |= {r["round"] for r in sc.get("results", ())}
+        first: dict[int, float] = {}
+        for s in shots:
+            first[s["round"]] = min(first.get(s["round"], s["t_release"]), s["t_release"])
+        beats = sorted((e for e in getattr(timeline, "events", ()) if e.kind == "beat"),
+                       key=lambda e: e.t0)
+        runs: list[list] = []
+        for e in beats:
+            if not runs or int(e.data.get("beat", 0)) <= 1:
+                runs.append([])
+            runs[-1].append(e)
+        rows = []
+        for run in runs:
+            # beats a 終: those of the first, known once a second has begun
+            per = (sum(1 for e in run if int(e.data.get("終", 1)) == 1)
+                   if any(int(e.data.get("終", 1)) > 1 for e in run) else 0)
+            rows += [(e.t0, e.t1, per, e.text) for e in run]
+        memo[key] = {"laid": laid, "first": first, "beats": rows,
+                     "times": [b[0] for b in rows], "sides": dict(sc.get("sides", {}))}
+    return memo[key]
+
+
+def score_info(timeline, frame, who: int | None = None, memo: dict | None = None
+               ) -> ScoreInfo | None:
+    """The score panel's facts at the frame: None when no round is under way, no count has
+    been announced and nobody with hits is pointed at (迎賔 and the like show no panel)."""
+    memo = {} if memo is None else memo
+    if not getattr(timeline, "scoring", None):
+        return None
+    static = _score_static(timeline, memo)
+    t = frame.t
+    v = score_values(frame)
+    done = results_until(timeline, t)
+    last = done[-1] if done else None
+    archer = None
+    if who is not None and 0 <= who < len(timeline.actors):
+        aid = timeline.actors[who].id
+        side = static["sides"].get(aid)
+        if side:
+            got: dict[int, int] = {}
+            for s in timeline.scoring.get("shots", ()):
+                if s["actor"] == aid and s["t_land"] <= t:
+                    got[s["round"]] = got.get(s["round"], 0) + int(s["hit"])
+            hits = tuple((r, got.get(r, 0)) for r, t0 in sorted(static["first"].items())
+                         if t0 <= t)
+            archer = (timeline.actors[who].name, side, hits)
+    rnd = v["round"]
+    if not rnd and last is None and (archer is None or not any(k for _, k in archer[2])):
+        return None
+    counted = rnd in static["laid"]
+    called = (0, 0)
+    if rnd and not counted:
+        got = {"右": 0, "左": 0}
+        for s in timeline.scoring.get("shots", ()):
+            if s["round"] == rnd and s["t_land"] <= t and s["hit"] and s.get("side") in got:
+                got[s["side"]] += 1
+        called = (got["右"], got["左"])
+    per, piece, struck = 0, "", False
+    if v["beat"]:
+        k = bisect_right(static["times"], t) - 1
+        if k >= 0:
+            t0, t1, per, piece = static["beats"][k]
+            struck = t < t1
+    return ScoreInfo(rnd, v["右"], v["左"], counted, called, v["beat"], v["終"], per, piece,
+                     struck, last["round"] if last else 0,
+                     (last["右"], last["左"]) if last else (0, 0),
+                     last["announce"] if last else "", archer)
+
+
+def score_panel(box, rows) -> list[Primitive]:
+    """The score panel in its slot of the text panel: a rule, then the rows."""
+    x, y, w, h = box
+    pad = 13
+    out: list[Primitive] = [Rect(box, PANEL_BG),
+                            Line(((x + pad, y + 4), (x + w - pad, y + 4)), (200, 190, 170), 1.0,
+                                 screen=True)]
+    cy = y + 9
+    for r in rows:
+        if r[0] == "sticks":
+            half = (w - 2 * pad) / 2
+            for k, (n, col) in enumerate(((r[1], RED), (r[2], INK))):
+                sx = x + pad + k * half
+                out.append(Text((sx, cy + 1), "右左"[k], 10, GREY, "nw", screen=True))
+                sx += 14
+                for j in range(min(n, STICK_MAX)):
+                    lx = sx + j * 4 + (j // 2) * 3  # 二算為純: laid in pairs
+                    if lx > x + pad + (k + 1) * half - 6:
+                        break
+                    out.append(Line(((lx, cy + 2), (lx, cy + 12)), col, 2.0, screen=True))
+            cy += STICKS_H
+            continue
+        _, text, px, col = r
+        out.append(Text((x + pad, cy), text, px, col, "nw", screen=True))
+        cy += SCORE_ROW_H
+    return out
 
 
 def problems_overlay(map_box, problems: tuple[str, ...]) -> list[Primitive]:
@@ -316,8 +540,9 @@ def clock(timeline, frame, box, st: HudState) -> list[Primitive]:
 
 
 def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
-                extra: tuple[tuple[str, Color], ...] = ()) -> list[Primitive]:
-    """The panel without its clock row: what changes only with the step (and notes on/off)."""
+                extra: tuple[tuple[str, Color], ...] = (), score_h: int = 0) -> list[Primitive]:
+    """The panel without its clock row: what changes only with the step (and notes on/off).
+    score_h: px left free under the step for the score panel (its box goes in hits.score)."""
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, PANEL_BG), Line(((x, y), (x, y + h)), (200, 190, 170), 1.0,
                                                      screen=True)]
@@ -353,6 +578,10 @@ def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
             for line in wrap(text, 12, inner):
                 out.append(Text((x + pad, cy), line, 12, col, "nw", screen=True))
                 cy += 17
+    if score_h:
+        cy += 2
+        hits.score = (x + 1, int(cy), w - 1, int(score_h))
+        cy += score_h
     cy += 6
     out.append(Line(((x + pad, cy), (x + w - pad, cy)), (200, 190, 170), 1.0, screen=True))
     cy += 8
