@@ -131,6 +131,7 @@ class Compiler:
         self.placed = np.zeros(n, bool)
         self.holder = np.full(m, SET_DOWN)
         self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
+        self.visible = np.zeros(m, bool)  # in the scene (a prop not yet brought is not)
         self.labels = [a.label for a in script.cast]
         self.marks: dict[str, np.ndarray] = {}  # spots named by put: {…, mark: NAME}
         self.legs, self.legs_salt = _legs_for(layout)
@@ -227,6 +228,7 @@ class Compiler:
     def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None:
         self.buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible, self.w))
         self.holder[p] = holder
+        self.visible[p] = visible
         if holder == SET_DOWN:
             self.prop_xy[p] = xy
 

@@ -341,7 +341,8 @@ class Say(Verb):
 @verb
 class Enter(Verb):
     name = "enter"
-    doc = "appear at a place (someone not yet in the scene comes in)"
+    doc = ("appear at a place (someone not yet in the scene comes in); what he holds comes in "
+           "with him, even a thing not yet brought (absent)")
     keys = {"who": WHO, "at": Key("place", "where they appear", required=True),
             "face": Key("dir", "their facing"), "formation": Move.keys["formation"],
             "spacing": SPACING}
@@ -356,6 +357,9 @@ class Enter(Verb):
             a = c.ai[w]
             c.teleport(a, t, spot, form.facing if form else face)
             c.set_presence(a, t, True)
+            # what he holds comes in with him (a thing declared absent in his hands: brought)
+            for p in np.nonzero((c.holder == a) & ~c.visible)[0]:
+                c.set_prop(int(p), t, a, spot)
             busy[a] = t + c.cfg.gestures["enter"]
         return t + c.cfg.gestures["enter"]
 
