@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.draw import ghosts, hud, scene
+from viz.draw import ghosts, hud, scene, things
 from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 from viz.draw.hud import Hits, HudState, areas
@@ -313,7 +313,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     mbox = areas(size)["map"]
     cam = fr.camera
     marks = _Marks(model, view, frame, fr.stage, closing)
-    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, places=True))]
+    hide = things.hidden(tl, frame)
+    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, True, hide), hide)]
     layers += marks.layers("", mbox, cam)
     layers.append(Layer("people", mbox, cam,
                         tuple(_people(model, _in_view(frame, cam, mbox), cam, captions=True))))
@@ -324,7 +325,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
-                           lambda: _plan(model, icam, places=False))]
+                           lambda: _plan(model, icam, False, hide), hide)]
         layers += marks.layers("inset.", body, icam)
         layers.append(Layer("inset.people", body, icam,
                             tuple(_people(model, _in_view(frame, icam, body), icam,
@@ -467,9 +468,10 @@ def tooltip(model: Model, view: View, size: tuple[int, int], t: float,
 
 
 def _static(model: Model, name: str, clip: Box, camera: Camera,
-            build: Callable[[], list[Primitive]]) -> Layer:
-    """A layer on paper that changes only with its camera: built once, kept by key."""
-    key = (model.serial, name, clip, camera.key())
+            build: Callable[[], list[Primitive]], hide: frozenset = frozenset()) -> Layer:
+    """A layer on paper that changes only with its camera (and the things set out): built
+    once, kept by key."""
+    key = (model.serial, name, clip, camera.key(), tuple(sorted(hide)))
     memo = model.static_layers
     layer = memo.get(key)
     if layer is None:
@@ -483,8 +485,9 @@ def _static(model: Model, name: str, clip: Box, camera: Camera,
     return layer
 
 
-def _plan(model: Model, camera: Camera, places: bool) -> list[Primitive]:
-    lay = model.layout
+def _plan(model: Model, camera: Camera, places: bool,
+          hide: frozenset = frozenset()) -> list[Primitive]:
+    lay = things.shown(model.layout, hide)
     return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
             + scene.place_labels(lay, camera.scale, places))
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from viz.draw import hud, labels, scene
+from viz.draw import hud, labels, scene, things
 from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, View, compose, view_kind
@@ -423,14 +423,15 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     x, y, w, h = pg.page
     base: list[Primitive] = [Rect((0, 0, W, H), PAPER), Rect((x, y, w, h), None, INK, 2.0),
                              Rect((x + 5, y + 5, w - 10, h - 10), None, INK, 1.0)]
-    plan = [_inked(p) for p in scene.features(model.layout)
+    set_out = things.shown(model.layout, things.hidden(model.timeline, frame))
+    plan = [_inked(p) for p in scene.features(set_out)
             + scene.range_marks(model.layout, cam.breaks)]
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
     main = _people(model, frame, cam, [i for i, f in zip(idx, far) if not f], near_legs, pg.px,
                    pg.map, written)
     # place and feature names last, only where they are clear of everything above
-    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels])
+    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out)
     title, words, page = _title(model, t, closing)
     side_h = pg.side[3]
     inset_box = None
@@ -459,7 +460,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         body = (ix, iy + round(pg.px * 1.6), iw, ih - round(pg.px * 1.6))
         icam = Camera(body, breaks=model.breaks)
         icam.fit(model.range, margin=10)
-        iplan = [_inked(p) for p in scene.features(model.layout)
+        iplan = [_inked(p) for p in scene.features(set_out)
                  + scene.range_marks(model.layout, icam.breaks)]
         far_view = _people(model, frame, icam, far_idx, far_legs, pg.px * 0.9, body,
                            [text_box(p, icam) for p in iplan if isinstance(p, Text)])
@@ -474,11 +475,12 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     return Plate(tuple(layers), size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
 
 
-def _plan_names(model: Model, cam: Camera, body_px: float, taken: list) -> list[Primitive]:
+def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
+                layout=None) -> list[Primitive]:
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
-    texts = [p for p in scene.place_labels(model.layout, cam.scale, places=True)
+    texts = [p for p in scene.place_labels(layout or model.layout, cam.scale, places=True)
              if isinstance(p, Text)]
     boxes = np.empty((len(taken) + len(texts), 4))
     boxes[:len(taken)] = np.asarray(list(taken), float).reshape(-1, 4)
