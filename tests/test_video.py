@@ -17,7 +17,7 @@ from viz.draw.compose import Model, compose  # noqa: E402
 from viz.export import video  # noqa: E402
 from viz.fileio import OutputError, RefuseOverwrite  # noqa: E402
 from viz.query import QueryError  # noqa: E402
-from viz.timeline import Timeline, build_channel  # noqa: E402
+from viz.timeline import Event, Timeline  # noqa: E402
 
 SIZE = (320, 200)  # tiny frames: a test video takes well under a second
 
@@ -204,10 +204,10 @@ def test_odd_sizes_and_bad_rates_are_refused_before_anything_is_written(rite, tm
 
 
 def with_beats(tl: Timeline, beats) -> Timeline:
-    """The same rite with a synthetic drum: one owner, a keyframe per beat."""
-    channels = dict(tl.channels)
-    channels[video.BEATS] = build_channel([0] * len(beats), beats, hit=[1] * len(beats))
-    return Timeline(tl.actors, tl.props, tl.stages, tl.steps, channels, tl.events, tl.duration,
+    """The same rite with a synthetic drum: a "beat" event at each beat, and no other."""
+    events = [e for e in tl.events if e.kind != video.BEAT]
+    events += [Event(b, b + 0.25, video.BEAT, -1, "騶虞", {}) for b in beats]
+    return Timeline(tl.actors, tl.props, tl.stages, tl.steps, tl.channels, events, tl.duration,
                     tl.label_names)
 
 
@@ -243,8 +243,10 @@ def test_the_drum_is_muxed_at_the_beats(rite, tmp_path):
 
 
 def test_no_beats_is_an_error_saying_so(rite, tmp_path):
-    with pytest.raises(QueryError, match="no beats yet"):
-        render(rite, tmp_path / "v.mp4", audio="drum")
+    quiet = with_beats(rite.timeline, [])
+    with pytest.raises(QueryError, match="no drum beats"):
+        video.render_video(rite.layout, quiet, rite.corpus, tmp_path / "v.mp4", fps=10.0,
+                           size=SIZE, audio="drum", progress=False, workers=1)
     assert leftovers(tmp_path) == []
 
 
@@ -314,6 +316,12 @@ def test_the_command_writes_refuses_and_explains(tmp_path, capsys):
     assert again.returncode == 2 and "--force" in again.stderr
     wrong = run_cli("video", "-o", str(tmp_path / "a.gif"), capsys=capsys)
     assert wrong.returncode == 2 and ".mp4" in wrong.stderr
-    drum = run_cli("video", "-o", str(tmp_path / "d.mp4"), "--audio", "drum", capsys=capsys)
-    assert drum.returncode == 2 and "no beats yet" in drum.stderr
-    assert sorted(os.listdir(tmp_path)) == ["a.mp4"]
+    quiet = tmp_path / "quiet.yaml"  # a rite with no round shot to music: no drum to mux
+    quiet.write_text("cast: [{id: a, name: 主人, party: 主, label: 主}]\nstages:\n"
+                     "  - name: 迎賔\n    setup: [{who: a, at: 門內, face: 南}]\n"
+                     "    steps: [{cite: 主人一相出迎於門外, do: [{wait: {dur: 1}}]}]\n",
+                     encoding="utf-8")
+    drum = run_cli("video", "--script", str(quiet), "-o", str(tmp_path / "d.mp4"), "--audio",
+                   "drum", capsys=capsys)
+    assert drum.returncode == 2 and "no drum beats" in drum.stderr
+    assert sorted(os.listdir(tmp_path)) == ["a.mp4", "quiet.yaml"]

@@ -13,7 +13,7 @@ partial file under the target name, and an existing file is replaced only when a
 of viz.fileio).
 
 Audio: `audio="drum"` synthesises a drum hit (numpy, at run time) at every beat of the
-timeline's "beats" channel (each keyframe's time is a beat) and muxes it as AAC.
+timeline's "beat" events (三射用樂: 不鼓不釋) and muxes it as AAC.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from viz.export import Progress, ffmpeg_exe
 from viz.fileio import OutputError, _check_target, _describe, _put_in_place, _temp_file
 from viz.query import QueryError, stage_index, step_after
 
-BEATS = "beats"  # the timeline channel whose keyframe times are drum beats
+BEAT = "beat"  # the timeline's events at the drum's beats (viz/compile.py close_scoring)
 AUDIO_KINDS = ("drum",)
 RATE = 44100  # Hz, the synthesised audio
 MAX_FPS = 120.0
@@ -116,12 +116,13 @@ def span_of(timeline, corpus, start: str | None, stop: str | None) -> tuple[floa
 
 
 def beat_times(timeline) -> np.ndarray:
-    """Every beat of the rite's drum, in rite seconds, sorted; an error when it has none."""
-    ch = timeline.channels.get(BEATS)
-    if ch is None or not len(ch.t):
-        raise QueryError("--audio drum: this rite has no beats yet (no timeline channel "
-                         f"{BEATS!r}; the drum of the shooting with music is not scripted)")
-    return np.unique(np.asarray(ch.t, float))
+    """Every beat of the rite's drum (the "beat" events of a round shot to music), in rite
+    seconds, sorted; an error when it has none."""
+    beats = [e.t0 for e in timeline.events if e.kind == BEAT]
+    if not beats:
+        raise QueryError("--audio drum: this rite has no drum beats (no stage whose scoring: "
+                         "has music:)")
+    return np.unique(np.asarray(beats, float))
 
 
 def drum_hit(rate: int = RATE) -> np.ndarray:
