@@ -347,3 +347,23 @@ def test_hovering_an_archer_gives_his_hits_and_redraws_once(score_app):
     assert a.score_who() is None
     a.select(s1)  # a selection stands for the mouse
     assert a.score_who() == s1
+
+
+def test_a_screenshot_shows_the_hovered_archer_as_the_window_does(score_app, monkeypatch):
+    import viz.app as app_module
+
+    a = score_app
+    a.seek(a.timeline.duration)
+    s1 = a.timeline.actor_index["s1"]
+    a.select(s1)
+    seen = []
+    real = app_module.compose
+
+    def spy(model, view, *rest):
+        seen.append(view.hud)
+        return real(model, view, *rest)
+
+    monkeypatch.setattr(app_module, "compose", spy)
+    a.toast("x")
+    assert a.screenshot() is not None
+    assert seen[-1].score_who == s1 and seen[-1].toast == ""

@@ -854,7 +854,8 @@ class App:
         """S: save the view (without the toast) as a new PNG under shots_dir, never replacing a
         file; a save that fails says why in the toast and returns None."""
         surface = pygame.Surface(self.size)
-        view = replace(self.view(), hud=replace(self.state, toast=""))
+        view = self.view()
+        view = replace(view, hud=replace(view.hud, toast=""))
         pgdraw.draw_layers(surface, compose(self.model, view, self.size, self.t,
                                             self.closing).layers)
         buf = io.BytesIO()
