@@ -2,14 +2,16 @@
 (a low sine falling in pitch under a burst of noise, a quarter second; no audio files), played
 when forward playback passes a beat.
 
-Every mixer call is guarded: with no audio device (or the dummy driver of tests and headless
-commands) the drum says so once and is otherwise silent; nothing here raises.
+Every mixer call is guarded: with no audio device, or only the dummy driver of tests and headless
+commands, the drum says so and stays silent; nothing here raises.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -79,6 +81,25 @@ def _samples_for(init, seconds: float = HIT_SECONDS) -> np.ndarray | None:
     return None
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The C libraries' own complaints (ALSA's a dozen lines when there is no sound card) kept
+    off the terminal while the mixer opens; what fails is said in the window's toast."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class Drum:
     """The window's drum: off until toggled; the mixer is opened only then, and only once."""
 
@@ -100,7 +121,11 @@ class Drum:
                 import pygame
                 mixer = self._mixer = pygame.mixer
             if not mixer.get_init():
-                mixer.init(SAMPLE_RATE, -16, 2, 512)
+                with _quiet_stderr():
+                    mixer.init(SAMPLE_RATE, -16, 2, 512)
+            driver = getattr(mixer, "get_driver", None)
+            if driver is not None and driver() == "dummy":
+                raise RuntimeError("the dummy audio driver: nothing would be heard")
             init = mixer.get_init()
             samples = _samples_for(init) if init else None
             if samples is None:
