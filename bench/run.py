@@ -105,15 +105,20 @@ def main() -> int:
     row("sample(t) playing", timed(lambda: tl.sample(next(play)), 3000), "call")
     rnd = iter(np.random.default_rng(1).uniform(0, tl.duration, 4000))
     row("sample(t) at random moments", timed(lambda: tl.sample(next(rnd)), 2000), "call")
-    with tempfile.TemporaryDirectory() as tmp:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from load import simulated
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            sys.path.insert(0, str(ROOT / "bench"))
+            from load import simulated
 
-        long_tl = Rite(simulated(100, Path(tmp)), DEFAULT_LAYOUT).get().timeline
-    long_play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
-    long_tl.sample(t_busy)
-    row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.1f} h)",
-        timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
+            long_tl = Rite(simulated(100, Path(tmp)), DEFAULT_LAYOUT).get().timeline
+    except Exception as e:  # the long rite is built from the bundled one's files: say why not
+        long_tl = None
+        print(f"  (no rite 100× longer: {type(e).__name__}: {e})", flush=True)
+    if long_tl is not None:
+        long_play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
+        long_tl.sample(t_busy)
+        row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.1f} h)",
+            timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
 
     model = pgdraw.with_font(Model(d.layout, tl, d.corpus))
     surf = pygame.Surface(size)
@@ -167,7 +172,7 @@ def main() -> int:
     row("first frame (new process, imports included)", first, "run")
 
     by = {r["row"]: r["median_s"] for r in rows}
-    long_s = by[next(k for k in by if k.startswith("sample(t) playing, rite"))]
+    long_s = next((by[k] for k in by if k.startswith("sample(t) playing, rite")), float("nan"))
     frame_s = by["window frame (static layers cached)"]
     blit_s = by[f"raw limit: fill + blit {n_things} sprites"]
     print(f"\n  window frame = {frame_s / blit_s:.1f} × the raw limit of blitting as many sprites; "

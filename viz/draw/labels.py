@@ -188,8 +188,8 @@ class Placer:
         dirty = [b for b in (count - self._obstacles) + (self._obstacles - count)]
         names_now = set(names)
         dirty += [old.placed.box for n, old in kept.items() if n not in names_now]
-        grid = _Grid(obs)
-        boxes: np.ndarray | None = None  # obstacles and labels so far (numpy's path)
+        grid: _Grid | None = None  # obstacles and labels so far, made when first needed
+        boxes: np.ndarray | None = None  # the same for numpy's path
         out: list[Placed] = []
         now: dict = {}
         reused = 0
@@ -198,18 +198,23 @@ class Placer:
             if (old is not None and old.tried is not None and old.label == lab
                     and not (_meets(old.span, dirty) and any(_meets(c, dirty)
                                                              for c in old.tried))):
-                found, tried = old.placed, old.tried
+                now[name] = _Kept(rank, lab, old.placed, old.tried, old.span)
+                out.append(old.placed)
+                if grid is not None:
+                    grid.add(old.placed.box)
                 reused += 1
-            else:
-                found, tried, taken = _first_free(lab, grid, bounds)
-                if found is None:  # crowded (or a hair from touching): numpy's sums decide
-                    if boxes is None or len(boxes) != len(grid.boxes):
-                        boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
-                    found, tried = _place_one(lab, boxes, bounds, taken)
-                if old is None or old.placed.box != found.box:
-                    dirty.append(found.box)
-                    if old is not None:
-                        dirty.append(old.placed.box)
+                continue
+            if grid is None:
+                grid = _Grid(obs + [p.box for p in out])
+            found, tried, taken = _first_free(lab, grid, bounds)
+            if found is None:  # crowded (or a hair from touching): numpy's sums decide
+                if boxes is None or len(boxes) != len(grid.boxes):
+                    boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
+                found, tried = _place_one(lab, boxes, bounds, taken)
+            if old is None or old.placed.box != found.box:
+                dirty.append(found.box)
+                if old is not None:
+                    dirty.append(old.placed.box)
             now[name] = _Kept(rank, lab, found, tried, None if tried is None else _span(tried))
             out.append(found)
             grid.add(found.box)

@@ -424,7 +424,8 @@ def _memo(timeline, o: SceneOptions) -> _ViewMemo:
 
 def _set_down_reqs(memo: _ViewMemo, timeline, frame, to_px, k: float) -> list[tuple]:
     """The requests of set_down_tags, looked up while no prop set down moved, came or went."""
-    key = (frame.prop_holder.tobytes(), frame.prop_visible.tobytes(), frame.prop_xy.tobytes())
+    down = (frame.prop_holder < 0) & frame.prop_visible  # what set_down_tags reads
+    key = (down.tobytes(), frame.prop_xy[down].tobytes())
     if memo.set_down is None or memo.set_down[0] != key:
         memo.set_down = (key, [("set_down", -1, t, _request(t, to_px, k, centred=True))
                                for t in set_down_tags(timeline, frame)])
