@@ -227,3 +227,13 @@ def test_bundled_check_fails_when_a_jing_clause_loses_its_steps(bundled):
         for st in d.script.stages)
     after = coverage(dataclasses.replace(d.script, stages=stages), d.corpus)
     assert c.id in after.missing("經", scripted_only=True)
+
+
+def test_a_jing_clause_only_a_rule_names_is_noted_not_cited(field, corpus):
+    text = SCRIPT + "    rules:\n      - {cite: 揖衆賔, note: no 衆賔 in this test}\n"
+    cov = cov_of(text, field, corpus)
+    assert clause(cov, "05.03").status == "noted"
+    assert "05.03" not in cov.missing("經")          # --strict does not fail on it …
+    assert "(1 only noted by a rule)" in format_table(cov)   # … but the summary says so
+    j = to_json(cov)["summary"]
+    assert j["經"]["noted"] == j["scripted_經"]["noted"] == 1

@@ -9,10 +9,10 @@ expanded from a pattern is one written step: it is listed once, by where it is w
 The JSON (`coverage --json`, documented in README.md, "Coverage"):
 
     {"script": PATH, "readings": [..],
-     "summary": {"經": {"total", "cited", "missing": [ID..]},
+     "summary": {"經": {"total", "cited", "noted", "missing": [ID..]},
                  "記": {"total", "cited", "noted", "missing": [ID..]},
                  "sections": 37, "scripted": [N..],
-                 "scripted_經": {"total", "cited", "missing": [ID..]}},
+                 "scripted_經": {"total", "cited", "noted", "missing": [ID..]}},
      "sections": [{"number", "name", "scripted", "stages": [{"name", "file"}],
                    "clauses": [{"id", "kind", "text", "status": "cited"|"noted"|"missing",
                                 "steps": [{"file", "line", "col", "cite"}],
@@ -158,9 +158,8 @@ def _cite_json(c: Citation, rule: bool) -> dict:
 
 def _tally(cov: Coverage, kind: str, scripted_only: bool = False) -> dict:
     d = {"total": len(cov.clauses(kind, scripted_only)),
-         "cited": cov.count(kind, CITED, scripted_only)}
-    if kind == "記":
-        d["noted"] = cov.count(kind, NOTED, scripted_only)
+         "cited": cov.count(kind, CITED, scripted_only),
+         "noted": cov.count(kind, NOTED, scripted_only)}
     d["missing"] = cov.missing(kind, scripted_only)
     return d
 
@@ -274,7 +273,9 @@ def summary_lines(cov: Coverage) -> list[str]:
     scripted = [s for s in cov.sections if s.scripted]
     sj = len(cov.clauses("經", True))
     sji = cov.count("經", CITED, True)
-    out = [f"經 cited {ji}/{j}; 記 cited or noted {kc + kn}/{k} ({kc} cited, {kn} noted); "
+    jn = cov.count("經", NOTED)
+    noted = f" ({jn} only noted by a rule)" if jn else ""
+    out = [f"經 cited {ji}/{j}{noted}; 記 cited or noted {kc + kn}/{k} ({kc} cited, {kn} noted); "
            f"{len(scripted)} of {len(cov.sections)} sections scripted, their 經 cited "
            f"{sji}/{sj}"]
     miss = cov.missing()
