@@ -331,8 +331,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
                             tuple(_people(model, _in_view(frame, icam, body), icam,
                                           captions=False))))
         layers += marks.rings("inset.", body, icam)
-    layers.append(Layer("overlay", mbox, cam,
-                        tuple(scene.overlay(cam, model.layout.chi_m, fr.overlay_at))))
+    layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
     parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
                                 where=fr.kind, substitutions=model.substitutions,
                                 extra=marks.panel_rows(), memo=model.hud_memo)
@@ -546,6 +545,21 @@ def _as_sprites(prims: list[Primitive]) -> list[Primitive]:
         out.append(p)
         k += 1
     return out
+
+
+_overlays: dict[tuple, tuple[Primitive, ...]] = {}
+
+
+def _overlay(cam: Camera, chi_m: float, corner: tuple[float, float]) -> tuple[Primitive, ...]:
+    """scene.overlay, the same objects while the camera and the corner stay (so a back end
+    finds them drawn in the last frame)."""
+    key = (cam.key(), chi_m, corner)
+    prims = _overlays.get(key)
+    if prims is None:
+        if len(_overlays) >= STATIC_MEMO:
+            _overlays.clear()
+        prims = _overlays[key] = tuple(scene.overlay(cam, chi_m, corner))
+    return prims
 
 
 def _inset_frame(box: Box) -> list[Primitive]:

@@ -85,6 +85,7 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
     else the target holds the kept layers' pixels already. Draw on the target only through the
     cache, or call its forget()."""
     _seen.next_frame()
+    _seen_texts.next_frame()
     size = surface.get_size()
     kept = [cache is not None and _paints_its_clip(la) for la in layers]
     stack = tuple((la.name, la.key, la.clip) for la, k in zip(layers, kept, strict=True) if k)
@@ -301,6 +302,14 @@ _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "
 def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     if not t.text:
         return None
+    key = (None if t.screen else cam.key(), surf.get_size())
+    kept = _seen_texts.get(t, key)
+    if kept is not None:  # the same Text as the last frame's, through the same camera
+        if kept[0] is None:
+            return None
+        img, at, extent = kept
+        surf.blit(img, at)
+        return extent
     (x, y), = _spts([t.pos], t.screen, cam)
     px = text_px(t, cam)
     img = _cache.render(t.text, px, t.color)
@@ -310,13 +319,16 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     left = x - ax * (w + 2 * pad) + pad
     top = y - ay * (h + 2 * pad) + pad
     if left > surf.get_width() or top > surf.get_height() or left + w < 0 or top + h < 0:
+        _seen_texts.put(t, key, (None, None, None))
         return None
     if pad and t.halo is None and _opaque(t.bg) and _opaque(t.border):
         bx, by = int(left - pad), int(top - pad)
         img, _ = _boxed.get((t.text, px, t.color, t.bg, t.border, (w + 2 * pad, h + 2 * pad),
                              (int(left) - bx, int(top) - by)))
         surf.blit(img, (bx, by))
-        return (bx - 2, by - 2, bx + w + 2 * pad + 2, by + h + 2 * pad + 2)
+        extent = (bx - 2, by - 2, bx + w + 2 * pad + 2, by + h + 2 * pad + 2)
+        _seen_texts.put(t, key, (img, (bx, by), extent))
+        return extent
     if pad:
         box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
         if t.bg is not None:
@@ -328,8 +340,11 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
         for dx, dy in _HALO:
             surf.blit(rim, (int(left) + dx, int(top) + dy))
     surf.blit(img, (int(left), int(top)))
-    return (int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
-            int(top) + h + pad + 3)
+    extent = (int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
+              int(top) + h + pad + 3)
+    if not pad and t.halo is None:  # one copy of the words: kept to be copied again
+        _seen_texts.put(t, key, (img, (int(left), int(top)), extent))
+    return extent
 
 
 def _opaque(c: Color | None) -> bool:
@@ -526,11 +541,27 @@ class _Seen:
             self.now[id(s)] = (s, ck, found)
         return found
 
+    def get(self, obj, key) -> tuple | None:
+        """What put() kept for this object under this key, this frame or the last."""
+        kept = self.now.get(id(obj))
+        if kept is None or kept[0] is not obj or kept[1] != key:
+            kept = self.before.get(id(obj))
+            if kept is None or kept[0] is not obj or kept[1] != key:
+                return None
+            if len(self.now) < SEEN:
+                self.now[id(obj)] = kept
+        return kept[2]
+
+    def put(self, obj, key, value: tuple) -> None:
+        if len(self.now) < SEEN:
+            self.now[id(obj)] = (obj, key, value)
+
     def next_frame(self) -> None:
         self.before, self.now = self.now, {}
 
 
 _seen = _Seen()
+_seen_texts = _Seen()  # (pixels, where, extent) of a Text drawn as one copy
 
 
 def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> Extent:

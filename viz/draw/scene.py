@@ -486,7 +486,10 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     placed = memo.placer.place([q[3] for q in reqs], tokens, keys=keys)
     out: dict[tuple[str, int], list[Primitive]] = {}
     tags: dict[tuple, tuple] = {}
+    turns: dict[tuple, int] = {}
     for name, (kind, who, t, req), p in zip(keys, reqs, placed, strict=True):
+        turns[name] = turn = turns.get(name, -1) + 1  # set-down tags of one name: by turn
+        name = (name, turn)
         old = memo.tags.get(name)
         if old is None or not ((old[0] is t or old[0] == t) and (old[1] is req or old[1] == req)
                                and (old[2] is p or old[2] == p)):
