@@ -119,8 +119,10 @@ def report(tl: Timeline) -> dict[str, Any]:
         r["tally"] = {"右": res["右"], "左": res["左"]}
         r["announce"] = res["announce"]
         r["winner"] = res["winner"]
-        r["drank"] = [tl.actors[e.actor].id for e in tl.events if e.kind == "drink"
-                      and e.data.get("round") == res["round"]]
+        # each loser once, in the order they drink (a drinking takes several steps)
+        r["drank"] = list(dict.fromkeys(tl.actors[e.actor].id for e in tl.events
+                                        if e.kind == "drink"
+                                        and e.data.get("round") == res["round"]))
     out = []
     for k in sorted(rounds):
         r = rounds[k]
