@@ -342,6 +342,8 @@ class Compiler:
         self.event(t, t + d, "say", a, res.announce)
         self.event(t, t + d, "count", a, res.announce, data)
         self.results.append(data)
+        if self.round == res.round:  # counted: the round is over
+            self.end_round(t + d)
         busy[a] = t + d
         return t + d
 
@@ -608,10 +610,15 @@ class Compiler:
             end = min(self.t, self.music_t0 + total * m.beat)
             self.score_key("beat", end, 0)
             self.score_key("終", end, 0)
-        if nxt is None or nxt.round != sc.round:
-            for k in ("round", "右", "左"):
-                self.score_key(k, self.t, 0)
-            self.round = 0
+        # a round that counts stays under way until its count (視算, often in a stage with no
+        # shooting); one that does not (獲而未釋獲) ends with its last stage of shooting
+        if (nxt is None or nxt.round != sc.round) and sc.tally is None:
+            self.end_round(self.t)
+
+    def end_round(self, t: float) -> None:
+        for k in ("round", "右", "左"):
+            self.score_key(k, t, 0)
+        self.round = 0
 
     def initial_props(self) -> None:
         for j, p in enumerate(self.s.props):
