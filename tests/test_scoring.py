@@ -186,10 +186,12 @@ def test_settings_cast_and_uncast(range_field, corpus):
 
 
 def test_pairs_of_the_zhongbin():
+    """賈疏: 堂上三賓不與大夫為耦 — the 大夫's 耦 is the eldest of those below."""
     zb = [f"z{i}" for i in range(1, 8)]
-    assert pair_up(zb, ["dafu"]) == [("z1", "dafu"), ("z2", "z3"), ("z4", "z5"), ("z6", "z7")]
+    assert pair_up(zb, ["dafu"]) == [("z4", "dafu"), ("z1", "z2"), ("z3", "z5"), ("z6", "z7")]
     assert pair_up(zb[:4], []) == [("z1", "z2"), ("z3", "z4")]
-    assert pair_up(zb[:3], ["d1", "d2"]) == [("z1", "d1"), ("z2", "d2")]
+    assert pair_up(zb[:5], ["d1", "d2"]) == [("z4", "d1"), ("z5", "d2"), ("z1", "z2")]
+    assert pair_up(zb[:3], ["d1"]) == [("z1", "d1"), ("z2", "z3")]  # nobody below
 
 
 def test_the_loser_of_each_pair_drinks_and_nobody_on_a_tie(range_field, corpus):

@@ -93,12 +93,23 @@ def holds(expr: str, values: Mapping[str, float]) -> bool:
     return bool(OPS[op](values[name], float(num)))
 
 
+ELDERS = 3  # the 衆賔之長 who have 席 on the 堂 (注: 衆賔之長升拜受者三人)
+
+
 def pair_up(zhongbin: Sequence[str], dafu: Sequence[str]) -> list[tuple[str, str]]:
-    """The 衆賔's pairs (衆耦): each 大夫 the 下射 of the eldest 衆賔 not yet paired (記:
-    大夫與士為耦, 經: 大夫為下射), the rest paired in order of age (an odd one left over does
-    not shoot)."""
+    """The 衆賔's pairs (衆耦): each 大夫 the 下射 of a 士 (記: 大夫與士為耦; 經: 大夫為下射),
+    the eldest of those below (賈疏: 堂上三賓不與大夫為耦; the 衆賔之長 only when nobody is
+    below), then the rest paired in order of age (an odd one left over does not shoot).
+    敖繼公 gives the 大夫 the eldest 衆賔 (a note in the script)."""
     rest = list(zhongbin)
-    pairs = [(rest.pop(0), d) for d in dafu if rest]
+    pairs = []
+    for d in dafu:
+        if not rest:
+            break
+        below = rest[ELDERS:] if len(zhongbin) > ELDERS else []
+        pick = next((z for z in rest if z in below), rest[0])
+        rest.remove(pick)
+        pairs.append((pick, d))
     pairs += [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
     return pairs
 
