@@ -7,20 +7,34 @@ parsing one file and checking its structure is kept under the user's cache folde
 the file's path, its bytes, what it was checked as and this program's schema. Editing one
 section re-reads that file only. XIANGSHE_CACHE=off turns the cache off; a cache that cannot
 be read or written is passed over (it only ever saves time, never changes a result).
+
+A whole compile is kept too (Rite.get, viz/rite.py): `Reads` records the bytes of every file a
+load reads (through yamlsrc.READ_HOOK, so a reload's served texts count as what they are), and
+an index entry named by what else the compile depends on (paths, readings, scenario, corpus and
+this program's model sources, `program_salt`) lists those files and their hashes. When each
+file still hashes the same, the compiled result is loaded without parsing anything.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
+import io
 import os
 import pickle
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from viz import yamlsrc
+from viz.errors import InputError
 from viz.yamlsrc import read_text
 
 VERSION = b"xiangshe-cache-1"
 MAX_ENTRIES = 400  # beyond this the oldest entries are removed
+MAX_COMPILED = 16  # whole compiles (a few MB each): readings and scenarios of a rite or two
 
 
 def cache_dir() -> Path | None:
@@ -92,11 +106,12 @@ def store_blob(name: str, salt: bytes, value: Any) -> None:
                                 ".pickle", value)
 
 
-def _store(folder: Path, entry: Path, value: Any) -> None:
+def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None) -> None:
     from viz.fileio import OutputError, atomic_write_bytes
 
     try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if data is None:
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(entry, data, overwrite=True)
         entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
@@ -104,3 +119,188 @@ def _store(folder: Path, entry: Path, value: Any) -> None:
             old.unlink(missing_ok=True)
     except (OSError, OutputError, pickle.PicklingError, RecursionError):
         pass  # a cache that cannot be written only costs time
+
+
+# ---- whole compiles ----------------------------------------------------------------------
+
+# What a compile depends on among this program's sources: every module under viz/ and viz/text/
+# except these front ends (an edit of the window does not change a Timeline). A module not
+# listed counts, so a new one is safe.
+FRONT_ENDS = frozenset({"app.py", "cli.py", "cli_export.py", "cli_live.py", "cli_plate.py",
+                        "cli_text.py", "shot.py", "fonts.py", "drum.py", "diff.py", "query.py",
+                        "coverage.py", "reload.py", "fileio.py", "__main__.py"})
+_BAD_PICKLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+               ValueError, IndexError, KeyError, MemoryError, RecursionError)
+
+
+@lru_cache(maxsize=1)
+def program_salt() -> bytes:
+    """A hash of the model's sources and schemas, Python's and numpy's versions: an edit of the
+    compiler (or a new numpy's random numbers) is a new program, whose compiles are its own."""
+    import numpy
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256(VERSION + b"compiled-1")
+    h.update(f"{sys.version_info[:2]} {numpy.__version__}".encode())
+    files = sorted(f for f in [*here.glob("*.py"), *here.glob("text/*.py")]
+                   if f.parent != here or f.name not in FRONT_ENDS)
+    files += [here.parent / "layouts" / "layout.schema.json",
+              here.parent / "assets" / "rites" / "script.schema.json"]
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            data = b"?"
+        h.update(str(f.relative_to(here.parent)).encode())
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()
+
+
+def digest(*parts: object) -> str:
+    """A hash of values by their repr, each length-prefixed (no two lists of parts collide)."""
+    h = hashlib.sha256(VERSION)
+    for p in parts:
+        b = p if isinstance(p, bytes) else repr(p).encode("utf-8", "surrogatepass")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()[:40]
+
+
+class Reads:
+    """The files read while `recording()` is active, in order, with a hash of their bytes.
+    A file read twice with different bytes (saved during the load) makes `consistent` False."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, str] = {}
+        self.consistent = True
+
+    def _hook(self, inner: Callable | None) -> Callable:
+        def read(path: str | Path, disk: Callable[[str | Path], bytes]) -> bytes:
+            data = disk(path) if inner is None else inner(path, disk)
+            h = hashlib.sha256(data).hexdigest()
+            if self.files.setdefault(str(path), h) != h:
+                self.consistent = False
+            return data
+        return read
+
+    def merge(self, other: Reads | None) -> None:
+        """Count other's files as read too (a file read earlier that this load relied on)."""
+        for path, h in (other.files if other is not None else {}).items():
+            if self.files.setdefault(path, h) != h:
+                self.consistent = False
+        if other is not None and not other.consistent:
+            self.consistent = False
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[Reads]:
+        token = yamlsrc.READ_HOOK.set(self._hook(yamlsrc.READ_HOOK.get()))
+        try:
+            yield self
+        finally:
+            yamlsrc.READ_HOOK.reset(token)
+
+
+def _folder_listing(base: str | None) -> tuple[str, ...]:
+    """The YAML files under a rite folder: a folder of patterns is read by listing it, so a new
+    file there changes the load without changing any file read before."""
+    if base is None:
+        return ()
+    try:
+        return tuple(sorted(str(p) for p in Path(base).rglob("*.yaml")))
+    except OSError:
+        return ("?",)
+
+
+class _Keep(pickle.Pickler):
+    """Pickles a value, leaving out the objects named in `kept` (each written as its name)."""
+
+    def __init__(self, f: io.BytesIO, kept: dict[int, str]):
+        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        self.kept = kept
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return self.kept.get(id(obj))
+
+
+class _Attach(pickle.Unpickler):
+    def __init__(self, f: io.BytesIO, kept: dict[str, Any]):
+        super().__init__(f)
+        self.kept = kept
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid not in self.kept:
+            raise pickle.UnpicklingError(f"no {pid!r} to attach")
+        return self.kept[pid]
+
+
+def dumps(value: Any, kept: dict[str, Any]) -> bytes:
+    """value pickled without the objects in `kept` (name → object); loads puts them back.
+    Raises pickle.PicklingError (or TypeError …) for what does not pickle."""
+    buf = io.BytesIO()
+    _Keep(buf, {id(v): k for k, v in kept.items()}).dump(value)
+    return buf.getvalue()
+
+
+def loads(data: bytes, kept: dict[str, Any]) -> Any:
+    # tens of thousands of small objects, none of them cyclic garbage: as in yamlsrc._build,
+    # the collector paused while they are built (it would rescan them again and again)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _Attach(io.BytesIO(data), kept).load()
+    finally:
+        if paused:
+            gc.enable()
+
+
+def load_compiled(key: str, kept: dict[str, Any]) -> Any | None:
+    """The value stored under key by store_compiled, if every file it read still has the same
+    bytes (read through yamlsrc.READ_HOOK, as a load reads them); else None. `kept` gives the
+    objects left out of the pickle, by name."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        with open(folder / f"rite-{key}.pickle", "rb") as f:
+            index = pickle.load(f)
+        files, exists, base, listing, data_key, data_hash = index
+        reads = Reads()
+        with reads.recording():
+            for path in files:
+                read_text(path)
+        if not reads.consistent or reads.files != files or _folder_listing(base) != listing:
+            return None
+        if tuple(os.path.isfile(p) for p in files) != exists:
+            return None  # a file now served from memory (viz/reload.py) that the disk lacks
+        with open(folder / f"compiled-{data_key}.pickle", "rb") as f:
+            data = f.read()
+        if hashlib.sha256(data).digest() != data_hash:
+            return None  # damaged, or another process's entry half replaced
+        return loads(data, kept)
+    except (*_BAD_PICKLE, InputError):
+        return None
+
+
+def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
+                   kept: dict[str, Any]) -> None:
+    """Keep value for load_compiled(key), valid while the files in `reads` keep their bytes."""
+    folder = cache_dir()
+    if folder is None or not reads.consistent or not reads.files:
+        return
+    listing = _folder_listing(base)
+    data_key = digest(key, tuple(reads.files.items()), base, listing)
+    try:
+        data = dumps(value, kept)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return  # something that does not pickle: the compile is simply not kept
+    exists = tuple(os.path.isfile(p) for p in reads.files)
+    _store(folder, folder / f"compiled-{data_key}.pickle", None, data)
+    _store(folder, folder / f"rite-{key}.pickle",
+           (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()))
+    try:
+        entries = sorted(folder.glob("compiled-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-MAX_COMPILED]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

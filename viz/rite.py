@@ -4,6 +4,11 @@
 the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and compiles the
 rite under those readings the first time it is asked and returns the same `Compiled` after, so
 a window can switch reading live.
+
+A compile is also kept on disk (viz/cache.py, under the parse cache's folder; XIANGSHE_CACHE=off
+turns it off), named by the script and layout paths, the readings, the scenario (--set,
+--seed), the corpus and this program's model sources, and valid while every file the load
+read has the same bytes: a rite loaded before comes back without its YAML being parsed.
 """
 from __future__ import annotations
 
@@ -36,12 +41,16 @@ class Rite:
         self.corpus = corpus if corpus is not None else load_corpus()
         self._cache: dict[tuple[str, ...], Compiled] = {}
         self._layout = None  # the layout as its file has it, for the readings it knows
+        self._layout_reads = None  # the bytes that layout was loaded from
 
     def default_layout(self):
+        from viz.cache import Reads
         from viz.layout import load_layout
 
         if self._layout is None:
-            self._layout = load_layout(self.layout_path)
+            self._layout_reads = Reads()
+            with self._layout_reads.recording():  # a later get's compile depends on it too
+                self._layout = load_layout(self.layout_path)
         return self._layout
 
     def known_readings(self) -> list[str]:
@@ -67,13 +76,41 @@ class Rite:
                                       f"{'、'.join(known)}") for r in bad])
 
     def get(self, readings: Sequence[str] = ()) -> Compiled:
-        from viz.compile import compile_script
-        from viz.layout import load_layout
-        from viz.script import load_script
+        from viz import cache
 
         key = tuple(r for r in readings if r != DEFAULT_READING)
         if key in self._cache:
             return self._cache[key]
+        corpus_hash = _corpus_hash(self.corpus)
+        if corpus_hash is None or cache.cache_dir() is None:
+            got = self._compile(key)
+        else:
+            disk_key = cache.digest(cache.program_salt(), self.script_path, self.layout_path, key,
+                                    self.sets, self.seed, corpus_hash)
+            kept = {"corpus": self.corpus}
+            got = _Kept.unpack(cache.load_compiled(disk_key, kept), key, kept)
+            if got is None:
+                reads = cache.Reads()
+                with reads.recording():
+                    got = self._compile(key)
+                reads.merge(self._layout_reads)
+                cache.store_compiled(disk_key, reads, self._folder(), _Kept.pack(got, kept),
+                                     kept)
+        self._cache[key] = got
+        return got
+
+    def _folder(self) -> str | None:
+        """The rite folder when the script is one (its manifest read first of the script)."""
+        p = Path(self.script_path)
+        if p.is_dir():
+            return str(p)
+        return str(p.parent) if p.name == "manifest.yaml" else None
+
+    def _compile(self, key: tuple[str, ...]) -> Compiled:
+        from viz.compile import compile_script
+        from viz.layout import load_layout
+        from viz.script import load_script
+
         self.check_readings(key)
         # the layout moves what its variants name; a reading only the script knows moves steps
         known = self.default_layout().variant_readings
@@ -84,6 +121,72 @@ class Rite:
         timeline = compile_script(script, layout, out)
         out.raise_if_errors()
         warnings = tuple(getattr(layout, "warnings", ())) + script.warnings + tuple(out.warnings)
-        got = Compiled(layout, self.corpus, script, timeline, warnings, key)
-        self._cache[key] = got
+        return Compiled(layout, self.corpus, script, timeline, warnings, key)
+
+
+class _Kept(Compiled):
+    """A Compiled from the cache. Its script (two thirds of the unpickling; read by `check`'s
+    summary, coverage, diff and a reload's readings, not by the window or the plates) is
+    unpickled when first asked for."""
+
+    @property
+    def script(self):
+        d = self.__dict__
+        if "_script" not in d:
+            from viz import cache
+
+            d["_script"] = cache.loads(d["_script_data"], d["_kept"])
+        return d["_script"]
+
+    @script.setter
+    def script(self, value) -> None:  # the dataclass's __init__ (dataclasses.replace)
+        self.__dict__["_script"] = value
+
+    def __reduce__(self):
+        return (Compiled, (self.layout, self.corpus, self.script, self.timeline, self.warnings,
+                           self.readings))
+
+    @staticmethod
+    def pack(c: Compiled, kept: dict) -> tuple:
+        from viz import cache
+
+        return ("compiled-2", c.layout, c.timeline, c.warnings, c.readings,
+                cache.dumps(c.script, kept))
+
+    @classmethod
+    def unpack(cls, packed, readings: tuple[str, ...], kept: dict) -> Compiled | None:
+        """The Compiled of what pack gave (None for anything else: a damaged entry)."""
+        if not (isinstance(packed, tuple) and len(packed) == 6 and packed[0] == "compiled-2"
+                and packed[4] == readings and isinstance(packed[5], bytes)):
+            return None
+        _, layout, timeline, warnings, readings, data = packed
+        got = object.__new__(cls)
+        got.__dict__.update(layout=layout, corpus=kept["corpus"], timeline=timeline,
+                            warnings=warnings, readings=readings, _script_data=data, _kept=kept)
         return got
+
+
+_CORPUS_HASHES: dict[int, tuple[object, bytes | None]] = {}
+
+
+def _corpus_hash(corpus) -> bytes | None:
+    """What the compile sees of the corpus (the script's cites are found in it), once per
+    corpus object: the bundled file's bytes for the bundled corpus, else its pickle; None for
+    one that does not pickle (its compiles are not kept)."""
+    import hashlib
+    import pickle
+
+    from viz.text import load_corpus
+    from viz.text.corpus import CORPUS_FILE
+
+    got = _CORPUS_HASHES.get(id(corpus))
+    if got is not None and got[0] is corpus:
+        return got[1]
+    try:
+        data = (CORPUS_FILE.read_bytes() if corpus is load_corpus()
+                else pickle.dumps(corpus, protocol=pickle.HIGHEST_PROTOCOL))
+        h = hashlib.sha256(data).digest()
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        h = None
+    _CORPUS_HASHES[id(corpus)] = (corpus, h)
+    return h
