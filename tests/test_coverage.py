@@ -198,7 +198,8 @@ def test_bundled_rite_cites_every_jing_clause_of_its_sections(bundled):
     listed = manifest_sections()
     assert listed
     by_number = {s.number: s for s in cov.sections}
-    missing = [c.id for n in listed for c in by_number[n].clauses
+    missing = [f"{c.id} ({c.status}{': a rule at ' + str(c.rules[0].loc) if c.rules else ''})"
+               for n in listed for c in by_number[n].clauses
                if c.kind == "經" and c.status != "cited"]
     assert not missing, f"經 clauses of the bundled rite's sections no step cites: {missing}"
 
