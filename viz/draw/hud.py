@@ -472,7 +472,7 @@ def score_panel(box, rows) -> list[Primitive]:
     cy = y + 9
     for r in rows:
         if r[0] == "sticks":
-            half = (w - 2 * pad) / 2
+            half = (w - 2 * pad) // 2  # whole pixels: 2 px sticks stay crisp
             for k, (n, col) in enumerate(((r[1], RED), (r[2], INK))):
                 sx = x + pad + k * half
                 out.append(Text((sx, cy + 1), "右左"[k], 10, GREY, "nw", screen=True))
