@@ -240,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     from viz.fileio import OutputError
     from viz.query import QueryError
 
+    # no sound but the window's drum (D); app.run lifts this default, never the user's choice
+    os.environ.setdefault("XIANGSHE_AUDIO_DEFAULTED",
+                          "0" if "SDL_AUDIODRIVER" in os.environ else "1")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound yet; spares ALSA's complaints
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     for stream in (sys.stdout, sys.stderr):
