@@ -4,6 +4,7 @@ Every test keeps its cache in its own tmp folder."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import shutil
 import textwrap
@@ -263,3 +264,18 @@ def test_texts_served_by_a_reload_are_compiled_not_the_cached_files(rite, corpus
     back = r.reload()  # the disk's bytes again: the disk's compile
     assert back.ok and end_state(back.compiled) == end_state(on_disk)
     assert sec.read_text(encoding="utf-8") == text
+
+
+def test_a_reloader_loaded_from_the_cache_still_watches_every_file(rite, corpus, cache):
+    folder, layout = rite
+    before = get(rite, corpus)  # kept in the cache
+    r = Reloader(folder, layout, corpus=corpus)  # a hit: nothing parsed
+    assert r.check() is None
+    sec = folder / SECTION
+    stat = sec.stat()
+    sec.write_text(sec.read_text(encoding="utf-8").replace("to: 門外, face: 西", "to: 門外, face: 北"),
+                   encoding="utf-8")
+    os.utime(sec, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    got = r.check()
+    assert got is not None and got.ok and str(sec) in got.changed
+    assert end_state(got.compiled) != end_state(before)
