@@ -211,3 +211,16 @@ def test_the_loser_of_each_pair_drinks_and_nobody_on_a_tie(range_field, corpus):
         if seen == {"右", "左", None}:
             break
     assert seen == {"右", "左", None}, "39 seeds should give a win each way and a tie"
+
+
+def test_after_someone_not_cast_does_not_drop_the_action(range_field, corpus):
+    base = script()
+    line = next(x for x in base.splitlines() if "{face: {who: [dafu, s1], dir: 東}}" in x)
+    pad = line[:len(line) - len(line.lstrip())]
+    text = base.replace(line, line + f"\n{pad[:-2]}- cite: 大夫為下射\n"
+                                     f"{pad}do: [{{face: {{who: x1, dir: 西, after: dafu}}}}]")
+    _, tl, _ = compiled(text, range_field, corpus, sets=[("大夫", "0")])
+    assert any(st.cite == "大夫為下射" for st in tl.steps)
+    step = next(st for st in tl.steps if st.cite == "大夫為下射")
+    f = tl.sample(step.t1, closing=True)
+    assert round(float(f.facing[tl.actor_index["x1"]])) % 360 == 270

@@ -1006,6 +1006,9 @@ class _Reader:
         r: dict[str, Any] = {}
         ok = True
         for k, val in a.items():
+            if k == "after" and val and all(isinstance(x, str) and x in self.uncast
+                                            for x in ([val] if isinstance(val, str) else val)):
+                continue  # after someone not cast in this scenario: nobody to wait for
             got = self.read_key(keys[k], k, val, src.loc_of(k) if k in src else loc)
             if got is None:
                 ok = False
