@@ -30,6 +30,7 @@ from viz.script import (
 from viz.timeline import (
     FLYING,
     POSTURES,
+    SCORE_OWNERS,
     SET_DOWN,
     ActorInfo,
     Event,
@@ -47,9 +48,6 @@ OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
 MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 CODE = {name: i for i, name in enumerate(POSTURES)}
-# the scoring channel's owners: the round under way, the 算 laid right and left in it, and the
-# music's beat and 終 (0 when no music is playing)
-SCORE_OWNERS = ("round", "右", "左", "beat", "終")
 SUAN = "suan"  # the bundle of 算 (記: 箭籌八十), laid one for each hit that counts
 HAND = 8  # 算 taken at a time (釋獲者坐取中之八算; 興，執而俟 … 又取中之八算)
 # per layout: (from, to) → (polyline, blocked?, 等 climbed per segment). The rite walks the same

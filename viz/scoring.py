@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.compile import SCORE_OWNERS
-from viz.timeline import FLYING, Frame, Timeline
+from viz.timeline import FLYING, SCORE_OWNERS, Frame, Timeline
 
 ARROW_KIND = "矢"
 

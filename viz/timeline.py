@@ -15,6 +15,10 @@ STANDARD = ("motion", "posture", "presence", "props", "label")
 SEGMENTS = 512  # segments (stretches between changes) whose slopes are kept for fast samples
 
 
+# the "score" channel's owners: the round under way, the 算 laid right and left in it, and the
+# music's beat and 終 (0 when no music is playing)
+SCORE_OWNERS = ("round", "右", "左", "beat", "終")
+
 @dataclass(frozen=True)
 class ActorInfo:
     id: str
