@@ -193,6 +193,13 @@ def bundled():
     return d, coverage(d.script, d.corpus)
 
 
+# 經 clauses that move nobody (無介, 不殺, a condition the default scenario does not meet …):
+# the stage's rules: say so with the reason, as the shooting issue asks; every other 經 clause
+# is enacted by a step. A clause joining this list is a decision to be made in review.
+NOTED_JING = {"01.06", "04.01", "19.08", "19.09", "19.10", "22.19", "24.21", "30.02", "31.14",
+              "32.12", "37.02", "37.03", "37.10", "37.11", "37.12", "37.13", "37.14"}
+
+
 def test_bundled_rite_cites_every_jing_clause_of_its_sections(bundled):
     d, cov = bundled
     listed = manifest_sections()
@@ -200,7 +207,8 @@ def test_bundled_rite_cites_every_jing_clause_of_its_sections(bundled):
     by_number = {s.number: s for s in cov.sections}
     missing = [f"{c.id} ({c.status}{': a rule at ' + str(c.rules[0].loc) if c.rules else ''})"
                for n in listed for c in by_number[n].clauses
-               if c.kind == "經" and c.status != "cited"]
+               if c.kind == "經" and c.status != "cited"
+               and not (c.status == "noted" and c.id in NOTED_JING)]
     assert not missing, f"經 clauses of the bundled rite's sections no step cites: {missing}"
 
 
