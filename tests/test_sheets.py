@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from test_video import run_cli
+from test_video import run_cli, trimmed_rite
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.export import sheets
@@ -43,18 +43,30 @@ def test_an_actor_is_found_by_id_name_or_label_and_an_unknown_one_lists_the_ids(
         sheets.find_actor(tl, "nobody")
 
 
+def out_step(tl) -> int:
+    """主人一相出迎於門外: the 主人's going out to meet the 賔, the second step of 迎賔."""
+    k = next(k for k, st in enumerate(tl.steps) if st.cite == "主人一相出迎於門外")
+    assert k == tl.stages[tl.steps[k].stage].first_step + 1
+    return k
+
+
 def test_the_zhuren_goes_out_bows_and_is_not_in_the_bin_s_answer(rite, frames):
     cs = {c.step: c for c in cues_of(rite, frames, "zhuren")}
     tl = rite.timeline
-    out = cs[1]  # 主人一相出迎於門外
-    assert tl.steps[1].cite == out.cite == "主人一相出迎於門外"
+    k = out_step(tl)
+    ying = tl.stages[tl.steps[k].stage]
+    out = cs[k]
+    assert tl.steps[k].cite == out.cite == "主人一相出迎於門外"
     assert out.moves and (out.start_place, out.end_place) == ("門內東", "門外東")
     assert out.walked == pytest.approx(15.6, abs=0.2)
     assert out.facing == ("南", "西")
     assert out.clause_id == "05.01" and out.clause.startswith("及門，")
-    assert cs[2].gestures == ("再拜",) and not cs[2].moves
-    assert tl.steps[3].cite == "賔答再拜" and 3 not in cs  # the 賔 bows; the 主人 stands still
-    assert all(c.stage == "1 迎賔" for c in cs.values() if c.step < 22)
+    assert tl.steps[k + 1].cite == "再拜"
+    assert cs[k + 1].gestures == ("再拜",) and not cs[k + 1].moves
+    assert tl.steps[k + 2].cite == "賔答再拜" and k + 2 not in cs  # the 主人 stands still
+    mine = [c for c in cs.values() if ying.first_step <= c.step <= ying.last_step]
+    assert len(mine) > 5 and all(c.stage == "5 迎賔" for c in mine)
+    assert cs[min(cs)].stage == "1 戒賔"  # he has cues from the first stage on
 
 
 def test_taking_the_bow_and_arrows_is_a_cue_with_what_changed_hands(rite, frames):
@@ -76,8 +88,13 @@ def test_csv_has_a_row_per_cue(rite, frames):
     rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
     cs = sheets.cues(tl, rite.layout, rite.corpus, i, frames)
     assert len(rows) == len(cs) > 10
-    assert rows[0]["cite"] == "主人一相出迎於門外" and rows[0]["to_place"] == "門外東"
-    assert float(rows[0]["walked_chi"]) == pytest.approx(cs[0].walked, abs=0.05)
+    assert [int(r["step"]) for r in rows] == [c.step for c in cs]
+    assert rows[0]["stage"] == "1 戒賔" and rows[0]["cite"] == cs[0].cite == "主人戒賔"
+    j = next(j for j, c in enumerate(cs) if c.step == out_step(tl))
+    row = rows[j]
+    assert row["cite"] == "主人一相出迎於門外" and row["to_place"] == "門外東"
+    assert row["stage"] == "5 迎賔" and row["clause_id"] == "05.01"
+    assert float(row["walked_chi"]) == pytest.approx(cs[j].walked, abs=0.05)
 
 
 def test_markdown_links_plans_written_beside_it(rite, frames, tmp_path):
@@ -113,20 +130,27 @@ def test_html_is_self_contained_with_the_plans_inline(rite, frames):
 
 
 def test_the_command(tmp_path, capsys):
+    from viz.cli import load_all
+
     bad = run_cli("sheet", "nobody", capsys=capsys)
     assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
     md = run_cli("sheet", "上耦上射", capsys=capsys)
     assert md.returncode == 0 and md.stdout.startswith("# 上耦上射 — cue sheet")
+    # --all on a small whole rite (sections 01–05): a sheet per actor of it, each written
+    small = trimmed_rite(tmp_path / "rite")
+    actors = load_all(small, DEFAULT_LAYOUT).timeline.actors
     d = tmp_path / "all"
-    ok = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", capsys=capsys)
+    csv_all = ("sheet", "--script", str(small), "--all", "-o", str(d), "--format", "csv")
+    ok = run_cli(*csv_all, capsys=capsys)
     assert ok.returncode == 0, ok.stderr
     names = sorted(os.listdir(d))
-    assert len(names) == 42 and "zhuren.csv" in names
+    assert names == sorted(f"{a.id}.csv" for a in actors) and "zhuren.csv" in names
+    assert len(names) > 40 and all((d / n).stat().st_size for n in names)
     before = {n: (d / n).read_bytes() for n in names}
-    again = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", capsys=capsys)
+    again = run_cli(*csv_all, capsys=capsys)
     assert again.returncode == 2 and "--force" in again.stderr
     assert {n: (d / n).read_bytes() for n in os.listdir(d)} == before
-    forced = run_cli("sheet", "--all", "-o", str(d), "--format", "csv", "--force", capsys=capsys)
+    forced = run_cli(*csv_all, "--force", capsys=capsys)
     assert forced.returncode == 0
     assert {n: (d / n).read_bytes() for n in os.listdir(d)} == before  # deterministic
     html = run_cli("sheet", "sishe", "-o", str(tmp_path / "s.html"), capsys=capsys)

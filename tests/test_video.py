@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +30,31 @@ def rite():
     from viz.cli import load_all
 
     return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+
+
+def trimmed_rite(folder: Path, last: int = 5) -> Path:
+    """A copy of the bundled rite in `folder` with only its sections 01 … `last` (01–05 follow on
+    from each other: 戒賔 … 迎賔), and only the pattern files those sections use: a whole small
+    rite, quick to compile and draw."""
+    import yaml
+
+    d = Path(folder) / "xiangshe"
+    shutil.copytree(DEFAULT_SCRIPT, d)
+    manifest = d / "manifest.yaml"
+    doc = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    keep = [s for s in doc["sections"] if int(Path(s).name[:2]) <= last]
+    assert [int(Path(s).name[:2]) for s in keep] == list(range(1, last + 1)), keep
+    text = manifest.read_text(encoding="utf-8")
+    head, sep, _ = text.partition("\nsections:\n")
+    assert sep, "manifest.yaml has no `sections:` list"
+    manifest.write_text(head + sep + "".join(f"  - {s}\n" for s in keep), encoding="utf-8")
+    used = {u for s in keep
+            for u in re.findall(r"\buse:\s*([^\s,}\]]+)", (d / s).read_text(encoding="utf-8"))}
+    for f in (d / doc["patterns"]).glob("*.yaml"):
+        names = (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).get("patterns") or {}
+        if not used & set(names):
+            f.unlink()
+    return d
 
 
 def render(rite, path, **kw):
@@ -264,14 +292,20 @@ def test_from_and_to_take_seconds_stages_and_words(rite):
     assert video.span_of(tl, corpus, "12.5", "20") == (12.5, 20.0)
     s = tl.stages[1]
     assert video.span_of(tl, corpus, s.name, s.name) == (s.t0, s.t1)
-    t0, t1 = video.span_of(tl, corpus, "主人一相出迎於門外", "再拜")
-    assert (t0, t1) == (tl.steps[1].t0, tl.steps[2].t1)
+    out = next(k for k, st in enumerate(tl.steps) if st.cite == "主人一相出迎於門外")
+    assert tl.stages[tl.steps[out].stage].name == "迎賔" and tl.steps[out + 1].cite == "再拜"
+    t0, t1 = video.span_of(tl, corpus, "主人一相出迎於門外", "一相出迎於門外再拜")
+    assert (t0, t1) == (tl.steps[out].t0, tl.steps[out + 1].t1)
+    # words found where they first occur: 再拜 first ends a step of 戒賔, long before
+    assert video.span_of(tl, corpus, "再拜", None)[0] < tl.stages[1].t0
     with pytest.raises(QueryError, match="before"):
         video.span_of(tl, corpus, "20", "10")
     with pytest.raises(QueryError, match="not a stage"):
         video.span_of(tl, corpus, "無此文字之句", None)
     with pytest.raises(QueryError, match="outside"):
-        video.span_of(tl, corpus, "9999", None)
+        video.span_of(tl, corpus, f"{tl.duration + 1:.0f}", None)  # past the end
+    with pytest.raises(QueryError, match="outside"):
+        video.span_of(tl, corpus, None, "-1")
 
 
 @dataclass
