@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,3 +85,48 @@ def corpus():
     from viz.text import load_corpus
 
     return load_corpus()
+
+
+# The first sections of the bundled rite follow on from each other with no gap (戒賔 has the
+# setup), and these pattern files name only the cast and props those sections bring in.
+FIRST_SECTIONS = ("01", "02", "03", "04", "05")
+FIRST_PATTERNS = ("禮", "設", "射")
+
+
+def trim_rite(folder: Path, sections: Sequence[str] = FIRST_SECTIONS,
+              patterns: Sequence[str] = FIRST_PATTERNS) -> Path:
+    """Cut a copy of the rite down: its manifest.yaml names only the sections whose file names
+    start with one of `sections` (in the manifest's order), and of its patterns folder only the
+    files patterns/NAME.yaml stay (the manifest still reads the whole folder)."""
+    man = folder / "manifest.yaml"
+    lines = man.read_text(encoding="utf-8").split("\n")
+    assert "patterns: patterns" in lines, "the manifest no longer reads the patterns folder"
+    named = [ln for ln in lines if ln.startswith("  - sections/")]
+    kept = [ln for ln in named if ln[len("  - sections/"):].startswith(tuple(sections))]
+    assert len(kept) == len(sections), f"the manifest does not name sections {sections}"
+    man.write_text("\n".join(ln for ln in lines if ln not in named or ln in kept),
+                   encoding="utf-8")
+    for f in (folder / "patterns").glob("*.yaml"):
+        if f.stem not in patterns:
+            f.unlink()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def small_rite(tmp_path_factory):
+    """make(sections=FIRST_SECTIONS, patterns=FIRST_PATTERNS, dst=None) -> a fresh copy of the
+    bundled rite folder cut down by trim_rite to those sections and pattern files, to edit or
+    damage: it compiles in a fraction of a second where the whole rite takes many. The copy is
+    made in a new temporary folder, or at dst (replacing what is there: the parse cache is keyed
+    by path, so files copied again to the same place are not parsed again)."""
+    from viz import DEFAULT_SCRIPT
+
+    def make(sections: Sequence[str] = FIRST_SECTIONS, patterns: Sequence[str] = FIRST_PATTERNS,
+             dst: Path | None = None) -> Path:
+        if dst is None:
+            dst = tmp_path_factory.mktemp("rite") / DEFAULT_SCRIPT.name
+        elif dst.exists():
+            shutil.rmtree(dst)
+        shutil.copytree(DEFAULT_SCRIPT, dst)
+        return trim_rite(dst, sections, patterns)
+    return make
