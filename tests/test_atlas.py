@@ -8,18 +8,29 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from test_video import run_cli
+from test_video import run_cli, trimmed_rite
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz import DEFAULT_LAYOUT
 from viz.export import atlas
 from viz.fileio import RefuseOverwrite
 
 
 @pytest.fixture(scope="module")
-def rite():
+def rite(tmp_path_factory):
+    """The bundled rite's sections 01–05 (戒賔 … 迎賔): a whole rite, small enough to draw twice."""
     from viz.cli import load_all
 
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    compiled = load_all(trimmed_rite(tmp_path_factory.mktemp("rite")), DEFAULT_LAYOUT)
+    assert [s.name for s in compiled.timeline.stages][-1] == "迎賔"
+    return compiled
+
+
+def out_step(tl) -> int:
+    """主人一相出迎於門外: the 主人's going out to meet the 賔, the second step of 迎賔."""
+    k = next(k for k, st in enumerate(tl.steps) if st.cite == "主人一相出迎於門外")
+    assert tl.stages[tl.steps[k].stage].name == "迎賔"
+    assert k == tl.stages[tl.steps[k].stage].first_step + 1
+    return k
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +52,11 @@ def test_a_page_per_stage_or_per_step(rite):
     assert all(p.closing and p.t == s.t1 and p.trails == "stage" for p, s in zip(stages, tl.stages))
     steps = atlas.pages(tl, steps=True)
     assert len(steps) == len(tl.steps) == len({p.anchor for p in steps})
-    assert steps[1].steps == (1,) and "主人一相出迎於門外" in steps[1].title
-    assert steps[1].trails == "step"
+    assert [p.anchor for p in steps] == [f"step-{k + 1:03d}" for k in range(len(tl.steps))]
+    k = out_step(tl)
+    assert steps[k].steps == (k,) and "主人一相出迎於門外" in steps[k].title
+    assert steps[k].title.startswith(f"{len(tl.stages)} 迎賔 · {k + 1}「")
+    assert steps[k].trails == "step" and steps[k].t == tl.steps[k].t1
 
 
 def test_the_folder_holds_the_page_the_plates_and_the_font(rite, built):
@@ -76,14 +90,20 @@ def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
     page = (built / "index.html").read_text(encoding="utf-8")
     sections = re.findall(r'<section class="page" id="([^"]+)">(.*?)</section>', page, re.S)
     assert [a for a, _ in sections] == [p.anchor for p in atlas.pages(rite.timeline)]
-    first = sections[0][1]
-    assert 'src="plates/stage-01.png"' in first
-    assert "及門，主人一相出迎於門外，再拜；" in first  # 經, punctuated
-    assert '<p class="zhu">相主人家臣擯贊傳命者</p>' in first  # its 注 below
-    assert rite.timeline.steps[1].note.split(":")[0] in first  # the script's note
-    assert 'href="#stage-02"' in first  # on to the next stage
-    assert "迎賔" not in sections[1][1].split("<h2>")[1].split("</h2>")[0]
-    assert 'href="#stage-01"' in sections[1][1]  # and back
+    k = out_step(rite.timeline)
+    n = rite.timeline.steps[k].stage + 1  # 迎賔, the last stage of this rite
+    assert n == len(sections) >= 2
+    ying, before = sections[n - 1][1], sections[n - 2][1]
+    assert f'src="plates/stage-{n:02d}.png"' in ying
+    assert "及門，主人一相出迎於門外，再拜；" in ying  # 經, punctuated
+    assert '<p class="zhu">相主人家臣擯贊傳命者</p>' in ying  # its 注 below
+    assert rite.timeline.steps[k].note.split(":")[0] in ying  # the script's note
+    assert f'href="#stage-{n - 1:02d}"' in ying  # back to the stage before
+    assert 'href="#top"' in ying and f'href="#stage-{n + 1:02d}"' not in ying  # the last
+    assert "迎賔" not in before.split("<h2>")[1].split("</h2>")[0]
+    assert "主人一相出迎於門外" not in before  # another stage, another text
+    assert f'href="#stage-{n:02d}"' in before  # on to the next stage
+    assert 'href="#stage-02"' in sections[0][1] and 'href="#stage-01"' in sections[1][1]
 
 
 def test_it_prints_one_plate_a_page(built):
@@ -111,10 +131,15 @@ def test_a_step_page_shows_only_the_clauses_it_cites(rite):
     tl = rite.timeline
     pages = atlas.pages(tl, steps=True)
     page = atlas.index_html(tl, rite.corpus, pages, "t")
-    sec = re.search(r'<section class="page" id="step-003">(.*?)</section>', page, re.S).group(1)
-    assert tl.steps[2].cite == "再拜"
+    k = out_step(tl) + 1  # the 主人's 再拜, outside the gate
+    sec = re.search(rf'<section class="page" id="step-{k + 1:03d}">(.*?)</section>', page,
+                    re.S).group(1)
+    assert tl.steps[k].cite == "再拜"
     assert sec.count('class="jing') == 1 and "05.01" in sec
-    assert 'src="plates/step-003.png"' in sec
+    assert f'src="plates/step-{k + 1:03d}.png"' in sec
+    whole = re.search(r'<section class="page" id="stage-05">(.*?)</section>',
+                      atlas.index_html(tl, rite.corpus, atlas.pages(tl), "t"), re.S).group(1)
+    assert whole.count('class="jing') > 1  # a stage page shows its section's every clause
 
 
 def test_the_command(tmp_path, capsys):
