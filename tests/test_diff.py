@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.cli import main, parser
@@ -15,11 +17,55 @@ from viz.diff import PLACE_EPS, diff, format_table, route_distance
 from viz.rite import Rite
 
 SECTION = "sections/14-立司正.yaml"
+# 戒賔 … 誘射 (01–17) of the bundled rite: the 司正 (14) and the first shooting (17, where the 物
+# and the 乏 are used), 478 steps, compiled in seconds rather than the whole rite's minute
+STEPS = 478
+SMALL_STEPS = 52  # 戒賔 … 迎賔 (01–05)
+
+
+def trimmed(folder: Path, first: int, last: int) -> Path:
+    """A copy of the bundled rite that plays sections first…last only (they follow on, so no
+    gap is needed). The cast and props the dropped sections declare are declared in the last
+    kept one instead (absent until brought, as there), for the patterns that name them."""
+    shutil.copytree(DEFAULT_SCRIPT, folder)
+    man = folder / "manifest.yaml"
+    text = man.read_text(encoding="utf-8")
+    names = re.findall(r"^  - (sections/(\d\d)-\S+\.yaml)$", text, re.M)
+    kept = [n for n, k in names if first <= int(k) <= last]
+    assert len(kept) == last - first + 1, names
+    head = text[:text.index("\nsections:\n")]
+    man.write_text(head + "\nsections:\n" + "".join(f"  - {n}\n" for n in kept), encoding="utf-8")
+    last_file = folder / kept[-1]
+    text = last_file.read_text(encoding="utf-8")
+    for key in ("cast", "props"):
+        items = [i for n, _ in names if n not in kept
+                 for i in yaml.safe_load((folder / n).read_text(encoding="utf-8")).get(key) or []]
+        lines = "".join(f"  - {json.dumps(i, ensure_ascii=False)}\n" for i in items)
+        if not items:
+            continue
+        if re.search(rf"^{key}:\n", text, re.M):
+            text = re.sub(rf"^{key}:\n", lambda m, lines=lines: m.group(0) + lines, text, count=1,
+                          flags=re.M)
+        else:
+            text = text.rstrip("\n") + f"\n{key}:\n" + lines
+    last_file.write_text(text, encoding="utf-8")
+    return folder
 
 
 @pytest.fixture(scope="module")
-def zheng_ao(corpus):
-    rite = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus)
+def base(tmp_path_factory) -> Path:
+    return trimmed(tmp_path_factory.mktemp("rite") / "base", 1, 17)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    """戒賔 … 迎賔 (01–05): 52 steps; 敖 moves the 乏 the 吏 set out at 張侯."""
+    return trimmed(tmp_path_factory.mktemp("rite") / "small", 1, 5)
+
+
+@pytest.fixture(scope="module")
+def zheng_ao(corpus, base):
+    rite = Rite(base, DEFAULT_LAYOUT, corpus)
     return rite.get(()), rite.get(("敖",))
 
 
@@ -29,9 +75,9 @@ def ao(zheng_ao):
 
 
 @pytest.fixture
-def copy(tmp_path: Path) -> Path:
+def copy(tmp_path: Path, base: Path) -> Path:
     folder = tmp_path / "mine"
-    shutil.copytree(DEFAULT_SCRIPT, folder)
+    shutil.copytree(base, folder)
     return folder
 
 
@@ -69,7 +115,7 @@ def test_route_distance():
 def test_ao_against_zheng(zheng_ao, ao):
     a, b = zheng_ao
     d = ao
-    assert d.matched == len(a.timeline.steps) == len(b.timeline.steps)
+    assert d.matched == len(a.timeline.steps) == len(b.timeline.steps) == STEPS
     places = {p.name: p for p in d.places}
     assert set(places) == {"右物", "左物", "乏", "乏南"}
     assert places["乏"].distance == pytest.approx(20.0)
@@ -81,10 +127,13 @@ def test_ao_against_zheng(zheng_ao, ao):
     assert who.id == "sizheng" and who.place == pytest.approx(20.0) and who.walks
     assert s.a.reading == "鄭" and s.b.reading == "敖繼公" and "阼階前" in s.b.note
     assert s.clause is not None and "中庭北面坐奠觶" in s.clause[1]
-    # a layout variant: the 獲者 sits behind a 乏 20 尺 further west, with both notes
-    huozhe = [x for s in d.steps for x in s.actors if x.id == "huozhe"]
-    assert huozhe and all(x.place == pytest.approx(20.0) and not x.walks for x in huozhe)
-    assert "敖繼公" in huozhe[0].notes[1][0] and huozhe[0].notes[0][0].startswith("乏南 — 鄭")
+    # a layout variant: the 獲者 goes to a 乏 20 尺 further west (誘射) and sits behind it from
+    # then on, with both notes
+    huozhe = [(s.cite, x) for s in d.steps for x in s.actors if x.id == "huozhe"]
+    assert len(huozhe) > 1 and all(x.place == pytest.approx(20.0) for _, x in huozhe)
+    assert [c for c, x in huozhe if x.walks] == [huozhe[0][0]] == ["獲者由西方坐取旌倚於侯中乃退"]
+    _, first = huozhe[0]
+    assert "敖繼公" in first.notes[1][0] and first.notes[0][0].startswith("乏南 — 鄭")
     # the 物 under 5 尺 apart: the 司射 stands 0.5 尺 off when he reaches his
     sishe = by_cite["豫則鉤楹内堂則由楹外"].actors
     assert any(x.id == "sishe" and x.place == pytest.approx(0.5) for x in sishe)
@@ -99,19 +148,19 @@ def test_a_reading_against_itself_has_no_differences(zheng_ao):
 
 def test_table_folds_steps_where_people_only_stand(ao):
     text = format_table(ao)
-    assert text.startswith("鄭 ↔ 敖: 93 steps matched")
+    assert text.startswith(f"鄭 ↔ 敖: {STEPS} steps matched")
     assert "獲者 (huozhe): place 20.00 尺, route 20.00 尺; 乏南 ↔ 乏南; stands" in text
     assert "then unchanged through" in text
     assert "敖 (敖繼公): 西五歩 from the 侯's west edge" in text
 
 
-def test_diff_json_from_the_command(capsys):
-    code, out, err = run(capsys, "diff", "--reading", "敖", "--json")
+def test_diff_json_from_the_command(capsys, small):
+    code, out, err = run(capsys, "diff", "--script", str(small), "--reading", "敖", "--json")
     assert code == 1 and not err  # 1: there are differences, as diff(1)
     d = json.loads(out)
     assert d["a"]["label"] == "鄭" and d["b"]["readings"] == ["敖"]
     assert d["thresholds"] == {"place": 0.05, "facing": 1.0, "route": 0.05}
-    assert d["differing"] == len(d["steps"]) > 0 and d["matched"] == 93
+    assert d["differing"] == len(d["steps"]) > 0 and d["matched"] == SMALL_STEPS
     step = d["steps"][0]
     assert set(step) == {"cite", "span", "clause", "a", "b", "actors"}
     assert set(step["a"]) == {"index", "stage", "t0", "t1", "reading", "note", "script"}
@@ -123,41 +172,42 @@ def test_diff_json_from_the_command(capsys):
     assert d["only_a"] == d["only_b"] == [] and d["cast"] == {"only_a": [], "only_b": []}
 
 
-def test_two_readings_given(capsys):
-    code, out, _ = run(capsys, "--reading", "敖", "diff", "--reading", "中庭南北之中")
+def test_two_readings_given(capsys, small):
+    code, out, _ = run(capsys, "--reading", "敖", "diff", "--script", str(small), "--reading",
+                       "中庭南北之中")
     assert code == 1 and out.startswith("敖 ↔ 中庭南北之中:")
-    assert "楅  (0, -30) ↔ (40, -45)" in out
+    assert "楅  (0, -32) ↔ (40, -45)" in out and "中  (-25, -32) ↔ (-25, -45)" in out
 
 
 @pytest.mark.parametrize("args,message", [
-    (("diff",), "give --reading NAME"),
-    (("diff", "--reading", "王肅"), "--reading:1:1: no file knows the reading '王肅'"),
-    (("diff", "--reading", "a", "--reading", "b", "--reading", "c"), "found 3 --reading"),
+    ((), "give --reading NAME"),
+    (("--reading", "王肅"), "--reading:1:1: no file knows the reading '王肅'"),
+    (("--reading", "a", "--reading", "b", "--reading", "c"), "found 3 --reading"),
 ])
-def test_diff_errors(capsys, args, message):
-    code, out, err = run(capsys, *args)
+def test_diff_errors(capsys, small, args, message):
+    code, out, err = run(capsys, "diff", "--script", str(small), *args)
     assert code == 2 and message in err and "Traceback" not in err and not out
 
 
 # ---------------------------------------------------------------------------- scripts
 
 
-def test_a_revision_that_only_retimes_has_no_differences(capsys, copy):
+def test_a_revision_that_only_retimes_has_no_differences(capsys, base, copy):
     # 禮辭許諾 takes 4 s longer: every later step starts later, yet is the same step
     edit(copy, "    dur: 5\n", "    dur: 9\n")
-    code, out, _ = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy))
+    code, out, _ = run(capsys, "diff", "--script", str(base), "--script", str(copy))
     assert code == 0, out
-    assert "93 steps matched by their cite, 0 differ" in out
+    assert f"{STEPS} steps matched by their cite, 0 differ" in out
 
 
-def test_a_revision_that_moves_someone_and_drops_a_step(capsys, copy):
+def test_a_revision_that_moves_someone_and_drops_a_step(capsys, base, copy):
     edit(copy, "{place: 阼階下, dx: -4}", "{place: 阼階下, dx: -6}", count=2)
     edit(copy, "  - cite: 司正答拜\n    note: \"答拜: one bow (答再拜 is said where it is two)\"\n"
                "    use: 拜\n    with: {who: sizheng, count: 1}\n", "")
-    code, out, _ = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy),
+    code, out, _ = run(capsys, "diff", "--script", str(base), "--script", str(copy),
                        "--json")
     d = json.loads(out)
-    assert code == 1 and d["matched"] == 92
+    assert code == 1 and d["matched"] == STEPS - 1
     [gone] = d["only_a"]
     assert gone["cite"] == "司正答拜" and d["only_b"] == []
     first = d["steps"][0]
@@ -167,9 +217,9 @@ def test_a_revision_that_moves_someone_and_drops_a_step(capsys, copy):
     assert who["a"]["x"] - who["b"]["x"] == pytest.approx(2.0)
 
 
-def test_a_broken_revision_is_a_located_error(capsys, copy):
+def test_a_broken_revision_is_a_located_error(capsys, base, copy):
     edit(copy, "  - cite: 禮辭許諾\n", "  - cite: [禮辭許諾\n")
-    code, out, err = run(capsys, "diff", "--script", str(DEFAULT_SCRIPT), "--script", str(copy))
+    code, out, err = run(capsys, "diff", "--script", str(base), "--script", str(copy))
     assert code == 2 and not out and "Traceback" not in err
     assert f"{copy / SECTION}:" in err and "YAML syntax" in err
 
@@ -221,10 +271,10 @@ def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
     assert code == 0 and "] checked" in out and "ok: " in out
 
 
-def test_a_route_that_differs_where_the_ends_do_not(copy, corpus):
+def test_a_route_that_differs_where_the_ends_do_not(base, copy, corpus):
     # 主人降席自南方 by a wider arc: the same 阼階上 at the end, another way there
     edit(copy, "via: {place: 主人席, dy: -2.5}", "via: {place: 主人席, dy: -4.5}")
-    a = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+    a = Rite(base, DEFAULT_LAYOUT, corpus).get(())
     b = Rite(copy, DEFAULT_LAYOUT, corpus).get(())
     d = diff(a, b, "old", "new")
     [step] = d.steps
