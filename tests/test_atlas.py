@@ -143,9 +143,13 @@ def test_a_step_page_shows_only_the_clauses_it_cites(rite):
 
 
 def test_the_command(tmp_path, capsys):
-    missing = run_cli("atlas", "-o", str(tmp_path / "no" / "atlas"), capsys=capsys)
+    small = str(trimmed_rite(tmp_path / "rite"))  # the checks come before any drawing
+    missing = run_cli("atlas", "--script", small, "-o", str(tmp_path / "no" / "atlas"),
+                      capsys=capsys)
     assert missing.returncode == 2 and "does not exist" in missing.stderr
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "index.html").write_text("mine")
-    refused = run_cli("atlas", "-o", str(tmp_path / "x"), capsys=capsys)
+    refused = run_cli("atlas", "--script", small, "-o", str(tmp_path / "x"), capsys=capsys)
     assert refused.returncode == 2 and "--force" in refused.stderr
+    assert os.listdir(tmp_path / "x") == ["index.html"]
+    assert (tmp_path / "x" / "index.html").read_text() == "mine"

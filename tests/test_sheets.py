@@ -132,12 +132,13 @@ def test_html_is_self_contained_with_the_plans_inline(rite, frames):
 def test_the_command(tmp_path, capsys):
     from viz.cli import load_all
 
-    bad = run_cli("sheet", "nobody", capsys=capsys)
-    assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
-    md = run_cli("sheet", "上耦上射", capsys=capsys)
-    assert md.returncode == 0 and md.stdout.startswith("# 上耦上射 — cue sheet")
-    # --all on a small whole rite (sections 01–05): a sheet per actor of it, each written
+    # a small whole rite (sections 01–05, 戒賔 … 迎賔): quick to compile, and the 主人 acts in it
     small = trimmed_rite(tmp_path / "rite")
+    bad = run_cli("sheet", "--script", str(small), "nobody", capsys=capsys)
+    assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
+    md = run_cli("sheet", "--script", str(small), "主人", capsys=capsys)
+    assert md.returncode == 0 and md.stdout.startswith("# 主人 — cue sheet")
+    assert "主人一相出迎於門外" in md.stdout
     actors = load_all(small, DEFAULT_LAYOUT).timeline.actors
     d = tmp_path / "all"
     csv_all = ("sheet", "--script", str(small), "--all", "-o", str(d), "--format", "csv")
@@ -153,5 +154,6 @@ def test_the_command(tmp_path, capsys):
     forced = run_cli(*csv_all, "--force", capsys=capsys)
     assert forced.returncode == 0
     assert {n: (d / n).read_bytes() for n in os.listdir(d)} == before  # deterministic
-    html = run_cli("sheet", "sishe", "-o", str(tmp_path / "s.html"), capsys=capsys)
+    html = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "s.html"),
+                   capsys=capsys)
     assert html.returncode == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE")
