@@ -341,12 +341,14 @@ def run_cli(*argv: str, capsys) -> Run:
 
 
 def test_the_command_writes_refuses_and_explains(tmp_path, capsys):
+    small = str(trimmed_rite(tmp_path / "rite"))  # sections 01–05: quick to compile
     out = tmp_path / "a.mp4"
-    ok = run_cli("video", "-o", str(out), "--from", "90", "--to", "90.5", "--fps", "8",
-                 "--size", "320x200", capsys=capsys)
+    ok = run_cli("video", "--script", small, "-o", str(out), "--from", "90", "--to", "90.5",
+                 "--fps", "8", "--size", "320x200", capsys=capsys)
     assert ok.returncode == 0, ok.stderr
     assert "5 frames" in ok.stdout and out.exists()
-    again = run_cli("video", "-o", str(out), "--to", "1", "--size", "320x200", capsys=capsys)
+    again = run_cli("video", "--script", small, "-o", str(out), "--to", "1", "--size",
+                    "320x200", capsys=capsys)
     assert again.returncode == 2 and "--force" in again.stderr
     wrong = run_cli("video", "-o", str(tmp_path / "a.gif"), capsys=capsys)
     assert wrong.returncode == 2 and ".mp4" in wrong.stderr
@@ -358,4 +360,4 @@ def test_the_command_writes_refuses_and_explains(tmp_path, capsys):
     drum = run_cli("video", "--script", str(quiet), "-o", str(tmp_path / "d.mp4"), "--audio",
                    "drum", capsys=capsys)
     assert drum.returncode == 2 and "no drum beats" in drum.stderr
-    assert sorted(os.listdir(tmp_path)) == ["a.mp4", "quiet.yaml"]
+    assert sorted(os.listdir(tmp_path)) == ["a.mp4", "quiet.yaml", "rite"]
