@@ -18,10 +18,12 @@ STAGES = ["戒賔", "設席陳器", "張侯", "速賔", "迎賔"]
 
 
 @pytest.fixture
-def rite(tmp_path: Path, small_rite) -> tuple[Path, Path]:
+def rite(tmp_path: Path, tmp_path_factory, small_rite) -> tuple[Path, Path]:
     """A copy of the bundled rite (its manifest trimmed to sections 01–05, so that each reload
-    is quick) and of the layout: tests edit and delete files here, not in the tree."""
-    folder = small_rite()
+    is quick) and of the layout: tests edit and delete files here, not in the tree. The rite is
+    copied afresh to the same place for each test, so the files a test leaves alone are parsed
+    once (the parse cache is keyed by path and bytes)."""
+    folder = small_rite(dst=tmp_path_factory.getbasetemp() / "reloaded" / "xiangshe")
     layout = tmp_path / "xu.yaml"
     shutil.copyfile(DEFAULT_LAYOUT, layout)
     return folder, layout
