@@ -213,12 +213,14 @@ def test_options_may_come_before_the_command(capsys, tmp_path):
 
 
 def test_strict_check_fails_on_a_warning(capsys, tmp_path):
-    rite = trimmed(tmp_path / "rite", 1, 17)  # 戒賔 … 誘射
-    f = rite / "sections" / "17-誘射.yaml"
-    # the 司射 walks into the court's west wall
-    f.write_text(f.read_text(encoding="utf-8").replace(
-        "- move: {who: sishe, to: 司射位, face: 東}", "- move: {who: sishe, to: {place: 司射位, "
-        "dx: -37}, face: 東}", 1), encoding="utf-8")
+    rite = trimmed(tmp_path / "rite", 1, 5)  # 戒賔 … 迎賔
+    f = rite / "sections" / "05-迎賔.yaml"
+    # at 及階 the 賔 walks into the court's west wall instead of to the foot of the 西階
+    old = "- move: {who: bin, to: 西階下, face: 北}"
+    text = f.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    f.write_text(text.replace(old, "- move: {who: bin, to: {place: 西階下, dx: -46}, face: 北}"),
+                 encoding="utf-8")
     code, out, err = run(capsys, "check", "--script", str(rite))
     assert code == 0 and "the move ends inside 西壁 (a wall)" in err
     code, out, err = run(capsys, "check", "--strict", "--script", str(rite))
