@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +11,8 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
+
+from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.draw import pgdraw  # noqa: E402
@@ -33,28 +33,9 @@ def rite():
 
 
 def trimmed_rite(folder: Path, last: int = 5) -> Path:
-    """A copy of the bundled rite in `folder` with only its sections 01 … `last` (01–05 follow on
-    from each other: 戒賔 … 迎賔), and only the pattern files those sections use: a whole small
-    rite, quick to compile and draw."""
-    import yaml
-
-    d = Path(folder) / "xiangshe"
-    shutil.copytree(DEFAULT_SCRIPT, d)
-    manifest = d / "manifest.yaml"
-    doc = yaml.safe_load(manifest.read_text(encoding="utf-8"))
-    keep = [s for s in doc["sections"] if int(Path(s).name[:2]) <= last]
-    assert [int(Path(s).name[:2]) for s in keep] == list(range(1, last + 1)), keep
-    text = manifest.read_text(encoding="utf-8")
-    head, sep, _ = text.partition("\nsections:\n")
-    assert sep, "manifest.yaml has no `sections:` list"
-    manifest.write_text(head + sep + "".join(f"  - {s}\n" for s in keep), encoding="utf-8")
-    used = {u for s in keep
-            for u in re.findall(r"\buse:\s*([^\s,}\]]+)", (d / s).read_text(encoding="utf-8"))}
-    for f in (d / doc["patterns"]).glob("*.yaml"):
-        names = (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).get("patterns") or {}
-        if not used & set(names):
-            f.unlink()
-    return d
+    """A copy of the bundled rite with only its sections 01 … `last` (01–05: 戒賔 … 迎賔), a
+    whole small rite, quick to compile and draw (tests/rites.py)."""
+    return trimmed(Path(folder) / "xiangshe", 1, last)
 
 
 def render(rite, path, **kw):

@@ -1,0 +1,62 @@
+"""A trimmed copy of the bundled rite for tests that compile, edit or damage one: sections
+first…last (they follow on from 01, so no gap is needed) and only the pattern files they use."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import yaml
+
+from viz import DEFAULT_SCRIPT
+
+
+def _uses(node) -> set[str]:
+    """The patterns a parsed YAML node names with `use:`."""
+    if isinstance(node, dict):
+        found = {node["use"]} if isinstance(node.get("use"), str) else set()
+        return found.union(*(_uses(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_uses(v) for v in node))
+    return set()
+
+
+def trimmed(folder: Path, first: int, last: int) -> Path:
+    """A copy of the bundled rite that plays sections first…last only (they follow on, so no
+    gap is needed), with only the pattern files they use: a test that compiles it takes
+    seconds, not the whole rite's minute. The cast and props the dropped sections declare are
+    declared in the last kept one instead (absent until brought, as there), for the patterns
+    that name them."""
+    shutil.copytree(DEFAULT_SCRIPT, folder)
+    man = folder / "manifest.yaml"
+    text = man.read_text(encoding="utf-8")
+    names = re.findall(r"^  - (sections/(\d\d)-\S+\.yaml)$", text, re.M)
+    kept = [n for n, k in names if first <= int(k) <= last]
+    assert len(kept) == last - first + 1, names
+    docs = {n: yaml.safe_load((folder / n).read_text(encoding="utf-8")) for n, _ in names}
+    defined = {f"patterns/{f.name}": yaml.safe_load(f.read_text(encoding="utf-8"))["patterns"]
+               for f in sorted((folder / "patterns").glob("*.yaml"))}
+    used, todo = set(), _uses([docs[n] for n in kept])
+    while todo:
+        used |= todo
+        todo = _uses([p[u] for p in defined.values() for u in todo if u in p]) - used
+    files = [f for f, p in defined.items() if used & set(p)]
+    assert re.search(r"^patterns: patterns$", text, re.M)
+    text = text.replace("\npatterns: patterns\n", f"\npatterns: [{', '.join(files)}]\n")
+    head = text[:text.index("\nsections:\n")]
+    man.write_text(head + "\nsections:\n" + "".join(f"  - {n}\n" for n in kept), encoding="utf-8")
+    last_file = folder / kept[-1]
+    text = last_file.read_text(encoding="utf-8")
+    for key in ("cast", "props"):
+        items = [i for n, _ in names if n not in kept for i in docs[n].get(key) or []]
+        lines = "".join(f"  - {json.dumps(i, ensure_ascii=False)}\n" for i in items)
+        if not items:
+            continue
+        if re.search(rf"^{key}:\n", text, re.M):
+            text = re.sub(rf"^{key}:\n", lambda m, lines=lines: m.group(0) + lines, text, count=1,
+                          flags=re.M)
+        else:
+            text = text.rstrip("\n") + f"\n{key}:\n" + lines
+    last_file.write_text(text, encoding="utf-8")
+    return folder
