@@ -55,6 +55,13 @@ def substitutions_used(chars: Iterable[str], path: str | None = None) -> list[tu
             if a in present and not all(has_glyphs(a, path))]
 
 
+def after_fork() -> None:
+    """In a forked worker (atlas, video): open the font again. A FreeType face opened before the
+    fork shares its file offset with the parent and the other workers, and glyphs loaded at the
+    same time come back garbled ("Unable to load glyph")."""
+    get_font.cache_clear()
+
+
 @lru_cache(maxsize=4096)
 def shown(text: str) -> str:
     """The text as drawn: characters the font lacks replaced by their substitutes."""

@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from viz import fonts
 from viz.export import (
     FONT_FACE,
     FONT_FAMILY,
@@ -94,7 +95,8 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
     try:
         if n > 1 and len(pages_) > 1 and fork:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(min(n, len(pages_)), mp_context=ctx) as pool:
+            with ProcessPoolExecutor(min(n, len(pages_)), mp_context=ctx,
+                                     initializer=fonts.after_fork) as pool:
                 for anchor, png, svg in pool.map(_draw, pages_):
                     out[anchor] = (png, svg)
                     bar.update()

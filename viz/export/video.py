@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 
+from viz import fonts
 from viz.draw import pgdraw
 from viz.draw.compose import Model, View, compose
 from viz.draw.hud import HudState
@@ -354,7 +355,8 @@ class Frames:
         if self.workers > 1:
             _painter = self.painter
             self.pool = ProcessPoolExecutor(self.workers,
-                                            mp_context=multiprocessing.get_context("fork"))
+                                            mp_context=multiprocessing.get_context("fork"),
+                                            initializer=fonts.after_fork)
             for c in itertools.islice(self.chunks, 2 * self.workers):  # forks them all now
                 self.pending.append(self.pool.submit(_paint_chunk, c))
         return self
