@@ -247,7 +247,7 @@ class Compiler:
                                       else 0.0)
         for name in act.args["thing"]:
             if who:
-                spot = self.thing_spot(name)
+                spot = self.thing_spot(name, who[0])
                 if spot is not None:
                     self.reach_check(act, who[0], spot, "set out" if shown else "take away")
             if self.shown[name] == shown:
@@ -258,11 +258,11 @@ class Compiler:
             busy[a] = t
         return t
 
-    def thing_spot(self, name: str) -> np.ndarray | None:
-        """The middle of a feature (of the nearest part, for a thing in several parts)."""
+    def thing_spot(self, name: str, a: int) -> np.ndarray | None:
+        """The middle of a feature (for a thing in several parts, the part nearest a)."""
         pts = [np.asarray(f.points, float).mean(axis=0)
                for f in getattr(self.layout, "features", ()) if f.name == name]
-        return min(pts, key=lambda q: float(np.hypot(*(q - self.pos[0])))) if pts else None
+        return min(pts, key=lambda q: float(np.hypot(*(q - self.pos[a])))) if pts else None
 
     def score_key(self, owner: str, t: float, value: float) -> None:
         self.buf.score.append((SCORE_OWNERS.index(owner), t, value, self.w))
@@ -280,7 +280,7 @@ class Compiler:
     def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> float:
         """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts;
         returns when that is done."""
-        caller = next((self.ai[a] for a in (self.caller,) if a in self.ai), -1)
+        caller = self.ai.get(self.caller, -1)
         entry = {"round": shot.round, "actor": shot.actor, "n": shot.n, "side": shot.side,
                  "hit": shot.hit, "on_beat": shot.on_beat, "tallied": False,
                  "prop": self.s.props[p].id, "x": float(goal[0]), "y": float(goal[1]),
