@@ -95,6 +95,7 @@ class Obstacle:
     kind: str
     rect: Rect
     loc: Loc | None = field(default=None, compare=False)
+    low: bool = False  # lines of sight and flight pass over it (the layout says why)
 
     @property
     def polygon(self) -> np.ndarray:
@@ -333,7 +334,9 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     _check_rects(root, col)
     col.raise_if_errors()
 
-    hall, court_in = _rect_of(root["hall"]["rect"]), _rect_of(root["court"]["rect"])
+    court_v, range_v = _chosen(root["court"], readings), _chosen(root.get("range", {}), readings)
+    hall = _rect_of(root["hall"]["rect"])
+    court_in = _rect_of((court_v or root["court"])["rect"])
     wall = float(root["court"]["wall"])
     gx0, gx1 = (float(v) for v in root["court"]["gate"]["x"])
     stairs = tuple(Stair(s["name"], _rect_of(s["rect"]), int(s["steps"]), s.loc_of("rect"))
@@ -346,7 +349,8 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
                  + _court_walls(court_in, wall, (gx0, gx1), root["court"].loc_of("rect"))
                  + declared + _elsewhere_walls(elsewhere))
     court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
-    range_rect = _rect_of(root["range"]["rect"]) if "range" in root else None
+    range_rect = _rect_of((range_v or root["range"])["rect"]) if "range" in root else None
+    applied += [n for n, v in (("庭", court_v), ("侯道", range_v)) if v is not None]
 
     def region(x: float, y: float) -> str:
         return _region(hall, stairs, court_out, range_rect, x, y)
@@ -376,6 +380,7 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
         variant_readings=tuple(dict.fromkeys(v["reading"] for _, v in _all_variants(root))))
     if walkable:
         _check_reach(root, col, layout, (gx0, court_in[1] - wall, gx1, court_in[1]))
+    _check_sight(root, col, layout)
     col.raise_if_errors()
     return layout
 
@@ -390,15 +395,15 @@ def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect |
         return "堂"
     if any(_in_rect(s.rect, x, y) for s in stairs):
         return "階"
+    in_range = range_rect is not None and _in_rect(range_rect, x, y)
     if _in_rect(court, x, y):
-        return "庭"
-    if range_rect is not None and _in_rect(range_rect, x, y):
-        # just outside the gate, where the 賔 is met (主人一相出迎於門外), is 門外, not the range
-        mid = (court[0] + court[2]) / 2
-        if y >= court[1] - MENWAI_DEPTH and abs(x - mid) <= MENWAI_HALF:
-            return "門外"
-        return "侯道"
-    return "elsewhere"
+        # the range ground inside a court made deep for it (李如圭, 欽定義疏) is 侯道 too
+        return "侯道" if in_range else "庭"
+    # just outside the gate, where the 賔 is met (主人一相出迎於門外), is 門外, not the range
+    mid = (court[0] + court[2]) / 2
+    if court[1] - MENWAI_DEPTH <= y < court[1] and abs(x - mid) <= MENWAI_HALF:
+        return "門外"
+    return "侯道" if in_range else "elsewhere"
 
 
 # -- checks ----------------------------------------------------------------------------
@@ -623,6 +628,77 @@ def _check_reach(root: YMap, col: Collector, layout: Layout, gate: Rect) -> None
                   f"place {p.name} at ({p.x:g}, {p.y:g}) cannot be walked to from the 堂: {cause}")
 
 
+_SIGHT_KINDS = ("wall", "pillar", "blind", "target")
+
+
+def _check_sight(root: YMap, col: Collector, layout: Layout) -> None:
+    """The layout's `sight:` lines (arrows reaching the 侯, the 旌 and calls passing between 堂,
+    乏 and 侯): a warning for each wall, pillar, screen or target that cuts one, naming the
+    line, the points cut off and the obstacle. What a line starts or ends on is not in its way;
+    an obstacle marked `low` (lines pass over it) is not either."""
+    lines = root.get("sight", ())
+    blockers = [o for o in layout.obstacles if o.kind in _SIGHT_KINDS and not o.low]
+    specs = root["places"]
+    for i, line in enumerate(lines):
+        loc = lines.loc_of(i)
+        names = list(line["from"]) + (list(line["to"]) if isinstance(line["to"], list) else [])
+        unknown = [n for n in names if n not in layout.places]
+        if unknown:
+            col.error(loc, f"sight line {line['what']!r} names the place {unknown[0]!r}, which "
+                           "this layout does not define (expected a name under places:)")
+            continue
+        if isinstance(line["to"], list):
+            ends = [(n, layout.place_xy(n)[None, :], _stands_on(n, specs)) for n in line["to"]]
+        else:
+            face = next((o for o in layout.obstacles if o.name == line["to"]["face"]), None)
+            if face is None:
+                col.error(loc, f"sight line {line['what']!r}: face {line['to']['face']!r} names "
+                               "no obstacle of this layout (expected e.g. 侯)")
+                continue
+            x0, y0, x1, y1 = face.rect
+            xs = np.linspace(x0, x1, max(2, int(np.ceil(x1 - x0)) + 1))
+            ends = [(f"the {face.name}'s face", np.stack([xs, np.full_like(xs, (y0 + y1) / 2)], 1),
+                     {face.name})]
+        for a in line["from"]:
+            pa, own = layout.place_xy(a), _stands_on(a, specs)
+            for label, pts, their in ends:
+                for o in blockers:
+                    if o.name in own or o.name in their:
+                        continue
+                    cut = _segments_cross(pa, pts, o.rect)
+                    if not cut.any():
+                        continue
+                    where = (f" at ({pts[0, 0]:g}, {pts[0, 1]:g})" if len(pts) == 1 else
+                             f" from x {pts[cut, 0].min():g} to {pts[cut, 0].max():g}"
+                             f" ({int(cut.sum())} of {len(pts)} points)")
+                    col.warn(loc, f"sight line {line['what']!r}: the line from {a} "
+                                  f"({pa[0]:g}, {pa[1]:g}) to {label}{where} is cut by the "
+                                  f"{o.kind} {o.name} rect {_fmt(o.rect)}{_at(o.loc)}; expected "
+                                  f"nothing tall between them ({line['source']})")
+
+
+def _stands_on(name: str, specs: YMap) -> set[str]:
+    """The obstacles a place stands for or on: its own name and what it `marks`."""
+    spec = specs.get(name) or {}
+    return {name} | ({spec["marks"]} if "marks" in spec else set())
+
+
+def _segments_cross(a: np.ndarray, bs: np.ndarray, r: Rect) -> np.ndarray:
+    """For segments a→bs[k]: does each pass through the inside of rectangle r (Liang–Barsky)?"""
+    d = bs - a
+    lo, hi = np.zeros(len(bs)), np.ones(len(bs))
+    for axis, (rmin, rmax) in enumerate(((r[0], r[2]), (r[1], r[3]))):
+        p, q0, q1 = d[:, axis], rmin - a[axis], rmax - a[axis]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0, t1 = q0 / p, q1 / p
+        flat = p == 0
+        inside = (q0 < 0) & (q1 > 0)  # a parallel segment is inside the slab or never is
+        tmin = np.where(flat, np.where(inside, 0.0, np.inf), np.minimum(t0, t1))
+        tmax = np.where(flat, np.where(inside, 1.0, -np.inf), np.maximum(t0, t1))
+        lo, hi = np.maximum(lo, tmin), np.minimum(hi, tmax)
+    return hi - lo > 1e-9
+
+
 def _causes(root: YMap, layout: Layout, start: np.ndarray, points: np.ndarray,
             gate: Rect) -> list[str]:
     """For each cut-off point, the first suspect whose removal lets a walk reach it."""
@@ -699,7 +775,7 @@ def _declared_obstacles(root: YMap,
             hw, hh = (rect[2] - rect[0]) / 2, (rect[3] - rect[1]) / 2
             rect = (cx - hw, cy - hh, cx + hw, cy + hh)
             applied.append(o["name"])
-        out.append(Obstacle(o["name"], o["kind"], rect, o.loc_of("rect")))
+        out.append(Obstacle(o["name"], o["kind"], rect, o.loc_of("rect"), bool(o.get("low"))))
     return out, applied
 
 
@@ -729,7 +805,8 @@ def _places(root: YMap, readings: tuple[str, ...],
 
 
 def _all_variants(root: YMap):
-    for spec in [*root["places"].values(), *root.get("obstacles", ())]:
+    areas = [root[k] for k in ("court", "range") if k in root]
+    for spec in [*root["places"].values(), *root.get("obstacles", ()), *areas]:
         for v in spec.get("variants", ()):
             yield spec, v
 

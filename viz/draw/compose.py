@@ -118,9 +118,12 @@ class Model:
         return self._stage_bounds[stage]
 
     def _measure_stage(self, stage: int) -> Bounds:
-        site = scene.site_bounds(self.layout)
-        # the school and just outside its gate; further south is the range, in its inset
-        lim = (self.near[0], site[1] - 20.0, self.near[2], self.near[3])
+        site, rng = scene.site_bounds(self.layout), self.range
+        # the school and just outside its gate; the range has its inset (in a court deep
+        # enough to hold the 侯, the gate lies beyond the range: the view reaches it with breaks)
+        deep = rng is not None and self.whole[1] < rng[1] - 20.0
+        lim = (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
+               self.near[3])
         pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
                if f.kind == "hall"]
         tl = self.timeline
@@ -131,6 +134,8 @@ class Model:
                 xy = fr.xy[np.nonzero(fr.present)[0]]
                 keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
                         & (xy[:, 1] <= lim[3]))
+                if deep:  # not those in the range, which the inset shows
+                    keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
                 pts.append(xy[keep])
         a = np.vstack(pts) if pts else np.zeros((0, 2))
         if not len(a):

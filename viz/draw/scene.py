@@ -199,19 +199,35 @@ def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
     if hou is None:
         return ()
     court_s = _court_south(layout)
+    deep = court_s is not None and court_s < hou[1]  # the 侯 inside the court
     # (y, room kept north of it, room kept south of it), north to south
     stops: list[tuple[float, float, float]] = []
     if court_s is not None and court_s > hou[1]:
         stops.append((court_s, 0.0, 28.0))  # room for those waiting outside the gate
+    elif deep:
+        north = _north_court(layout, (fa or hou)[1])
+        if north is not None:
+            stops.append((north, 0.0, 10.0))  # the 堂's business ends here
     if fa is not None and (not stops or fa[1] < stops[-1][0] - 20):
         stops.append((fa[1], 12.0, 12.0))
-    stops.append((hou[1], 26.0, 0.0))
+    stops.append((hou[1], 26.0, 10.0 if deep else 0.0))
+    if deep:
+        # the ground inside the gate (入門左, a column 東面北上) and those waiting outside it
+        stops.append((court_s, 30.0, 28.0))
     out: list[Break] = []
     for (ya, _, below), (yb, above, _) in itertools.pairwise(stops):
         north, south = ya - below, yb + above
         if north - south > 3 * gap:
             out.append(Break(north, south, gap))
     return tuple(out)
+
+
+def _north_court(layout, fa_y: float) -> float | None:
+    """In a court deep enough to hold the 侯: the southernmost place the 堂's business uses,
+    well north of the 乏 (what lies between is the empty middle of the range)."""
+    ys = [float(p.y) for p in layout.places.values()
+          if p.y > fa_y + 30 and _region(layout, float(p.x), float(p.y)) == "庭"]
+    return min(ys) if ys else None
 
 
 def _court_south(layout) -> float | None:
@@ -657,12 +673,18 @@ def _feature_region(layout, f) -> str:
 
 
 def site_bounds(layout) -> Bounds:
-    """The school: court and hall (what the plan is mostly about)."""
+    """The school: court and hall (what the plan is mostly about); of a court deep enough to
+    hold the 侯, the part north of the range."""
     court = [f.points for f in layout.features if f.kind in ("court", "hall")]
     if not court:
         court = [f.points for f in layout.features
                  if _feature_region(layout, f) not in ("侯道", "elsewhere")]
-    return _bbox(court, 3.0) or (-50.0, -100.0, 50.0, 40.0)
+    b = _bbox(court, 3.0) or (-50.0, -100.0, 50.0, 40.0)
+    hou, court_s = _place(layout, "侯"), _court_south(layout)
+    breaks = range_breaks(layout)
+    if hou is not None and court_s is not None and court_s < hou[1] and breaks:
+        b = (b[0], max(b[1], breaks[0].north - 3.0), b[2], b[3])
+    return b
 
 
 def range_bounds(layout) -> Bounds | None:
@@ -671,7 +693,14 @@ def range_bounds(layout) -> Bounds | None:
     if hou is None:
         return None
     rng = [f.points for f in layout.features if f.kind == "range"]
-    if rng:
+    court_s = _court_south(layout)
+    if rng and court_s is not None and court_s < hou[1]:
+        # the range inside a deep court: from the 乏 to just behind the 侯, the court's width
+        # (the top is where the first break begins, so the inset opens with it, as before)
+        r, brk = _bbox(rng, 0.0), range_breaks(layout)
+        top = brk[0].north + 1.0 if brk else (fa[1] + 16 if fa is not None else hou[1] + 40)
+        b = (r[0] - 2, hou[1] - 12, r[2] + 2, top)
+    elif rng:
         b = _bbox(rng, 2.0)
     else:
         pts = [np.array([hou[0] - 25, hou[1] - 6]), np.array([hou[0] + 25, hou[1] + 20])]
@@ -687,6 +716,9 @@ def range_bounds(layout) -> Bounds | None:
 
 def all_bounds(layout) -> Bounds:
     a, b = site_bounds(layout), range_bounds(layout)
+    court = _bbox([f.points for f in layout.features if f.kind in ("court", "gate")], 3.0)
+    if court is not None:  # a court deeper than the range: its gate too
+        a = (min(a[0], court[0]), min(a[1], court[1]), max(a[2], court[2]), a[3])
     if b is None:
         return a
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
