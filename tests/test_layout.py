@@ -55,11 +55,85 @@ def test_every_domain_place_is_there_with_a_source(xu, name):
 
 
 def test_the_ground_outside_the_gate_is_menwai_not_the_range(xu):
+    gate = xu.places["門"].y
     assert xu.places["門外"].region == "門外"
-    assert xu.region_at(0, -96) == "門外"
-    assert xu.region_at(0, -150) == "侯道"
+    assert xu.region_at(0, gate - 6) == "門外"
+    assert xu.region_at(40, gate - 6) == "elsewhere"  # beside the gate, outside: not 門外
+    assert xu.region_at(0, -150) == "侯道"  # the range ground inside the deep court
     assert xu.places["乏"].region == "侯道"
+    assert xu.places["門內"].region == "庭"  # inside the gate, behind the range
     assert xu.region_at(0, -60) == "庭"
+    shallow = load_layout(DEFAULT_LAYOUT, ["庭三堂深"])
+    assert shallow.region_at(0, -96) == "門外"
+    assert shallow.region_at(0, -150) == "侯道"  # beyond the gate, on open ground
+    assert shallow.places["門外"].region == "門外"
+
+
+def test_the_court_is_deep_enough_to_hold_the_range(xu):
+    """李如圭 (鄉射之侯去堂三十丈…則庭之深可見) and 欽定義疏 (以三十六丈約計之): the 侯 and 乏 stand
+    inside the court, the gate 36 丈 from the 堂 and several 丈 behind the 侯."""
+    court_south = xu.court[1]
+    assert court_south < xu.places["侯"].y - 60
+    assert xu.places["門"].y == pytest.approx(-361)
+    for name in ("侯", "乏", "侯中", "左个", "右个"):
+        p = xu.places[name]
+        assert xu.court[0] < p.x < xu.court[2] and court_south < p.y < xu.court[3], name
+    shallow = load_layout(DEFAULT_LAYOUT, ["庭三堂深"])
+    assert shallow.court[1] == pytest.approx(-92)
+    assert shallow.places["門"].y == pytest.approx(-91)
+    assert {"庭", "門"} <= set(shallow.applied)
+
+
+def test_no_wall_cuts_the_lines_of_sight_and_flight(xu):
+    assert not [w for w in xu.warnings if "sight line" in w.message]
+
+
+def test_the_shallow_court_cuts_them_and_check_says_where():
+    shallow = load_layout(DEFAULT_LAYOUT, ["庭三堂深"])
+    cut = [w for w in shallow.warnings if "sight line" in w.message]
+    text = "\n".join(w.message for w in cut)
+    # the far 物 to the 侯's far end, the 物 to the 乏, the 揚弓 to the 个: all through the wall
+    assert "from 右物 (-3, 20) to the 侯's face from x -20 to -12" in text
+    assert "from 左物 (3, 20) to the 侯's face from x 12 to 20" in text
+    assert "to 乏 at (-30, -180) is cut by the wall 南壁" in text
+    assert "from 物間 (0, 20) to 左个" in text
+    lines = XU_TEXT.splitlines()
+    for w in cut:  # each located at its sight: entry
+        assert lines[w.loc.line - 1].lstrip().startswith("- what:"), w.loc
+
+
+def test_a_tall_thing_in_the_lane_is_found():
+    """The 碑 is marked low (lines pass over it); taken for tall it cuts the far 物's line to
+    part of the 侯; a screen moved into the lane cuts the arrows too."""
+    text = XU_TEXT.replace("    low: true\n", "", 1)
+    assert text != XU_TEXT
+    msgs = [w.message for w in load_layout_text(text, "tall.yaml").warnings]
+    assert any("cut by the pillar 碑" in m and "from 右物" in m for m in msgs), msgs
+    moved = XU_TEXT.replace("rect: [-33, -180.5, -27, -179.5]", "rect: [-3, -180.5, 3, -179.5]")
+    assert moved != XU_TEXT
+    msgs = [w.message for w in load_layout_text(moved, "fa.yaml").warnings]
+    assert any("the arrows reach the whole 侯" in m and "cut by the blind 乏" in m for m in msgs)
+
+
+def test_a_sight_line_naming_no_place_is_a_located_error():
+    text = XU_TEXT.replace("from: [物間]\n    to: [侯中, 左个, 右个]",
+                           "from: [物閒]\n    to: [侯中, 左个, 右个]")
+    assert text != XU_TEXT
+    with pytest.raises(InputError) as e:
+        load_layout_text(text, "typo.yaml")
+    assert "sight line" in str(e.value) and "'物閒'" in str(e.value)
+    assert "typo.yaml:" in str(e.value)
+
+
+def test_segments_cross_only_through_the_inside():
+    from viz.layout import _segments_cross
+    a = np.array([0.0, 0.0])
+    ends = np.array([[10.0, 0.0], [0.0, 10.0], [10.0, 10.0], [-5.0, 5.0], [10.0, 2.0]])
+    r = (4.0, -1.0, 6.0, 1.0)  # straddles the x axis
+    assert _segments_cross(a, ends, r).tolist() == [True, False, False, False, True]
+    # touching an edge is not crossing; stopping short is not either
+    assert not _segments_cross(a, np.array([[4.0, 10.0]]), (4.0, 0.0, 6.0, 1.0)).any()
+    assert not _segments_cross(a, np.array([[3.0, 0.0]]), r).any()
 
 
 def _clean(s: str) -> str:
@@ -168,8 +242,9 @@ def test_officers_and_archers_stand_as_the_text_says(xu):
 
 
 def test_court_and_range_recorded_as_choices(xu):
-    assert xu.court[1] < -90 <= xy(xu, "門")[1] + 1
-    assert xy(xu, "侯")[1] < xu.court[1]  # the 侯 stands beyond the gate line
+    assert xu.court[1] < xy(xu, "門")[1] + 1 < xy(xu, "侯")[1]  # the 侯 stands inside the court
+    shallow = load_layout(DEFAULT_LAYOUT, ["庭三堂深"])
+    assert xy(shallow, "侯")[1] < shallow.court[1]  # the variant: beyond the gate line
     topics = {v.topic for v in xu.variants}
     assert {"庭深", "序有無室", "縣"} <= topics
     assert "李如圭" in XU_TEXT and "欽定" in XU_TEXT
@@ -177,9 +252,9 @@ def test_court_and_range_recorded_as_choices(xu):
 
 def test_region_at_sample_points(xu):
     cases = {(0, 15): "堂", (39.9, 29.9): "堂", (20, -2): "階", (-20, -4): "階", (20, -5): "庭",
-             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -97): "門外",
-             (0, -200): "侯道", (-30, -182): "侯道", (60, -200): "elsewhere",
-             (-300, -4): "elsewhere"}
+             (0, -45): "庭", (66, 0): "庭", (0, -91): "庭", (0, -350): "庭", (0, -361): "庭",
+             (0, -367): "門外", (0, -200): "侯道", (-30, -182): "侯道", (60, -200): "侯道",
+             (70, -200): "elsewhere", (-300, -4): "elsewhere"}
     for (x, y), region in cases.items():
         assert xu.region_at(x, y) == region, (x, y)
 
@@ -397,8 +472,7 @@ def test_overlapping_stairs_are_an_error_and_the_places_they_cut_off_name_them()
 
 # -- places cut off -----------------------------------------------------------------------
 
-OUTSIDE_THE_GATE = {"門外", "門外東", "門外西", "侯", "侯中", "左个", "右个", "乏", "乏南", "左个之西北",
-                    "賔門外"}
+OUTSIDE_THE_GATE = {"門外", "門外東", "門外西", "賔門外"}
 
 
 def _cut_off(errors: list[str]) -> dict[str, str]:
@@ -415,17 +489,17 @@ def _cut_off(errors: list[str]) -> dict[str, str]:
 @pytest.mark.parametrize(("edits", "lost", "cause"), [
     ([("x: [-6, 6]", "x: [-0.5, 0.5]")], OUTSIDE_THE_GATE,
      "the gate x [-0.5, 0.5] (at {[-0.5}) is 1 wide, narrower than 2 × clearance = 2"),
-    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -89, 10, -88]}\n")],
+    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -359, 10, -358]}\n")],
      OUTSIDE_THE_GATE | {"門"},
-     "the wall 屏 rect [-10, -89, 10, -88] (at {[-10, -89}), widened by the clearance 1, closes "
+     "the wall 屏 rect [-10, -359, 10, -358] (at {[-10, -359}), widened by the clearance 1, closes "
      "the gate x [-6, 6]"),
-    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -89, 10, -88]}\n"
-                      "  - {name: 蕭牆, kind: wall, rect: [-10, -88, 10, -87]}\n")],
+    ([("obstacles:\n", "obstacles:\n  - {name: 屏, kind: wall, rect: [-10, -359, 10, -358]}\n"
+                      "  - {name: 蕭牆, kind: wall, rect: [-10, -358, 10, -357]}\n")],
      OUTSIDE_THE_GATE | {"門"},
-     "the gate x [-6, 6] (at {[-6, 6]}) is closed by 屏 (at {[-10, -89}), 蕭牆 (at {[-10, -88})"),
-    ([("  - name: 乏\n", "  - {name: 屏, kind: wall, rect: [58, -95, 60, 45]}\n  - name: 乏\n")],
+     "the gate x [-6, 6] (at {[-6, 6]}) is closed by 屏 (at {[-10, -359}), 蕭牆 (at {[-10, -358})"),
+    ([("  - name: 乏\n", "  - {name: 屏, kind: wall, rect: [58, -365, 60, 45]}\n  - name: 乏\n")],
      {"東壁"},
-     "the wall 屏 rect [58, -95, 60, 45] (at {[58, -95}), widened by the clearance 1, closes the way"),
+     "the wall 屏 rect [58, -365, 60, 45] (at {[58, -365}), widened by the clearance 1, closes the way"),
     ([("clearance: 1.0", "clearance: 3.5")], None,
      "stair 阼階 (at {[17, -4.5}) is 6 wide; stair 西階 (at {[-23, -4.5}) is 6 wide: kept 3.5 "
      "from its sides no one can climb them (expected wider than 7.2)"),
@@ -452,18 +526,19 @@ def _warnings(text: str, readings: tuple[str, ...] = ()) -> list[str]:
     return [str(w) for w in load_layout_text(text, "bad.yaml", readings).warnings]
 
 
-SPANS = ("hall x -40…40, y 0…30; court x -67…67, y -92…42; range x -55…55, y -295…-92")
+SPANS = ("hall x -40…40, y 0…30; court x -67…67, y -362…42; range x -65…65, y -330…-120; "
+         "court (庭三堂深) x -67…67, y -92…42; range (庭三堂深) x -55…55, y -295…-92")
 
 
 @pytest.mark.parametrize(("old", "new", "needle", "message"), [
-    ("洗: {x: 40, y: -30,", "洗: {x: 40, y: -330,", "洗: {",
-     "place 洗 at (40, -330) lies 35 尺 outside"),
+    ("洗: {x: 40, y: -30,", "洗: {x: 40, y: -430,", "洗: {",
+     "place 洗 at (40, -430) lies 68 尺 outside"),
     ("侯: {x: 0, y: -280,", "侯: {x: 0, y: 280,", "侯: {",
      "place 侯 at (0, 280) lies 238 尺 outside"),
     ("賔門外: {x: -300, y: -4,", "賔門外: {x: -300, y: -400,", "賔門外: {",
-     "place 賔門外 at (-300, -400) lies 267 尺 outside"),
+     "place 賔門外 at (-300, -400) lies 236 尺 outside"),
     ("variants: [{reading: 敖繼公, x: -50, y: -180,", "variants: [{reading: 敖繼公, x: -500, y: -180,",
-     "{reading: 敖繼公, x: -500", "place 乏 (敖繼公) at (-500, -180) lies 442 尺 outside"),
+     "{reading: 敖繼公, x: -500", "place 乏 (敖繼公) at (-500, -180) lies 433 尺 outside"),
 ])
 def test_a_place_far_off_is_a_warning_at_its_line(old, new, needle, message):
     text = _damage((old, new))
@@ -607,4 +682,4 @@ def test_unknown_reading_is_a_located_error():
     with pytest.raises(InputError) as e:
         load_layout(DEFAULT_LAYOUT, readings=("朱熹",))
     assert str(e.value) == (f"{DEFAULT_LAYOUT}:1:1: no variant in this layout follows the reading "
-                            "'朱熹' (readings with variants: 中庭南北之中, 敖繼公)")
+                            "'朱熹' (readings with variants: 中庭南北之中, 庭三堂深, 敖繼公)")

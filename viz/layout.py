@@ -358,8 +358,14 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     places, moved = _places(root, readings, region)
     applied += list(moved)
     _check_places(root, col, places, obstacles)
-    _check_far(root, col, {"hall": hall, "court": court_out, "range": range_rect}, stairs,
-               elsewhere)
+    # a place that another reading's court or range puts on the site is no slip either
+    others = {f"{k} ({v.get('reading', 'default')})":
+              _grow(_rect_of(v["rect"]), wall if k == "court" else 0.0)
+              for k in ("court", "range") if k in root and root[k].get("variants")
+              for v in (root[k], *root[k]["variants"])
+              if v is not ((range_v if k == "range" else court_v) or root[k])}
+    _check_far(root, col, {"hall": hall, "court": court_out, "range": range_rect, **others},
+               stairs, elsewhere)
     unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
     if unused:
         col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
@@ -381,6 +387,7 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     if walkable:
         _check_reach(root, col, layout, (gx0, court_in[1] - wall, gx1, court_in[1]))
     _check_sight(root, col, layout)
+    object.__setattr__(layout, "warnings", tuple(col.warnings))  # the sight lines' too
     col.raise_if_errors()
     return layout
 
