@@ -11,9 +11,11 @@ same extent, so a browser finds (Ctrl+F) and selects them.
 """
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from viz.draw.camera import Camera
@@ -44,14 +46,18 @@ class Glyphs:
         self._substitutes = SUBSTITUTES
         try:
             from fontTools.pens.boundsPen import BoundsPen
+            from fontTools.pens.recordingPen import RecordingPen
             from fontTools.pens.svgPathPen import SVGPathPen
             from fontTools.ttLib import TTFont
         except ImportError as e:  # fontTools is the one extra an SVG needs
             raise RuntimeError("SVG output needs fontTools: python -m pip install fonttools") from e
-        self._font = TTFont(str(path or FONT_PATH), lazy=True)
+        # read from bytes in memory, not an open file: a process forked after this (the atlas'
+        # workers) would share the file's offset with the others, and tables read at the same
+        # time would come back garbled
+        self._font = TTFont(io.BytesIO(Path(path or FONT_PATH).read_bytes()), lazy=True)
         self._set = self._font.getGlyphSet()
         self._cmap = self._font.getBestCmap()
-        self._pens = (SVGPathPen, BoundsPen)
+        self._pens = (SVGPathPen, BoundsPen, RecordingPen)
         self.upem = float(self._font["head"].unitsPerEm)
         hhea = self._font["hhea"]
         self.ascent, self.descent = float(hhea.ascent), float(hhea.descent)
@@ -68,10 +74,11 @@ class Glyphs:
         if g is None:
             name = self._cmap.get(ord(ch), ".notdef")
             gl = self._set[name]
-            pen_cls, bounds_cls = self._pens
-            pen, bounds = pen_cls(self._set), bounds_cls(self._set)
-            gl.draw(pen)
-            gl.draw(bounds)
+            pen_cls, bounds_cls, recording_cls = self._pens
+            pen, bounds, rec = pen_cls(self._set), bounds_cls(self._set), recording_cls()
+            gl.draw(rec)  # the charstring run once (it is slow Python), its drawing replayed
+            rec.replay(pen)
+            rec.replay(bounds)
             g = (name, pen.getCommands(), float(gl.width), bounds.bounds)
             self._memo[ch] = g
         return g

@@ -60,24 +60,40 @@ def _first_move(timeline, actor: int, t0: float, t1: float) -> float:
     return t1
 
 
-def _walks(timeline, t0: float, t1: float) -> dict[int, np.ndarray]:
-    """Every actor's path over [t0, t1] as path() gives it, from two samples and one pass
-    over the motion channel (a stage's trails ask this for each of its steps)."""
+def _xy_at(timeline, t: float, closing: bool = False) -> np.ndarray:
+    """(n,2) everyone's place at t, as timeline.sample(t, closing).xy gives it, from the motion
+    channel alone (a whole sample also works out postures, props, labels and events: a stage's
+    trails ask for two places per step, and a stage has up to a hundred steps)."""
+    t = min(max(float(t), 0.0), timeline.duration)
+    cut = timeline.step_at(t, True) if closing else None
+    v = timeline.channels["motion"].sample(len(timeline.actors), t, cut)
+    return np.column_stack([v["x"], v["y"]])
+
+
+def _walks(timeline, t0: float, t1: float) -> dict[int, tuple[np.ndarray, float]]:
+    """The actors who may have moved over [t0, t1]: {actor: (his path as path() gives it, when
+    his keyframes first leave where he stood at t0)}; from two places and one pass over the
+    motion channel. Anyone else stood still (no keyframe inside, the same place at both ends)."""
     ch = timeline.channels["motion"]
-    a, b = timeline.sample(t0).xy, timeline.sample(t1, closing=True).xy
-    inside = (ch.t > t0) & (ch.t < t1)
-    own, xs, ys = ch.owner[inside], ch.values["x"][inside], ch.values["y"][inside]
+    a, b = _xy_at(timeline, t0), _xy_at(timeline, t1, closing=True)
+    near = (ch.t >= t0) & (ch.t <= t1)
+    own, ts = ch.owner[near], ch.t[near]
+    xs, ys = ch.values["x"][near], ch.values["y"][near]
     order = np.argsort(own, kind="stable")  # keyframes of one owner stay in time order
-    own, xs, ys = own[order], xs[order], ys[order]
-    cut = np.searchsorted(own, np.arange(len(timeline.actors) + 1))
+    own, ts, xs, ys = own[order], ts[order], xs[order], ys[order]
+    n = len(timeline.actors)
+    cut = np.searchsorted(own, np.arange(n + 1))
+    ends_apart = np.hypot(*(b - a).T) > 1e-6
     out = {}
-    for i in range(len(timeline.actors)):
-        mid = np.stack([xs[cut[i]:cut[i + 1]], ys[cut[i]:cut[i + 1]]], axis=1)
-        p = np.vstack([a[i:i + 1], mid, b[i:i + 1]])
-        if len(p) > 1:
-            keep = np.r_[True, np.hypot(*np.diff(p, axis=0).T) > 1e-6]
-            p = p[keep]
-        out[i] = p
+    for i in np.flatnonzero(ends_apart | (cut[1:] > cut[:-1])).tolist():
+        lo, hi = cut[i], cut[i + 1]
+        kt, kx, ky = ts[lo:hi], xs[lo:hi], ys[lo:hi]
+        off = np.flatnonzero(np.hypot(kx - a[i, 0], ky - a[i, 1]) > 1e-6)
+        first = float(kt[off[0]]) if len(off) else t1
+        inside = (kt > t0) & (kt < t1)
+        p = np.vstack([a[i:i + 1], np.stack([kx[inside], ky[inside]], axis=1), b[i:i + 1]])
+        keep = np.r_[True, np.hypot(*np.diff(p, axis=0).T) > 1e-6]
+        out[i] = (p[keep], first)
     return out
 
 
@@ -91,10 +107,10 @@ def legs(timeline, steps: Sequence[int], follow: int | None = None,
     for k in steps:
         s = timeline.steps[k]
         walks = _walks(timeline, s.t0, s.t1)
-        who = [i for i, p in walks.items() if (follow is None or i == follow) and len(p) > 1
-               and float(np.hypot(*np.diff(p, axis=0).T).sum()) > min_len]
-        who.sort(key=lambda i: (_first_move(timeline, i, s.t0, s.t1), i))
-        out += [Leg(i, k, 0, walks[i]) for i in who]
+        who = [i for i, (p, _) in walks.items() if (follow is None or i == follow)
+               and len(p) > 1 and float(np.hypot(*np.diff(p, axis=0).T).sum()) > min_len]
+        who.sort(key=lambda i: (walks[i][1], i))
+        out += [Leg(i, k, 0, walks[i][0]) for i in who]
     if len(steps) == 1:
         return [dataclasses.replace(g, number=n) for n, g in enumerate(out, 1)]
     order = {k: n for n, k in enumerate(dict.fromkeys(g.step for g in out), 1)}
