@@ -6,7 +6,8 @@ table and writes JSON to bench/results/.
 The busiest moment is the instant of the scripted rite with the most people present and, among
 those, the most walking (found by sampling every 0.5 s). Around it, rows time:
 - sample(t) while playing (60 frames/s of rite time) and at random moments; and on a rite 100×
-  longer (the bundled sections listed 100 times over), so one sees whether it stays flat;
+  longer, so one sees whether it stays flat (see `longer`: the compiled timeline played 100
+  times end to end, not a manifest listing the sections 100 times over);
 - compose (every layer's display list), of which the main view's people (their tokens and
   tags, placed: scene), and the window's frame (compose + draw, the static layers from the
   cache and only what was drawn over copied again, as when playing), the same frame with
@@ -25,8 +26,8 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -60,6 +61,39 @@ def busiest(tl) -> float:
         if score > best:
             best, when = score, float(t)
     return when
+
+
+def longer(tl, times: int):
+    """The compiled rite played `times` times end to end, as one Timeline: every channel's
+    keyframes, the events, stages and steps repeated with time offsets of one rite's duration.
+
+    Made at the timeline level, not by compiling a manifest that lists the sections `times`
+    times over: a manifest may not repeat section 01, which has a setup (the scene laid out
+    before the text begins), and compiling 100 whole rites would take the bench an hour.
+    sample(t) reads only the timeline's arrays, so what it is timed on is 100× as many
+    keyframes, events and steps to search, as a rite 100× longer would give it."""
+    from viz.timeline import Event, Timeline, build_channel
+
+    d, n_steps = tl.duration, len(tl.steps)
+    span = times * d + 10.0
+    channels = {}
+    for name, c in tl.channels.items():
+        rep = np.repeat(np.arange(times), len(c.t))
+        writer = (np.tile(c.writer, times) + rep * n_steps) if len(c.writer) else ()
+        channels[name] = build_channel(
+            np.tile(c.owner, times), np.tile(c.t, times) + rep * d, c.interp, span, c.owners,
+            writer, **{k: np.tile(v, times) if len(v) else v for k, v in c.values.items()})
+    stages = [replace(s, index=k * len(tl.stages) + s.index, t0=s.t0 + k * d, t1=s.t1 + k * d,
+                      first_step=s.first_step + k * n_steps, last_step=s.last_step + k * n_steps)
+              for k in range(times) for s in tl.stages]
+    steps = [replace(s, index=k * n_steps + s.index, stage=s.stage + k * len(tl.stages),
+                     t0=s.t0 + k * d, t1=s.t1 + k * d) for k in range(times) for s in tl.steps]
+    events = [Event(e.t0 + k * d, e.t1 + k * d, e.kind, e.actor, e.text, e.data)
+              for k in range(times) for e in tl.events]
+    out = Timeline(tl.actors, tl.props, stages, steps, channels, events, times * d,
+                   tl.label_names)
+    out.thing_names, out.scoring = tl.thing_names, tl.scoring
+    return out
 
 
 FIRST_FRAME = """
@@ -105,20 +139,17 @@ def main() -> int:
     row("sample(t) playing", timed(lambda: tl.sample(next(play)), 3000), "call")
     rnd = iter(np.random.default_rng(1).uniform(0, tl.duration, 4000))
     row("sample(t) at random moments", timed(lambda: tl.sample(next(rnd)), 2000), "call")
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            sys.path.insert(0, str(ROOT / "bench"))
-            from load import simulated
-
-            long_tl = Rite(simulated(100, Path(tmp)), DEFAULT_LAYOUT).get().timeline
-    except Exception as e:  # the long rite is built from the bundled one's files: say why not
-        long_tl = None
-        print(f"  (no rite 100× longer: {type(e).__name__}: {e})", flush=True)
-    if long_tl is not None:
-        long_play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
-        long_tl.sample(t_busy)
-        row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.1f} h)",
-            timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
+    long_tl = longer(tl, 100)
+    mid = 50 * tl.duration  # the 51st time through: as far from either end as can be
+    a, b = tl.sample(t_busy), long_tl.sample(mid + t_busy)
+    assert np.allclose(a.xy, b.xy) and (a.present == b.present).all(), "the long rite differs"
+    long_play = iter(np.tile(mid + t_busy + np.arange(600) / 60.0, 8))
+    long_tl.sample(mid + t_busy)
+    row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.0f} h)",
+        timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
+    long_rnd = iter(np.random.default_rng(1).uniform(0, long_tl.duration, 4000))
+    row("sample(t) at random moments, rite 100× longer",
+        timed(lambda: long_tl.sample(next(long_rnd)), 2000), "call")
 
     model = pgdraw.with_font(Model(d.layout, tl, d.corpus))
     surf = pygame.Surface(size)

@@ -11,7 +11,7 @@ import functools
 import itertools
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pygame
@@ -41,7 +41,8 @@ class LayerCache:
 
     def __init__(self) -> None:
         self._store: dict[str, tuple[tuple, pygame.Surface]] = {}
-        self._shown: tuple | None = None  # (target ref, its size, kept stack, tiles drawn over)
+        # (target ref, its size, kept stack, tiles drawn again, what the other layers drew)
+        self._shown: tuple | None = None
 
     def forget(self) -> None:
         """The target's pixels are no longer what the last frame left (the window was exposed,
@@ -72,44 +73,183 @@ def _paints_its_clip(layer: Layer) -> bool:
     return pygame.Rect(*(round(v) for v in r.box)).contains(pygame.Rect(layer.clip))
 
 
-TILE = 32  # px: what the last frame drew over its kept layers is tracked in tiles this size
+TILE = 32  # px: what changed since the last frame is tracked in tiles this size
+
+
+@dataclasses.dataclass
+class _Drawn:
+    """A layer drawn without keeping its pixels, as the last frame drew it: each primitive's
+    box (None: it drew nothing) and drawing calls, in order."""
+
+    camera: tuple  # its camera's key
+    clip: pygame.Rect
+    prims: list
+    boxes: list
+    ops: list
 
 
 def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
-                cache: LayerCache | None = None) -> None:
-    """Draw the layers in order, each through its camera inside its clip box.
+                cache: LayerCache | None = None) -> list[pygame.Rect]:
+    """Draw the layers in order, each through its camera inside its clip box; return the
+    boxes of the target whose pixels may have changed.
 
-    With a cache, a kept layer is copied from its pixels; and when the target shows the last
-    frame drawn through this cache with the same kept layers, only the tiles something else
-    was drawn on (in that frame or in this one, before the copy) are copied again: everywhere
-    else the target holds the kept layers' pixels already. Draw on the target only through the
-    cache, or call its forget()."""
+    With a cache, a kept layer is copied from its pixels. When the target shows the last frame
+    drawn through this cache with the same kept layers, only what changed is drawn again: the
+    tiles where a primitive came, went or moved (one drawn last frame, the same object or an
+    equal one, through the same camera, in the same order, is the same pixels), grown until
+    every primitive meeting them lies inside them; there every layer is drawn again in
+    order (the kept ones copied), and everywhere else the target holds this frame's pixels
+    already. Draw on the target only through the cache, or call its forget()."""
     _seen.next_frame()
     _seen_texts.next_frame()
     size = surface.get_size()
+    whole = surface.get_rect()
     kept = [cache is not None and _paints_its_clip(la) for la in layers]
     stack = tuple((la.name, la.key, la.clip) for la, k in zip(layers, kept, strict=True) if k)
     shown = cache._shown if cache is not None else None
-    before = (shown[3] if shown is not None and shown[0]() is surface and shown[1] == size
-              and shown[2] == stack else None)
-    tiles = np.zeros((-(-size[1] // TILE), -(-size[0] // TILE)), bool)
+    again = (shown is not None and shown[0]() is surface and shown[1] == size
+             and shown[2] == stack)
+    old: dict = shown[4] if again else {}
+    drawn: dict[tuple[str, int], _Drawn] = {}
+    plans: list[_Drawn | None] = []
+    dirty: list[tuple[tuple, pygame.Rect]] = []  # (box, clip) of what came, went or moved
     for layer, keep in zip(layers, kept, strict=True):
-        clip = None if layer.clip is None else pygame.Rect(layer.clip)
-        surface.set_clip(clip)
         if keep:
-            pixels = cache.pixels(layer, surface)
-            if before is None:
-                surface.blit(pixels, clip.topleft, clip)
-            else:
-                for box in _runs(before | tiles, clip):
-                    surface.blit(pixels, box.topleft, box)
+            plans.append(None)
+            continue
+        name = (layer.name, sum(1 for n in drawn if n[0] == layer.name))
+        clip = whole if layer.clip is None else pygame.Rect(layer.clip).clip(whole)
+        ck = layer.camera.key()
+        was = old.pop(name, None)
+        if was is not None and (was.camera != ck or was.clip != clip):
+            dirty += [(b, was.clip) for b in was.boxes if b is not None]
+            was = None
+        d = _Drawn(ck, clip, list(layer.prims), [], [])
+        if was is None:
+            for p in d.prims:
+                box, ops = plan(p, layer.camera, size)
+                d.boxes.append(box)
+                d.ops.append(ops)
+            if again:
+                dirty += [(b, clip) for b in d.boxes if b is not None]
         else:
-            touched: list = []
-            draw(surface, layer.prims, layer.camera, touched)
-            _mark(tiles, touched, clip or surface.get_rect())
+            dirty += _reuse(d, was, layer.camera, size)
+        drawn[name] = d
+        plans.append(d)
+    for was in old.values():  # layers gone since the last frame
+        dirty += [(b, was.clip) for b in was.boxes if b is not None]
+    tiles = np.zeros((-(-size[1] // TILE), -(-size[0] // TILE)), bool)
+    if again:
+        for box, clip in dirty:
+            _mark(tiles, (box,), clip)
+        redraw = _grow(tiles, plans)
+        runs = _runs(tiles, whole)
+    for layer, keep, d in zip(layers, kept, plans, strict=True):
+        if keep:
+            clip = pygame.Rect(layer.clip)
+            pixels = cache.pixels(layer, surface)
+            surface.set_clip(clip)
+            if not again:
+                surface.blit(pixels, clip.topleft, clip)
+                continue
+            for box in runs:
+                box = box.clip(clip)
+                if box:
+                    surface.blit(pixels, box.topleft, box)
+            continue
+        surface.set_clip(d.clip)
+        for ops in (d.ops if not again else [d.ops[k] for k in redraw[id(d)]]):
+            for fn, args in ops:
+                fn(surface, *args)
+        if not again:
+            _mark(tiles, [b for b in d.boxes if b is not None], d.clip)
     surface.set_clip(None)
     if cache is not None:
-        cache._shown = (weakref.ref(surface), size, stack, tiles)
+        cache._shown = (weakref.ref(surface), size, stack, tiles, drawn)
+    return runs if again else [whole]
+
+
+def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, pygame.Rect]]:
+    """Fill d's boxes and drawing calls, those of the primitives drawn last frame (the same
+    object, else an equal one) taken from `was`; return the boxes that changed."""
+    at: dict[int, list[int]] = {}
+    for k, p in enumerate(was.prims):
+        at.setdefault(id(p), []).append(k)
+    match: list[int | None] = []
+    for p in d.prims:
+        ks = at.get(id(p))
+        match.append(ks.pop(0) if ks else None)
+    if None in match:  # an equal primitive made anew (the HUD's legend, a clock's same words)
+        used = set(match)
+        left: dict = {}
+        for k, p in enumerate(was.prims):
+            if k not in used:
+                left.setdefault(p, []).append(k)
+        for j, p in enumerate(d.prims):
+            if match[j] is None:
+                ks = left.get(p)
+                if ks:
+                    match[j] = ks.pop(0)
+    dirty: list = []
+    last, ordered = -1, True
+    for p, k in zip(d.prims, match, strict=True):
+        if k is None:
+            box, ops = plan(p, camera, size)
+            if box is not None:
+                dirty.append((box, d.clip))
+        else:
+            box, ops = was.boxes[k], was.ops[k]
+            ordered = ordered and k > last
+            last = k
+        d.boxes.append(box)
+        d.ops.append(ops)
+    used = set(match)
+    if not ordered:  # drawn in another order: wherever any of them is may differ
+        dirty += [(b, d.clip) for b in d.boxes if b is not None]
+        used = set()
+    dirty += [(b, was.clip) for k, b in enumerate(was.boxes) if k not in used and b is not None]
+    return dirty
+
+
+def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> dict[int, list[int]]:
+    """Grow the changed tiles until each primitive meeting them lies inside them (drawn again
+    whole, it changes no pixel outside); return the primitives meeting them, by layer."""
+    rows, cols = tiles.shape
+    spans, owner = [], []
+    for d in plans:
+        if d is None:
+            continue
+        c = d.clip
+        for k, b in enumerate(d.boxes):
+            if b is None:
+                continue
+            x0, y0 = max(b[0], c.left), max(b[1], c.top)
+            x1, y1 = min(b[2], c.right), min(b[3], c.bottom)
+            if x0 < x1 and y0 < y1:
+                spans.append((y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1))
+                owner.append((id(d), k))
+    out: dict[int, list[int]] = {id(d): [] for d in plans if d is not None}
+    if not spans:
+        return out
+    sp = np.asarray(spans, np.intp)
+    r0, r1, c0, c1 = sp[:, 0], sp[:, 1], sp[:, 2], sp[:, 3]
+    inside = np.zeros(len(sp), bool)
+    while True:
+        s = np.zeros((rows + 1, cols + 1), np.int32)
+        s[1:, 1:] = tiles.cumsum(0).cumsum(1)
+        meets = (s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]) > 0
+        new = np.flatnonzero(meets & ~inside)
+        if not len(new):
+            break
+        inside |= meets
+        for i in new.tolist():
+            tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
+    for i in np.flatnonzero(inside).tolist():
+        layer, k = owner[i]
+        out[layer].append(k)
+    for ks in out.values():
+        ks.sort()
+    return out
 
 
 def _mark(tiles: np.ndarray, boxes: list, clip: pygame.Rect) -> None:
@@ -158,23 +298,31 @@ def draw(surface: pygame.Surface, prims: Iterable[Primitive], camera: Camera,
          touched: list | None = None) -> None:
     """Draw each primitive in order (back to front); `touched` gets a box (x0, y0, x1, y1)
     round every pixel each one may have changed."""
+    size = surface.get_size()
     for p in prims:
-        if isinstance(p, Circle):
-            box = _circle(surface, p, camera)
-        elif isinstance(p, Polygon):
-            box = _polygon(surface, p, camera)
-        elif isinstance(p, Line):
-            box = _line(surface, p, camera)
-        elif isinstance(p, Text):
-            box = _text(surface, p, camera)
-        elif isinstance(p, Rect):
-            box = _rect(surface, p)
-        elif isinstance(p, Sprite):
-            box = _sprite(surface, p, camera)
-        else:
-            raise TypeError(f"not a display primitive: {p!r}")
+        box, ops = plan(p, camera, size)
+        for fn, args in ops:
+            fn(surface, *args)
         if touched is not None and box is not None:
             touched.append(box)
+
+
+Ops = tuple[tuple[Callable[..., object], tuple], ...]  # (fn, args): fn(target, *args) each
+
+
+def plan(p: Primitive, camera: Camera, size: tuple[int, int]) -> tuple[Extent, Ops]:
+    """How a primitive is drawn on a target of this size: a box round every pixel it may
+    change (None: none) and the drawing calls, which give the same pixels whenever they are
+    made again (the window repeats those of whoever stands still)."""
+    fn = _PLANNERS.get(type(p))
+    if fn is None:
+        fn = next((f for k, f in _PLANNERS.items() if isinstance(p, k)), None)
+        if fn is None:
+            raise TypeError(f"not a display primitive: {p!r}")
+    return fn(p, camera, size)
+
+
+_blit = pygame.Surface.blit
 
 
 def _xy(points, screen: bool, camera: Camera) -> np.ndarray:
@@ -204,11 +352,10 @@ def _around(pts: list[tuple[int, int]], pad: int) -> Extent:
     return (min(xs) - pad, min(ys) - pad, max(xs) + pad + 1, max(ys) + pad + 1)
 
 
-def _circle(surf: pygame.Surface, c: Circle, cam: Camera) -> Extent:
+def _circle(c: Circle, cam: Camera, size) -> tuple[Extent, Ops]:
     (x, y), = _ipts(_spts([c.center], c.screen, cam))
     ri = _radius_px(c, cam)
-    _circle_px(surf, x, y, ri, c)
-    return (x - ri - 2, y - ri - 2, x + ri + 3, y + ri + 3)
+    return (x - ri - 2, y - ri - 2, x + ri + 3, y + ri + 3), ((_circle_px, (x, y, ri, c)),)
 
 
 def _radius_px(c: Circle, cam: Camera) -> int:
@@ -226,10 +373,11 @@ def _circle_px(surf: pygame.Surface, x: int, y: int, ri: int, c: Circle) -> None
             pygame.draw.circle(surf, c.stroke, (x, y), ri, max(round(c.width), 1))
 
 
-def _polygon(surf: pygame.Surface, p: Polygon, cam: Camera) -> Extent:
+def _polygon(p: Polygon, cam: Camera, size) -> tuple[Extent, Ops]:
     pts = _ipts(_spts(p.points, p.screen, cam))
-    _polygon_px(surf, pts, p)
-    return _around(pts, round(p.width) + 2) if pts else None
+    if not pts:
+        return None, ()
+    return _around(pts, round(p.width) + 2), ((_polygon_px, (pts, p)),)
 
 
 def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) -> None:
@@ -267,25 +415,25 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     return out
 
 
-def _line(surf: pygame.Surface, ln: Line, cam: Camera) -> Extent:
+def _line(ln: Line, cam: Camera, size) -> tuple[Extent, Ops]:
     a = _xy(ln.points, ln.screen, cam)
     if ln.closed and len(a) > 2:
         a = np.vstack([a, a[:1]])
     if len(a) < 2:
-        return None
+        return None, ()
     parts = _dashes(a, *ln.dash) if ln.dash else [a]
     w = max(round(ln.width), 1)
     extent = _around(_ipts(a), w + 2)
+    ops: list = []
     for part in parts:
         pts = _ipts(part)
         if w == 1:
-            pygame.draw.aalines(surf, ln.color, False, pts)
+            ops.append((pygame.draw.aalines, (ln.color, False, pts)))
         else:
-            pygame.draw.lines(surf, ln.color, False, pts, w)
+            ops.append((pygame.draw.lines, (ln.color, False, pts, w)))
             if w >= 3:  # round the joints so thick walls do not show notches
-                for q in pts:
-                    pygame.draw.circle(surf, ln.color, q, w // 2)
-    return extent
+                ops += [(pygame.draw.circle, (ln.color, q, w // 2)) for q in pts]
+    return extent, tuple(ops)
 
 
 def text_px(t: Text, cam: Camera) -> int:
@@ -299,17 +447,13 @@ _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "
            "ne": (1.0, 0.0), "nw": (0.0, 0.0), "se": (1.0, 1.0), "sw": (0.0, 1.0)}
 
 
-def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
+def _text(t: Text, cam: Camera, size) -> tuple[Extent, Ops]:
     if not t.text:
-        return None
-    key = (None if t.screen else cam.key(), surf.get_size())
+        return None, ()
+    key = (None if t.screen else cam.key(), size)
     kept = _seen_texts.get(t, key)
     if kept is not None:  # the same Text as the last frame's, through the same camera
-        if kept[0] is None:
-            return None
-        img, at, extent = kept
-        surf.blit(img, at)
-        return extent
+        return kept
     (x, y), = _spts([t.pos], t.screen, cam)
     px = text_px(t, cam)
     img = _cache.render(t.text, px, t.color)
@@ -318,33 +462,30 @@ def _text(surf: pygame.Surface, t: Text, cam: Camera) -> Extent:
     ax, ay = _ANCHOR.get(t.anchor, (0.5, 0.5))
     left = x - ax * (w + 2 * pad) + pad
     top = y - ay * (h + 2 * pad) + pad
-    if left > surf.get_width() or top > surf.get_height() or left + w < 0 or top + h < 0:
-        _seen_texts.put(t, key, (None, None, None))
-        return None
-    if pad and t.halo is None and _opaque(t.bg) and _opaque(t.border):
+    if left > size[0] or top > size[1] or left + w < 0 or top + h < 0:
+        out: tuple[Extent, Ops] = (None, ())
+    elif pad and t.halo is None and _opaque(t.bg) and _opaque(t.border):
         bx, by = int(left - pad), int(top - pad)
         img, _ = _boxed.get((t.text, px, t.color, t.bg, t.border, (w + 2 * pad, h + 2 * pad),
                              (int(left) - bx, int(top) - by)))
-        surf.blit(img, (bx, by))
-        extent = (bx - 2, by - 2, bx + w + 2 * pad + 2, by + h + 2 * pad + 2)
-        _seen_texts.put(t, key, (img, (bx, by), extent))
-        return extent
-    if pad:
-        box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
-        if t.bg is not None:
-            pygame.draw.rect(surf, t.bg, box, border_radius=3)
-        if t.border is not None:
-            pygame.draw.rect(surf, t.border, box, 1, border_radius=3)
-    if t.halo is not None:
-        rim = _cache.render(t.text, px, t.halo)
-        for dx, dy in _HALO:
-            surf.blit(rim, (int(left) + dx, int(top) + dy))
-    surf.blit(img, (int(left), int(top)))
-    extent = (int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
-              int(top) + h + pad + 3)
-    if not pad and t.halo is None:  # one copy of the words: kept to be copied again
-        _seen_texts.put(t, key, (img, (int(left), int(top)), extent))
-    return extent
+        out = ((bx - 2, by - 2, bx + w + 2 * pad + 2, by + h + 2 * pad + 2),
+               ((_blit, (img, (bx, by))),))
+    else:
+        ops: list = []
+        if pad:
+            box = pygame.Rect(int(left - pad), int(top - pad), w + 2 * pad, h + 2 * pad)
+            if t.bg is not None:
+                ops.append((pygame.draw.rect, (t.bg, box, 0, 3)))
+            if t.border is not None:
+                ops.append((pygame.draw.rect, (t.border, box, 1, 3)))
+        if t.halo is not None:
+            rim = _cache.render(t.text, px, t.halo)
+            ops += [(_blit, (rim, (int(left) + dx, int(top) + dy))) for dx, dy in _HALO]
+        ops.append((_blit, (img, (int(left), int(top)))))
+        out = ((int(left) - pad - 2, int(top) - pad - 2, int(left) + w + pad + 3,
+                int(top) + h + pad + 3), tuple(ops))
+    _seen_texts.put(t, key, out)
+    return out
 
 
 def _opaque(c: Color | None) -> bool:
@@ -354,13 +495,12 @@ def _opaque(c: Color | None) -> bool:
 _HALO = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 
 
-def _rect(surf: pygame.Surface, r: Rect) -> Extent:
+def _rect(r: Rect, cam: Camera, size) -> tuple[Extent, Ops]:
     box = pygame.Rect(*(round(v) for v in r.box))
     if box.w <= 0 or box.h <= 0:
-        return None
-    _rect_px(surf, box, r)
+        return None, ()
     m = max(round(r.width), 1) + 1
-    return (box.x - m, box.y - m, box.right + m, box.bottom + m)
+    return (box.x - m, box.y - m, box.right + m, box.bottom + m), ((_rect_px, (box, r)),)
 
 
 def _rect_px(surf: pygame.Surface, box: pygame.Rect, r: Rect) -> None:
@@ -564,15 +704,24 @@ _seen = _Seen()
 _seen_texts = _Seen()  # (pixels, where, extent) of a Text drawn as one copy
 
 
-def _sprite(surf: pygame.Surface, s: Sprite, cam: Camera) -> Extent:
+def _sprite(s: Sprite, cam: Camera, size) -> tuple[Extent, Ops]:
     found = _seen.look(s, cam)
     if found is None:
         boxes: list = []
-        draw(surf, s.parts, cam, boxes)
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes)) if boxes else None
+        ops: list = []
+        for q in s.parts:
+            box, more = plan(q, cam, size)
+            ops += more
+            if box is not None:
+                boxes.append(box)
+        return ((min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                 max(b[3] for b in boxes)) if boxes else None), tuple(ops)
     (ax, ay), look = found
     img, (dx, dy) = _sprites.get(look)
-    surf.blit(img, (ax + dx, ay + dy), special_flags=pygame.BLEND_PREMULTIPLIED)
     w, h = img.get_size()
-    return (ax + dx, ay + dy, ax + dx + w, ay + dy + h)
+    return ((ax + dx, ay + dy, ax + dx + w, ay + dy + h),
+            ((_blit, (img, (ax + dx, ay + dy), None, pygame.BLEND_PREMULTIPLIED)),))
+
+
+_PLANNERS: dict[type, Callable[..., tuple[Extent, Ops]]] = {
+    Circle: _circle, Polygon: _polygon, Line: _line, Text: _text, Rect: _rect, Sprite: _sprite}
