@@ -207,8 +207,10 @@ def test_segment_blocked_by_hand():
     assert XU.segment_blocked((-12, 5), (-12, 15))  # through the 西楹
     assert XU.segment_blocked((0, 5), (0, -5))  # off the 堂's edge
     assert XU.segment_blocked((40, 5), (40, -60)) is True  # the 堂's corner, then nothing
-    assert XU.segment_blocked((0, -80), (0, -100)) is False  # out through the gate
-    assert XU.segment_blocked((20, -80), (20, -100))  # through the south wall
+    assert XU.segment_blocked((0, -350), (0, -370)) is False  # out through the gate
+    assert XU.segment_blocked((20, -350), (20, -370))  # through the south wall
+    assert XU.segment_blocked((0, -80), (0, -100)) is False  # the 庭 goes on south to the range
+    assert XU.segment_blocked((-10, -270), (-10, -290))  # through the 侯 (下綱不及地武)
     assert XU.segment_blocked((-40, -170), (-20, -190))  # through the 乏
     assert not XU.segment_blocked((20, 2), (20, -6))  # down the 阼階
 

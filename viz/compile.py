@@ -383,6 +383,12 @@ class Compiler:
         elif way == "左" and f > self.face[a] + 1e-9:
             f -= 360.0
         if abs(f - self.face[a]) < 1.0:
+            # too small to turn for: stand exactly as told (a walk's last heading may be a few
+            # tenths off), by correcting the keyframe he has just arrived at
+            last = self.buf.motion[-1] if self.buf.motion else None
+            if f != self.face[a] and last is not None and last[0] == a and last[1] == t:
+                self.buf.motion[-1] = (*last[:4], f, *last[5:])
+                self.face[a] = f
             return t
         self.hold(a, t)
         t += self.cfg.turn

@@ -16,7 +16,7 @@ from string import Formatter
 import numpy as np
 
 from viz.draw import labels
-from viz.draw.camera import Break, Camera, YMap
+from viz.draw.camera import Break, Camera, ymap_for
 from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
 from viz.timeline import POSTURES
 
@@ -454,7 +454,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     before it; then the nearest free place, with a leader line. Placed in a plane of pixels
     at the current zoom (drawn y, so breaks are respected), by viz.draw.labels."""
     k = max(o.px_per_chi, 1e-6)
-    ymap = YMap(o.breaks)
+    ymap = ymap_for(o.breaks)
     memo = _memo(timeline, o)
 
     def to_px(x: float, y: float) -> tuple[float, float]:
@@ -698,7 +698,8 @@ def range_bounds(layout) -> Bounds | None:
         # the range inside a deep court: from the 乏 to just behind the 侯, the court's width
         # (the top is where the first break begins, so the inset opens with it, as before)
         r, brk = _bbox(rng, 0.0), range_breaks(layout)
-        top = brk[0].north + 1.0 if brk else (fa[1] + 16 if fa is not None else hou[1] + 40)
+        top = (brk[0].north - 0.1 * brk[0].length if brk
+               else (fa[1] + 16 if fa is not None else hou[1] + 40))
         b = (r[0] - 2, hou[1] - 12, r[2] + 2, top)
     elif rng:
         b = _bbox(rng, 2.0)
