@@ -109,7 +109,10 @@ def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
 def test_it_prints_one_plate_a_page(built):
     page = (built / "index.html").read_text(encoding="utf-8")
     css = page.split("@media print", 1)[1]
-    assert re.search(r"section\.page \{[^}]*page-break-after: always", css)
+    # each stage starts a page and its plate has that page to itself; its text follows
+    assert re.search(r"section\.page \{[^}]*page-break-before: always", css)
+    assert re.search(r"figure \{[^}]*page-break-after: always", css)
+    assert re.search(r"figure img \{[^}]*max-height: 1\d\dmm", css)
 
 
 def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, built, tmp_path):

@@ -66,9 +66,10 @@ LIST_SEP = "、"
 MORE = "等"
 SPAN = "{a}–{b}"
 OMITTED = "{span} 略"
+ELLIPSIS = "…"
 LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）")
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, STEP_NOTE, INSET_TITLE, MOVES, FOLLOW,
-                                                    WHO, LIST_SEP, MORE, SPAN, OMITTED,
+                                                    WHO, LIST_SEP, MORE, SPAN, OMITTED, ELLIPSIS,
                                                     *LEGEND))
 
 
@@ -448,9 +449,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         ih = round(sh * 0.42)
         inset_box = (sx, sy + sh - ih, sw, ih)
         side_h = sh - ih - pg.px
-    side = _side(model, t, closing, pg, words, page, found, follow, side_h)
-    overlay = [_inked(p) for p in scene.overlay(cam, model.layout.chi_m,
-                                                (pg.map[0] + 12, pg.map[1] + pg.map[3] - 10))]
+    side = _side(model, t, closing, pg, words, page, found, follow, side_h, cam)
     head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
             Text((pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px, pg.title_y),
                  words, pg.px * 1.3, INK, "w", screen=True),
@@ -459,7 +458,6 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     layers = [Layer("paper", None, cam, tuple(base)),
               Layer("plate.plan", pg.map, cam, tuple(plan)),
               Layer("plate.people", pg.map, cam, tuple(main.prims)),
-              Layer("plate.overlay", pg.map, cam, tuple(overlay)),
               Layer("plate.text", None, cam, tuple(head + side))]
     boxes, marks = list(main.labels), list(main.marks)
     if inset_box is not None:
@@ -507,7 +505,7 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
 
 
 def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: str, found,
-          follow: int | None, height: float) -> list[Primitive]:
+          follow: int | None, height: float, cam: Camera) -> list[Primitive]:
     """The column beside the plan: the clause cited (經), its 注, the page, and the numbered
     moves with the words each enacts."""
     x, y, w, full = pg.side
@@ -536,6 +534,9 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     legend, legend_h = _legend(x, y + h, px)
     out += legend
     h -= legend_h
+    bar, bar_h = _scale(cam, model.layout.chi_m, x, y + h, w, px)
+    out += bar
+    h -= bar_h
     if found:
         head = MOVES if follow is None else FOLLOW.format(name=tl.actors[follow].name)
         out.append(Text((x, cy), head, px, ZHU, "nw", screen=True))
@@ -599,6 +600,10 @@ def _move_rows(runs: list[tuple[int, int, str]], x: float, top: float, w: float,
         indent, wrapped = layout(size)
         if top + sum(len(ls) for *_, ls in wrapped) * size * 1.55 <= bottom:
             break
+    else:  # one line a row, cut short, before any row is left out
+        wrapped = [(a, b, ls[:1] if len(ls) == 1 else
+                    [hud.wrap(text, size, w - indent - size * 2)[0] + ELLIPSIS])
+                   for (a, b, ls), (*_, text) in zip(wrapped, runs)]
     out: list[Primitive] = []
     cy, step = top, size * 1.55
     for r, (a, b, lines) in enumerate(wrapped):
@@ -616,6 +621,30 @@ def _move_rows(runs: list[tuple[int, int, str]], x: float, top: float, w: float,
             out.append(Text((x + indent, cy), line, size, INK, "nw", screen=True))
             cy += step
     return out
+
+
+def _scale(cam: Camera, chi_m: float, x: float, bottom: float, width: float,
+           px: float) -> tuple[list[Primitive], float]:
+    """The plan's scale bar (尺, and m) and its north arrow, in the column above the legend,
+    where no wall or name runs through them; and the height they take."""
+    k = px * 0.85
+    chi = scene.nice_length(min(width * 0.55, 220.0) / cam.scale)
+    w = chi * cam.scale
+    y1 = bottom - k * 0.9  # the bar's foot
+    x0 = x + k * 2.2  # the arrow stands left of it
+    out: list[Primitive] = []
+    for j in range(2):
+        out.append(Polygon(((x0 + j * w / 2, y1 - 6), (x0 + (j + 1) * w / 2, y1 - 6),
+                            (x0 + (j + 1) * w / 2, y1), (x0 + j * w / 2, y1)),
+                           INK if j == 0 else PAPER, INK, 1.0, screen=True))
+    out += [Text((x0, y1 - 8), "0", k * 0.9, INK, "s", screen=True),
+            Text((x0 + w, y1 - 8), scene.SCALE_NOTE.format(chi=chi, m=chi * chi_m), k * 0.9,
+                 INK, "s", screen=True)]
+    nx = x + k * 0.6
+    out += [Polygon(((nx, y1 - k * 2.4), (nx + k * 0.5, y1), (nx, y1 - k * 0.4),
+                     (nx - k * 0.5, y1)), INK, INK, 1.0, screen=True),
+            Text((nx, y1 - k * 2.5), scene.NORTH, k, INK, "s", screen=True)]
+    return out, k * 4.6
 
 
 def _legend(x: float, bottom: float, px: float) -> tuple[list[Primitive], float]:

@@ -120,7 +120,7 @@ body { margin: 0; color: var(--ink); background: var(--paper);
        font-family: """ + FONT_FAMILY + """; }
 header { padding: 1.2em 2em .6em; border-bottom: 1px solid var(--rule); }
 h1 { margin: 0 0 .3em; font-size: 1.6em; }
-nav.contents ol { margin: .4em 0; padding-left: 1.6em; columns: 3; }
+nav.contents ol { margin: .4em 0; padding-left: 0; columns: 3; list-style: none; }
 nav.contents a, .pager a { color: var(--zhu); text-decoration: none; }
 section.page { display: flex; gap: 1.6em; padding: 1.4em 2em; border-bottom: 1px solid var(--rule);
                align-items: flex-start; }
@@ -141,12 +141,14 @@ figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
 @media print {
   body { background: white; }
   header, .pager, figcaption { display: none; }  /* each plate carries its own title */
-  section.page { break-after: page; page-break-after: always; border: none; padding: 0;
-                 flex-direction: column; }
-  section.page:last-of-type { break-after: auto; page-break-after: auto; }
-  figure { flex: none; width: 100%; }
-  figure img { border: none; width: auto; max-width: 100%; max-height: 180mm; }
+  /* one plate a page: each stage starts a page, its plate fills it, its text follows */
+  section.page { display: block; break-before: page; page-break-before: always; border: none;
+                 padding: 0; }
+  figure { width: 100%; break-inside: avoid; break-after: page; page-break-after: always; }
+  figure img { display: block; border: none; width: auto; max-width: 100%; max-height: 183mm;
+               margin: 0 auto; }
   .text { min-width: 0; }
+  .jing, .zhu, .notes li { break-inside: avoid; }
 }
 @page { size: A4 landscape; margin: 12mm; }
 """
@@ -218,7 +220,8 @@ def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
             f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p)}\n"
             f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
     main, used = _substituted("\n".join(body))
-    subs = "".join(f'<p class="zhu">{esc(b)} stands for {esc(a)} (U+{ord(a):04X}), which no '
+    # the character itself is not written: no font here draws it, so it would show as a box
+    subs = "".join(f'<p class="zhu">{esc(b)} stands for the character U+{ord(a):04X}, which no '
                    "font here draws.</p>" for a, b in used)
     return (f'<!DOCTYPE html>\n<html lang="zh-Hant">\n<head><meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
