@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LAYOUT = ROOT / "layouts" / "xu.yaml"
 SCHEMA_PATH = ROOT / "layouts" / "layout.schema.json"
 
-REGIONS = ("堂", "階", "庭", "侯道", "elsewhere")
+REGIONS = ("堂", "階", "庭", "侯道", "門外", "elsewhere")
 
 # domain.md, "Places": names every layout must define, so queries and diagrams agree.
 REQUIRED_PLACES = (
