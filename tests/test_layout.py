@@ -683,3 +683,14 @@ def test_unknown_reading_is_a_located_error():
         load_layout(DEFAULT_LAYOUT, readings=("朱熹",))
     assert str(e.value) == (f"{DEFAULT_LAYOUT}:1:1: no variant in this layout follows the reading "
                             "'朱熹' (readings with variants: 中庭南北之中, 庭三堂深, 敖繼公)")
+
+
+def test_a_layout_listing_no_sight_lines_is_still_held_to_the_arrows_and_the_flag():
+    """`check` tests the lines for any layout: one without `sight:` gets the 物 → 侯 face and
+    物 → 乏 lines implied, located at its first line."""
+    start, end = XU_TEXT.index("\nsight:\n"), XU_TEXT.index("\nways:\n")
+    text = XU_TEXT[:start] + XU_TEXT[end:]
+    assert not [w for w in load_layout_text(text, "n.yaml").warnings if "sight" in w.message]
+    cut = [str(w) for w in load_layout_text(text, "n.yaml", ["庭三堂深"]).warnings]
+    assert len(cut) == 4 and all(c.startswith("n.yaml:1:1: warning: sight line") for c in cut)
+    assert any("implied" in c and "to 乏 at (-30, -180) is cut by the wall 南壁" in c for c in cut)

@@ -643,11 +643,14 @@ def _check_sight(root: YMap, col: Collector, layout: Layout) -> None:
     乏 and 侯): a warning for each wall, pillar, screen or target that cuts one, naming the
     line, the points cut off and the obstacle. What a line starts or ends on is not in its way;
     an obstacle marked `low` (lines pass over it) is not either."""
-    lines = root.get("sight", ())
+    lines = root.get("sight")
+    locs: list[Loc] = [lines.loc_of(i) for i in range(len(lines))] if lines else []
+    if lines is None:  # a layout that lists none is still held to the arrows' and the 旌's
+        lines, top = _implicit_sight(layout), Loc(layout.file, 1, 1)
+        locs = [top] * len(lines)
     blockers = [o for o in layout.obstacles if o.kind in _SIGHT_KINDS and not o.low]
     specs = root["places"]
-    for i, line in enumerate(lines):
-        loc = lines.loc_of(i)
+    for line, loc in zip(lines, locs):
         names = list(line["from"]) + (list(line["to"]) if isinstance(line["to"], list) else [])
         unknown = [n for n in names if n not in layout.places]
         if unknown:
@@ -682,6 +685,21 @@ def _check_sight(root: YMap, col: Collector, layout: Layout) -> None:
                                   f"({pa[0]:g}, {pa[1]:g}) to {label}{where} is cut by the "
                                   f"{o.kind} {o.name} rect {_fmt(o.rect)}{_at(o.loc)}; expected "
                                   f"nothing tall between them ({line['source']})")
+
+
+def _implicit_sight(layout: Layout) -> list[dict]:
+    """The lines every layout with 物 and a 侯 must keep open (domain.md: no wall may cut them),
+    for a layout that lists no `sight:` of its own."""
+    marks = [n for n in ("右物", "左物") if n in layout.places]
+    target = next((o for o in layout.obstacles if o.kind == "target"), None)
+    out: list[dict] = []
+    if marks and target is not None:
+        out.append({"what": "the arrows reach the whole 侯 (implied: the layout lists no sight:)",
+                    "from": marks, "to": {"face": target.name}, "source": "記: 鄉侯五十弓"})
+    if marks and "乏" in layout.places:
+        out.append({"what": "the 旌 seen from the 堂 (implied: the layout lists no sight:)",
+                    "from": marks, "to": ["乏"], "source": "經: 獲者坐而獲舉旌以宮偃旌以商"})
+    return out
 
 
 def _stands_on(name: str, specs: YMap) -> set[str]:
