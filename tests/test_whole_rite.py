@@ -89,3 +89,25 @@ def test_a_new_seed_changes_hits_and_what_follows(whole, corpus):
             else:
                 losers = {x["actor"] for x in r["archers"] if x["side"] != r["winner"]}
                 assert set(r["drank"]) <= losers and r["drank"]
+
+
+@pytest.mark.parametrize(("thing", "before", "after"), [
+    ("乏", "設席陳器", "乏參侯道居侯黨之一西五歩"),
+    ("侯", "設席陳器", "乃張侯"),
+    ("楅", "初射獲而未釋獲", "乃設楅於中庭"),
+    ("中", "再請射", "釋獲者執鹿中一人執算以從之"),
+    ("豐", "取矢視算", "弟子奉豐升設於西楹之西"),
+    ("右物", "司正舉觶", "乃納射器"),  # drawn after the 射器 come in (賈)
+])
+def test_things_appear_when_the_text_sets_them(whole, corpus, thing, before, after):
+    """Not drawn before the text brings them in (the review of 2026-11-30): hidden at the
+    start and at the end of the stage before, set out by the end of the step that sets them."""
+    from viz.draw.things import hidden
+    from viz.query import step_after
+    tl = whole.timeline
+    span = {s.name: s for s in tl.stages}
+    assert thing in hidden(tl, tl.sample(0.0))
+    assert thing in hidden(tl, tl.sample(span[before].t1, True))
+    k = step_after(tl, corpus, after)
+    later = [s for s in tl.steps if s.index >= k and thing not in hidden(tl, tl.sample(s.t1, True))]
+    assert later and later[0].stage == tl.steps[k].stage, (thing, after)
