@@ -310,3 +310,36 @@ def test_a_turn_goes_the_way_it_is_told(field, corpus):
         return float(tl.sample((s.t0 + s.t1) / 2).facing[tl.actor_index["zhuren"]])
     assert mid_facing("右") == pytest.approx(90)  # by the east
     assert mid_facing("左") == pytest.approx(270)  # by the west
+
+
+def test_gather_takes_up_the_arrows_shot_not_those_still_set_down(field, corpus):
+    """取矢: of a bundle some of whose arrows were shot, only those lying where they fell are
+    gathered; the two laid down unshot (as the 衆賔's at the 堂西) stay where they lie."""
+    tl, warns, _ = build("""\
+        - cite: 司正洗觶
+          do:
+            - shoot: {who: bin, prop: cheng, at: 洗}
+            - shoot: {who: bin, prop: cheng, at: 阼階下}
+            - put: {who: bin, prop: cheng.3}
+            - put: {who: bin, prop: cheng.4}
+        - cite: 升自西階
+          do:
+            - take: {who: sz, prop: cheng, gather: true}
+        """, field, corpus)
+    f = tl.sample(tl.steps[1].t1, closing=True)
+    sz = tl.actor_index["sz"]
+    assert f.holding[sz] == ("cheng.1", "cheng.2")
+    for p in ("cheng.3", "cheng.4"):
+        assert f.prop_holder[tl.prop_index[p]] == -1  # still lying where the 賔 put them
+    assert not [w for w in warns if "cheng" in w.message], warns
+    # with none shot, gather takes up every piece set down
+    tl, _, _ = build("""\
+        - cite: 司正洗觶
+          do:
+            - put: {who: bin, prop: cheng}
+        - cite: 升自西階
+          do:
+            - take: {who: sz, prop: cheng, gather: true}
+        """, field, corpus)
+    f = tl.sample(tl.steps[1].t1, closing=True)
+    assert f.holding[tl.actor_index["sz"]] == ("cheng.1", "cheng.2", "cheng.3", "cheng.4")

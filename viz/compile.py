@@ -130,6 +130,7 @@ class Compiler:
         self.holder = np.full(m, SET_DOWN)
         self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
         self.visible = np.zeros(m, bool)  # in the scene (a prop not yet brought is not)
+        self.loosed: set[int] = set()  # arrows shot and lying where they fell, not yet gathered
         self.labels = [a.label for a in script.cast]
         self.marks: dict[str, np.ndarray] = {}  # spots named by put: {…, mark: NAME}
         self.legs, self.legs_salt = _legs_for(layout)
@@ -229,6 +230,8 @@ class Compiler:
         self.visible[p] = visible
         if holder == SET_DOWN:
             self.prop_xy[p] = xy
+        elif holder >= 0:
+            self.loosed.discard(p)
 
     def set_label(self, a: int, t: float, text: str) -> None:
         if text not in self.label_names:
@@ -346,9 +349,13 @@ class Compiler:
         return t + d
 
     def gather(self, act: Action, a: int, members: list[int], busy: dict) -> float:
-        """Walk to each piece in turn, nearest first, and pick it up (取矢)."""
+        """Walk to each piece in turn, nearest first, and pick it up (取矢): of a bundle some of
+        whose arrows were shot, only those lying where they fell (not the ones still set down
+        unshot, as the 衆賔's at the 堂西); of any other, every piece set down."""
         t = busy.get(a, 0.0)
         left = [p for p in members if self.holder[p] == SET_DOWN]
+        if any(p in self.loosed for p in left):
+            left = [p for p in left if p in self.loosed]
         while left:
             p = min(left, key=lambda q: float(np.hypot(*(self.prop_xy[q] - self.pos[a]))))
             spot = self.prop_xy[p]

@@ -171,7 +171,8 @@ class Take(Verb):
             "count": Key("count", "only this many of a bundle: those lying nearest him, or "
                                   "handed over first (坐取中之八算)", hi=99),
             "gather": Key("flag", "true: walk to each piece of the bundle in turn, nearest first, "
-                                  "picking each up where it lies (取矢: arrows round the 侯)")}
+                                  "picking each up where it lies (取矢: arrows round the 侯); of "
+                                  "a bundle some of whose arrows were shot, only those")}
 
     @staticmethod
     def compile(c, act, busy):
@@ -276,6 +277,7 @@ class Shoot(Verb):
         c.set_prop(p, t, FLYING, c.pos[a])
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
         c.set_prop(p, t_hit, SET_DOWN, goal)
+        c.loosed.add(p)
         if shot is not None:
             t_hit = c.scored(act, shot, p, t, t_hit, goal)
         busy[a] = t
