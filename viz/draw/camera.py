@@ -9,6 +9,7 @@ circles stay round and widths stay true. Without breaks the camera is a plain si
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 from dataclasses import dataclass
 
@@ -102,6 +103,12 @@ class YMap:
         return 1.0
 
 
+@functools.lru_cache(maxsize=32)
+def ymap_for(breaks: tuple[Break, ...]) -> YMap:
+    """The YMap of these breaks, made once (a YMap is never changed after it is made)."""
+    return YMap(breaks)
+
+
 class Camera:
     """Screen = viewport centre + (drawn − centre) × scale, with y flipped so north is up."""
 
@@ -111,7 +118,7 @@ class Camera:
         self.viewport = tuple(float(v) for v in viewport)
         self.scale = float(scale)  # px per drawn 尺
         self.center = (float(center[0]), float(center[1]))  # in drawn coordinates
-        self.ymap = YMap(breaks)
+        self.ymap = ymap_for(tuple(breaks))
 
     @property
     def breaks(self) -> tuple[Break, ...]:
