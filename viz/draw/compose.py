@@ -31,6 +31,7 @@ NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the s
 STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
 REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
+FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
 
 # The words the composer itself writes (templates; the model's names aside)
 INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
@@ -103,6 +104,12 @@ class Model:
     def hud_memo(self) -> dict:
         """The HUD's panels and bars as built, by step or stage, and who differs at the end of
         a step from a compared reading (oldest first)."""
+        return {}
+
+    @cached_property
+    def framings(self) -> dict:
+        """Framings as worked out, by what they depend on (size, kind, stage, inset, manual
+        camera); their cameras are copied out, never handed on."""
         return {}
 
     @cached_property
@@ -256,6 +263,18 @@ def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False
     frame = tl.sample(t, closing) if frame is None else frame
     kind = view_kind(model, frame)
     stage = tl.stage_at(t, closing)
+    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual)
+    fr = model.framings.get(key)
+    if fr is None:
+        if len(model.framings) >= FRAMINGS:
+            model.framings.clear()
+        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual)
+    return replace(fr, camera=fr.camera.copy(),
+                   inset=None if fr.inset is None else fr.inset.copy())
+
+
+def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: bool,
+             manual: ManualCamera | None) -> Framing:
     mbox = areas(size)["map"]
     mx, my, mw, mh = mbox
     ibox = _inset_box(model, size, kind) if inset else None
@@ -496,11 +515,20 @@ def _plan(model: Model, camera: Camera, places: bool,
             + scene.place_labels(lay, camera.scale, places))
 
 
+_reach: dict[tuple, tuple[float, float, float, float]] = {}  # (camera, clip) → world box
+
+
 def _in_view(frame, camera: Camera, clip: Box):
     """The frame with only the people and props set down within REACH px of the clip box:
     a tag is placed within its owner's reach, so those further off change no pixel inside
     (the inset shows the four on the range, not the thirty in the hall)."""
-    x0, y0, x1, y1 = _world_box(camera, clip, REACH)
+    key = (camera.key(), clip)
+    box = _reach.get(key)
+    if box is None:
+        if len(_reach) >= STATIC_MEMO:
+            _reach.clear()
+        box = _reach[key] = _world_box(camera, clip, REACH)
+    x0, y0, x1, y1 = box
     xy, pxy = frame.xy, frame.prop_xy
     near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     pnear = (pxy[:, 0] >= x0) & (pxy[:, 0] <= x1) & (pxy[:, 1] >= y0) & (pxy[:, 1] <= y1)
@@ -514,12 +542,21 @@ def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primiti
     """Props set down, then the people, then what they say (back to front)."""
     tl = model.timeline
     o = SceneOptions(captions=captions, breaks=camera.breaks, px_per_chi=camera.scale)
-    out = scene.set_down_props(tl, frame, o) + _as_sprites(scene.actors(tl, frame, o))
+    out = scene.set_down_props(tl, frame, o)
+    for token, tags in scene.actor_parts(tl, frame, o):
+        kept = _tokens.get(id(token))
+        if kept is None or kept[0] is not token:
+            if len(_tokens) >= SPRITES:
+                _tokens.clear()
+            kept = _tokens[id(token)] = (token, _as_sprites(token))
+        out += kept[1]
+        out += tags
     return out + scene.captions(tl, frame, o) if captions else out
 
 
 SPRITES = 4096  # tokens remembered as Sprites (a frame has a few dozen)
 _sprites: dict[int, tuple[tuple, Sprite]] = {}  # id(disc) → (its parts, the Sprite)
+_tokens: dict[int, tuple[list, list]] = {}  # id(a token's list) → (the list, as Sprites)
 
 
 def _as_sprites(prims: list[Primitive]) -> list[Primitive]:

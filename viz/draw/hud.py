@@ -266,7 +266,10 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
         memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"]))
     out: list[Primitive] = clock(timeline, frame, a["panel"], st)
     out += playhead(timeline, frame, a["bar"])
-    out += legend(legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
+    lkey = ("hud.legend", legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
+    if lkey not in memo:  # the same objects while it stays: a back end finds them drawn
+        memo[lkey] = tuple(legend(lkey[1], substitutions))
+    out += memo[lkey]
     if where == "elsewhere":
         mx, my, mw, _ = a["map"]
         out.append(Text((mx + mw / 2, my + 40), ELSEWHERE, 15, RED, "c",

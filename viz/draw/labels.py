@@ -164,7 +164,7 @@ class Placer:
 
     def __init__(self) -> None:
         self._bounds: BoxT | None = None
-        self._obstacles: Counter = Counter()
+        self._obstacles: set | Counter = set()
         self._kept: dict = {}
         self.reused = 0  # how many labels the last call kept (tests, bench)
 
@@ -172,7 +172,6 @@ class Placer:
               bounds: BoxT | None = None, keys: Sequence | None = None) -> list[Placed]:
         """As `place`; `keys` name the labels across calls (default: the request itself)."""
         obs = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in obstacles]
-        count = Counter(obs)
         if keys is None:
             keys = labels
         seen: Counter = Counter()
@@ -185,9 +184,20 @@ class Placer:
         if bounds != self._bounds or any(a > b for a, b in zip(ranks, ranks[1:])):
             kept = {}  # framed otherwise, or an order changed: nothing is kept
         # what changed before any label is placed: obstacles moved, labels gone
-        dirty = [b for b in (count - self._obstacles) + (self._obstacles - count)]
+        uniq = set(obs)
+        count: set | Counter = uniq if len(uniq) == len(obs) else Counter(obs)
+        was = self._obstacles
+        if isinstance(count, set) and isinstance(was, set):
+            changed = count ^ was  # each box once: a set says what came and went
+        else:  # a box twice (two people on one spot): counted
+            now_c = Counter(count) if isinstance(count, set) else count
+            was_c = Counter(was) if isinstance(was, set) else was
+            changed = list((now_c - was_c) + (was_c - now_c))
+        dirty = _Dirty(changed)
         names_now = set(names)
-        dirty += [old.placed.box for n, old in kept.items() if n not in names_now]
+        for n, old in kept.items():
+            if n not in names_now:
+                dirty.add(old.placed.box)
         grid: _Grid | None = None  # obstacles and labels so far, made when first needed
         boxes: np.ndarray | None = None  # the same for numpy's path
         out: list[Placed] = []
@@ -195,10 +205,12 @@ class Placer:
         reused = 0
         for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
             old = kept.get(name)
-            if (old is not None and old.tried is not None and old.label == lab
-                    and not (_meets(old.span, dirty) and any(_meets(c, dirty)
-                                                             for c in old.tried))):
-                now[name] = _Kept(rank, lab, old.placed, old.tried, old.span)
+            if (old is not None and old.tried is not None and (old.label is lab
+                                                                  or old.label == lab)
+                    and not (dirty.meets(old.span) and any(dirty.meets(c)
+                                                           for c in old.tried))):
+                now[name] = old if old.rank == rank and old.label is lab else _Kept(
+                    rank, lab, old.placed, old.tried, old.span)
                 out.append(old.placed)
                 if grid is not None:
                     grid.add(old.placed.box)
@@ -212,14 +224,54 @@ class Placer:
                     boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
                 found, tried = _place_one(lab, boxes, bounds, taken)
             if old is None or old.placed.box != found.box:
-                dirty.append(found.box)
+                dirty.add(found.box)
                 if old is not None:
-                    dirty.append(old.placed.box)
+                    dirty.add(old.placed.box)
             now[name] = _Kept(rank, lab, found, tried, None if tried is None else _span(tried))
             out.append(found)
             grid.add(found.box)
         self._bounds, self._obstacles, self._kept, self.reused = bounds, count, now, reused
         return out
+
+
+class _Dirty:
+    """The boxes that came, went or moved in this call, bucketed by the CELL-sized squares
+    they meet: whether a span meets any (as _meets) looks only at those near it."""
+
+    def __init__(self, boxes) -> None:
+        self.cells: dict[tuple[int, int] | None, list[BoxT]] = {}
+        self.odd = False  # a box not finite meets everything (as _meets says)
+        for b in boxes:
+            self.add(b)
+
+    def add(self, b: BoxT) -> None:
+        if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:
+            self.odd = True
+            return
+        if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
+            self.cells.setdefault(None, []).append(b)
+            return
+        cells = self.cells
+        for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
+            for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
+                cells.setdefault((gx, gy), []).append(b)
+
+    def meets(self, span: BoxT) -> bool:
+        if self.odd:
+            return True
+        cells = self.cells
+        if not cells:
+            return False
+        if None in cells and _meets(span, cells[None]):
+            return True
+        if (span[0] + span[1] + span[2] + span[3]) * 0.0 != 0.0:  # as _meets: look at all
+            return any(_meets(span, bs) for bs in cells.values())
+        for gx in range(int(span[0] // CELL), int(span[2] // CELL) + 1):
+            for gy in range(int(span[1] // CELL), int(span[3] // CELL) + 1):
+                near = cells.get((gx, gy))
+                if near and _meets(span, near):
+                    return True
+        return False
 
 
 def _meets(span: BoxT, boxes: list[BoxT]) -> bool:
@@ -284,16 +336,21 @@ def _sure(cand: np.ndarray, cost: np.ndarray, k: int, skip: int = 0) -> tuple[Bo
 CELL = 64.0  # px: the grid the fast path finds a candidate's neighbours in
 
 
+SCANS = 8  # look-ups a _Grid answers by going through every box before it buckets them
+
+
 class _Grid:
     """Boxes bucketed by the CELL-sized squares they meet, so a label looks only at those near
-    it (the window places a few dozen tags among a hundred boxes every frame)."""
+    it (the window places a few dozen tags among a hundred boxes every frame). Most frames
+    place only a few labels again: the first SCANS look-ups go through the boxes one by one,
+    and only a frame that asks more buckets them."""
 
     def __init__(self, boxes: list[BoxT]):
-        self.boxes: list[BoxT] = []
-        self.cells: dict[tuple[int, int] | None, list[int]] = {}
-        self.odd = False  # a box not finite: numpy's arithmetic decides (inf × 0 is nan)
-        for b in boxes:
-            self.add(b)
+        self.boxes: list[BoxT] = list(boxes)
+        self.cells: dict[tuple[int, int] | None, list[int]] | None = None
+        self.scans = 0
+        self.odd = any((b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0 for b in self.boxes)
+        # odd: a box not finite: numpy's arithmetic decides (inf × 0 is nan)
 
     def add(self, b: BoxT) -> None:
         i = len(self.boxes)
@@ -301,17 +358,32 @@ class _Grid:
         if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:  # inf or nan
             self.odd = True
             return
-        if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
-            self.cells.setdefault(None, []).append(i)  # huge: looked at by everyone
-            return
+        if self.cells is not None:
+            self._bucket(i, b)
+
+    def _bucket(self, i: int, b: BoxT) -> None:
         cells = self.cells
+        if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:
+            return
+        if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
+            cells.setdefault(None, []).append(i)  # huge: looked at by everyone
+            return
         for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
             for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
                 cells.setdefault((gx, gy), []).append(i)
 
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[BoxT]:
         """The boxes that overlap (x0, y0, x1, y1) by some area, as numpy's test finds them."""
-        cells, boxes = self.cells, self.boxes
+        boxes = self.boxes
+        if self.cells is None:
+            if self.scans < SCANS:
+                self.scans += 1
+                return [b for b in boxes if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0
+                        and (b[0] + b[1] + b[2] + b[3]) * 0.0 == 0.0]
+            self.cells = {}
+            for i, b in enumerate(boxes):
+                self._bucket(i, b)
+        cells = self.cells
         seen = set(cells.get(None, ()))
         for gx in range(int(x0 // CELL), int(x1 // CELL) + 1):
             for gy in range(int(y0 // CELL), int(y1 // CELL) + 1):

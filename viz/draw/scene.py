@@ -332,23 +332,71 @@ def actors(timeline, frame, o: SceneOptions) -> list[Primitive]:
     """A token per present person: party colour, short label, facing nose, posture; then what
     they hold and their bows, as tags placed clear of every token and every other tag."""
     out: list[Primitive] = []
+    for token, tags in actor_parts(timeline, frame, o):
+        out += token
+        out += tags
+    return out
+
+
+def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
+                                                                 list[Primitive]]]:
+    """actors, person by person: (his token, his tags). A token is the same list object
+    while he stands as he stood (a back end may keep what it made of it)."""
+    out: list[tuple[list[Primitive], list[Primitive]]] = []
     r0 = token_radius(o)
     tags = _tags(timeline, frame, o).held
     kept = _memo(timeline, o).tokens
+    c = _cols(frame)
+    names = frame.labels
     for i, a in enumerate(timeline.actors):
-        if not bool(frame.present[i]):
+        if not c.present[i]:
             continue
-        x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
-        r = _drawn_r(frame, i, r0)
-        key = (x, y, r, _seated(frame, i), float(frame.facing[i]),
-               (frame.labels[i] if frame.labels else a.label) or a.name[:1])
+        x, y = c.xy[i]
+        key = (x, y, c.radius(i, r0), c.seated[i], c.facing[i],
+               (names[i] if names else a.label) or a.name[:1])
         old = kept.get(i)
         if old is None or old[0] != key:  # else the same objects as the last frame's
-            old = kept[i] = (key, _token(x, y, r, r0, key[3], key[4], key[5],
+            old = kept[i] = (key, _token(x, y, key[2], r0, key[3], key[4], key[5],
                                          party_color(a.party)))
-        out += old[1]
-        out += tags.get(i, [])
+        out.append((old[1], tags.get(i, [])))
     return out
+
+
+class _Cols:
+    """A frame's per-person arrays as Python lists (one conversion a frame, not a numpy
+    scalar a person and field): the same numbers."""
+
+    def __init__(self, frame) -> None:
+        n = len(frame.present)
+        self.present: list[bool] = frame.present.tolist()
+        self.xy: list[list[float]] = frame.xy.tolist()
+        self.facing: list[float] = frame.facing.tolist()
+        self.posture: list[int] = frame.posture.tolist()
+        self.count: list[int] = frame.count.tolist()
+        self.phase: list[float] = frame.phase.tolist()
+        kneel = frame.seated.tolist()[:n]
+        kneel += [False] * (n - len(kneel))
+        self.seated = [p == SIT or bool(s) for p, s in zip(self.posture, kneel, strict=True)]
+
+    def radius(self, i: int, r0: float) -> float:
+        """_drawn_r."""
+        r = r0 * 0.8 if self.seated[i] else r0
+        if self.posture[i] == BOW:
+            bows = max(self.count[i], 1)
+            r *= 1.0 - 0.28 * abs(math.sin(math.pi * bows * self.phase[i]))
+        return r
+
+
+_columns: list = []  # [(frame, _Cols)]: the last frames' (the main view's and the inset's)
+
+
+def _cols(frame) -> _Cols:
+    for fr, c in _columns:
+        if fr is frame:
+            return c
+    c = _Cols(frame)
+    _columns[:] = [(frame, c), *_columns[:1]]
+    return c
 
 
 def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float, label: str,
@@ -468,13 +516,13 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     reqs: list[tuple[str, int, Text, labels.Label]] = []  # (kind, actor, usual Text, request)
     people: list[tuple[int, list]] = []
     kept = memo.people
+    c = _cols(frame)
     for i in range(len(timeline.actors)):
-        if not bool(frame.present[i]):
+        if not c.present[i]:
             continue
-        code = int(frame.posture[i])
-        key = (float(frame.xy[i, 0]), float(frame.xy[i, 1]), float(frame.facing[i]), code,
-               int(frame.count[i]), float(frame.phase[i]) if code == BOW else 0.0,
-               _seated(frame, i), frame.holding[i])
+        code = c.posture[i]
+        key = (*c.xy[i], c.facing[i], code, c.count[i], c.phase[i] if code == BOW else 0.0,
+               c.seated[i], frame.holding[i])
         old = kept.get(i)
         if old is None or old[0] != key:
             old = kept[i] = (key, *_person(timeline, frame, i, o, to_px))
