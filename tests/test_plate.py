@@ -98,6 +98,15 @@ def test_svg_draws_the_display_list_through_the_camera_and_clip():
     assert 'aria-label="主人"' in svg and 'fill-opacity="0" aria-hidden="true">主人</text>' in svg
 
 
+def test_svg_prints_on_one_a4_page_turned_the_way_it_is_drawn():
+    wide = svgdraw.svg_document([], (1600, 1130))
+    assert "size: A4 landscape" in wide and "width: 297mm; height: 209.76mm" in wide
+    tall = svgdraw.svg_document([], (800, 1200))
+    assert "size: A4 portrait" in tall and "width: 198mm; height: 297mm" in tall
+    # only when printed: drawn as an image it keeps its size in px
+    assert 'width="1600" height="1130"' in wide and "@media print" in wide
+
+
 def test_a_halo_is_drawn_under_the_words_in_both_back_ends():
     cam = Camera((0, 0, 60, 40))
     plain = Text((30.0, 20.0), "主人", 16, (0, 0, 0), "c", screen=True)

@@ -281,5 +281,16 @@ def svg_document(layers: Sequence[Layer], size: tuple[int, int], title: str = ""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'width="{w}" height="{h}" viewBox="0 0 {w} {h}">')
     ttl = f"<title>{escape(title)}</title>" if title else ""
-    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', head + ttl,
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', head + ttl, _print_style(w, h),
                       "<defs>" + "".join(defs) + "</defs>", *body, "</svg>", ""])
+
+
+def _print_style(w: int, h: int) -> str:
+    """How a browser prints the file: on one A4 page turned the way the drawing is, filling it
+    (a drawing 1600 px wide would otherwise run off a portrait page). Renderers that draw
+    the file as an image (resvg, cairosvg) do not print, and draw it at its size in px."""
+    pw, ph = (297.0, 210.0) if w >= h else (210.0, 297.0)
+    k = min(pw / w, ph / h)
+    return (f"<style>@page {{ size: A4 {'landscape' if w >= h else 'portrait'}; margin: 0; }} "
+            f"@media print {{ svg:root {{ width: {_n(w * k)}mm; height: {_n(h * k)}mm; }} }}"
+            "</style>")

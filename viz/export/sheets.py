@@ -269,6 +269,12 @@ def to_csv(timeline, cues_: list[Cue]) -> str:
     return buf.getvalue()
 
 
+def clock(t: float) -> str:
+    """Seconds from the start as h:mm:ss, as a performer reads a running clock."""
+    n = int(t)
+    return f"{n // 3600}:{n // 60 % 60:02d}:{n % 60:02d}"
+
+
 def to_markdown(timeline, actor: int, cues_: list[Cue],
                 plan_link: Callable[[Cue], str | None] | None = None) -> str:
     """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan)."""
@@ -279,7 +285,8 @@ def to_markdown(timeline, actor: int, cues_: list[Cue],
         lines += ["(Plans of each move are left out when the sheet goes to the terminal; "
                   "write it with -o FILE.md to get them beside it.)", ""]
     for c in cues_:
-        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s · {c.stage} · 「{c.cite}」", ""]
+        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s ({clock(c.t0)}) · {c.stage} · "
+                  f"「{c.cite}」", ""]
         if c.clause:
             lines += [f"> {c.clause} ({c.clause_id})", ""]
         lines += [f"- where: {_where(c)}", f"- facing: {_facing(c)}", f"- does: {_does(c)}",
@@ -325,7 +332,8 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue]) -> str:
         clause = (f'<div>{esc(c.clause)} <span class="small">{esc(c.clause_id)}</span></div>'
                   if c.clause else "")
         rows.append(
-            f"<tr><td>{c.step + 1}</td><td>{c.t0:.1f}–{c.t1:.1f}</td><td>{esc(c.stage)}</td>"
+            f"<tr><td>{c.step + 1}</td><td>{c.t0:.1f}–{c.t1:.1f}"
+            f'<div class="small">{clock(c.t0)}</div></td><td>{esc(c.stage)}</td>'
             f'<td class="clause"><div class="cite">「{esc(c.cite)}」</div>{clause}</td>'
             f"<td>{esc(_where(c))}</td><td>{esc(_facing(c))}</td><td>{esc(_does(c))}</td>"
             f"<td>{esc(_held(c))}</td><td>{img}</td></tr>")
