@@ -765,7 +765,7 @@ def range_bounds(layout) -> Bounds | None:
 
 def all_bounds(layout) -> Bounds:
     a, b = site_bounds(layout), range_bounds(layout)
-    court = _bbox([f.points for f in layout.features if f.kind in ("court", "gate")], 3.0)
+    court = _bbox([f.points for f in layout.features if f.kind == "court"], 3.0)
     if court is not None:  # a court deeper than the range: its gate too
         a = (min(a[0], court[0]), min(a[1], court[1]), max(a[2], court[2]), a[3])
     if b is None:
