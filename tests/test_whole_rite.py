@@ -91,6 +91,22 @@ def test_a_new_seed_changes_hits_and_what_follows(whole, corpus):
                 assert set(r["drank"]) <= losers and r["drank"]
 
 
+def test_on_zuoyoujun_nobody_goes_up_to_drink_and_nobody_moves(corpus):
+    """Seed 6 gives 左右鈞 in round 2: 飲不勝者 (§24) then does nothing at all (敖繼公:
+    若左右鈞則無此而即獻獲者與) — no 豐, no 射位, nobody left standing there after."""
+    got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus, seed=6).get(())
+    assert not got.warnings, got.warnings[:3]
+    tl = got.timeline
+    second = next(r for r in report(tl)["rounds"] if r["round"] == 2)
+    assert second["winner"] is None and second["announce"] == "左右鈞" and second["drank"] == []
+    span = {s.name: s for s in tl.stages}
+    before, after = tl.sample(span["取矢視算"].t1, True), tl.sample(span["飲不勝者"].t1, True)
+    assert span["飲不勝者"].t1 - span["飲不勝者"].t0 < 1.0
+    assert (before.xy == after.xy).all()
+    from viz.draw.things import hidden
+    assert "豐" in hidden(tl, after)
+
+
 @pytest.mark.parametrize(("thing", "before", "after"), [
     ("乏", "設席陳器", "乏參侯道居侯黨之一西五歩"),
     ("侯", "設席陳器", "乃張侯"),

@@ -532,6 +532,21 @@ class _Reader:
             return False
         return scenario.holds(w, self.values)
 
+    OUTCOMES = ("有勝", "左右鈞")  # a step's `when:` on the last count (視算)
+
+    def step_when(self, item: Mapping) -> bool:
+        """A step's `when:`: a scenario setting as cast_when, or the last count's outcome:
+        有勝 (one side won) or 左右鈞 (even)."""
+        w = item.get("when")
+        if isinstance(w, str) and w.strip() in self.OUTCOMES:
+            last = self.results[-1] if self.results else None
+            if last is None:
+                self.out.error(item.loc_of("when"), f"when: {w.strip()} needs a count (視算: "
+                                                    "count:) before this step")
+                return False
+            return (last.winner is not None) == (w.strip() == "有勝")
+        return self.cast_when(item)
+
     def read_groups(self) -> dict[str, list]:
         """The groups a step repeats over: the cast file's, trimmed to those cast, and the
         pairs that shoot (衆耦, 耦)."""
@@ -1204,7 +1219,7 @@ class _Reader:
             span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
             if span[1] > span[0]:
                 cursor = span[0]
-            if "when" in s and not self.cast_when(s):
+            if "when" in s and not self.step_when(s):
                 continue
             if "each" in s:
                 group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
