@@ -21,7 +21,7 @@ import html
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,9 +95,13 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
     try:
         if n > 1 and len(pages_) > 1 and fork:
             ctx = multiprocessing.get_context("fork")
+            # the longest stages first (a plate's time grows with the moves it draws), so the
+            # workers finish together instead of one drawing the last long stage alone
+            longest = sorted(pages_, key=lambda p: -len(p.steps))
             with ProcessPoolExecutor(min(n, len(pages_)), mp_context=ctx,
                                      initializer=fonts.after_fork) as pool:
-                for anchor, png, svg in pool.map(_draw, pages_):
+                for done in as_completed([pool.submit(_draw, p) for p in longest]):
+                    anchor, png, svg = done.result()
                     out[anchor] = (png, svg)
                     bar.update()
         else:
