@@ -4,11 +4,12 @@
 
 Rows: the window's frame from the composer (1280x800, plans from the layer cache, as when
 playing), for scale; plates per second (render_plate → PNG and SVG, one after the other, at
-every stage's end); the atlas of every stage plate (processes, as `atlas` runs it; with --steps
-also the atlas of every step); and the video at 720p, 30 frames/s, of the first and the last
-stage: frames rendered and encoded per second of wall time, and the CPU time per frame of
-drawing (compose + pgdraw + pixels out, this process) and of encoding (ffmpeg), which says what
-an idle machine would do when the wall times are spoilt by other work.
+every stage's end); the atlas of every stage plate (processes, as `atlas` runs it, with the
+CPU time its workers took; with --steps also the atlas of every step); and the video at
+720p, 30 frames/s, of the first and the last stage: frames rendered and encoded per second
+of wall time, and the CPU time per frame of drawing (compose + pgdraw + pixels out, this
+process) and of encoding (ffmpeg), which says what an idle machine would do when the wall
+times are spoilt by other work.
 Compare rows as ratios; absolute numbers depend on the machine and on what else it runs.
 """
 from __future__ import annotations
@@ -92,9 +93,13 @@ def main() -> int:
     row("plate (PNG + SVG), one process", 1 / plate_s, "plates/s", ms_each=plate_s * 1e3)
 
     with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
+        # the workers' CPU time beside the wall time: on a machine busy with other work the
+        # wall time says little, the CPU time (shared by the two workers) what it would take
+        ff0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         info = build_atlas(d, Path(tmp) / "stages", progress=False)
+        ff1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         row(f"atlas: {info.plates} stage plates", info.total_seconds, "s",
-            plates_per_s=info.plates / info.seconds)
+            plates_per_s=info.plates / info.seconds, workers_cpu_s=_cpu(ff0, ff1))
         if args.steps:
             info = build_atlas(d, Path(tmp) / "steps", steps=True, progress=False)
             row(f"atlas --steps: {info.plates} step plates", info.total_seconds, "s",
