@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -153,6 +153,7 @@ class _Kept:
     placed: Placed
     tried: tuple[BoxT, ...] | None
     span: BoxT | None = None  # round the tried ones
+    arr: np.ndarray | None = field(default=None, compare=False)  # tried as (k, 4)
 
 
 class Placer:
@@ -199,18 +200,29 @@ class Placer:
             if n not in names_now:
                 dirty.add(old.placed.box)
         grid: _Grid | None = None  # obstacles and labels so far, made when first needed
-        boxes: np.ndarray | None = None  # the same for numpy's path
         out: list[Placed] = []
         now: dict = {}
         reused = 0
+        # whether each label's choice stands if every label before it stands too, worked out
+        # for all at once; a label near one that did not stand is looked at on its own
+        stands = _verdicts(labels, names, kept, obs, dirty, bounds)
+        moved = _Dirty(())  # the boxes of labels that did not stand (placed anew or new)
         for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
             old = kept.get(name)
-            if (old is not None and old.tried is not None and (old.label is lab
-                                                                  or old.label == lab)
-                    and not (dirty.meets(old.span) and any(dirty.meets(c)
-                                                           for c in old.tried))):
+            same = (old is not None and old.tried is not None
+                    and (old.label is lab or old.label == lab))
+            if same and (moved.meets(old.span) if stands is not None
+                         else dirty.meets(old.span)):
+                near = dirty.hits(old.tried, old.span)  # tried ones something changed in
+                if near:
+                    if grid is None:
+                        grid = _Grid(obs + [p.box for p in out])
+                    same = _still(old.tried, near, grid, bounds)
+            elif same and stands is not None:
+                same = stands.get(rank, True)  # absent: nothing changed near it
+            if same:
                 now[name] = old if old.rank == rank and old.label is lab else _Kept(
-                    rank, lab, old.placed, old.tried, old.span)
+                    rank, lab, old.placed, old.tried, old.span, old.arr)
                 out.append(old.placed)
                 if grid is not None:
                     grid.add(old.placed.box)
@@ -220,14 +232,16 @@ class Placer:
                 grid = _Grid(obs + [p.box for p in out])
             found, tried, taken = _first_free(lab, grid, bounds)
             if found is None:  # crowded (or a hair from touching): numpy's sums decide
-                if boxes is None or len(boxes) != len(grid.boxes):
-                    boxes = np.asarray(grid.boxes, float).reshape(-1, 4)
-                found, tried = _place_one(lab, boxes, bounds, taken)
+                found, tried = _place_one(lab, grid.array(), bounds, taken)
             if old is None or old.placed.box != found.box:
                 dirty.add(found.box)
+                moved.add(found.box)
                 if old is not None:
                     dirty.add(old.placed.box)
-            now[name] = _Kept(rank, lab, found, tried, None if tried is None else _span(tried))
+                    moved.add(old.placed.box)
+            now[name] = _Kept(rank, lab, found, tried, None if tried is None else (
+                getattr(tried, "span", None) or _span(tried)), None if tried is None else (
+                getattr(tried, "arr", None)))
             out.append(found)
             grid.add(found.box)
         self._bounds, self._obstacles, self._kept, self.reused = bounds, count, now, reused
@@ -240,11 +254,13 @@ class _Dirty:
 
     def __init__(self, boxes) -> None:
         self.cells: dict[tuple[int, int] | None, list[BoxT]] = {}
+        self.boxes: list[BoxT] = []
         self.odd = False  # a box not finite meets everything (as _meets says)
         for b in boxes:
             self.add(b)
 
     def add(self, b: BoxT) -> None:
+        self.boxes.append(b)
         if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:
             self.odd = True
             return
@@ -272,6 +288,105 @@ class _Dirty:
                 if near and _meets(span, near):
                     return True
         return False
+
+
+    def hits(self, tried: tuple[BoxT, ...], span: BoxT) -> list[int]:
+        """Which of the candidates (within span) meet a box that changed; many at once (a
+        ring's hundred) tested as one array against the boxes near the span."""
+        arr = getattr(tried, "arr", None)
+        if self.odd or arr is None or len(tried) <= 12:
+            return [j for j, c in enumerate(tried) if self.meets(c)]
+        cells = self.cells
+        near = list(cells.get(None, ()))
+        for gx in range(int(span[0] // CELL), int(span[2] // CELL) + 1):
+            for gy in range(int(span[1] // CELL), int(span[3] // CELL) + 1):
+                near += cells.get((gx, gy), ())
+        if not near:
+            return []
+        b = np.asarray(near, float)
+        return np.flatnonzero(((b[None, :, 0] < arr[:, None, 2]) & (arr[:, None, 0] < b[None, :, 2])
+                               & (b[None, :, 1] < arr[:, None, 3])
+                               & (arr[:, None, 1] < b[None, :, 3])).any(axis=1)).tolist()
+
+
+def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
+              dirty: _Dirty, bounds: BoxT | None) -> dict[int, bool] | None:
+    """For each label kept from the last call whose span something changed in (rank →
+    verdict): whether its choice stands (as _still says) among the obstacles and the labels
+    before it as they were placed last time, all labels worked out as one array. None: not
+    worked out (a box not finite), each label is looked at on its own."""
+    if dirty.odd:
+        return None
+    if not dirty.boxes:
+        return {}
+    ranks, prior, todo = [], [], []
+    for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
+        old = kept.get(name)
+        if old is None:
+            continue
+        ranks.append(rank)
+        prior.append(old.placed.box)
+        if (old.tried is not None and (old.label is lab or old.label == lab)
+                and dirty.meets(old.span)):
+            todo.append((rank, old))
+    if not todo:
+        return {}
+    arrs = [old.arr if old.arr is not None else np.asarray(old.tried, float).reshape(-1, 4)
+            for _, old in todo]
+    cand = np.concatenate(arrs)
+    owner = np.repeat(np.arange(len(todo)), [len(a) for a in arrs])
+    last = np.cumsum([len(a) for a in arrs]) - 1  # each one's choice: the last tried
+    d = np.asarray(dirty.boxes, float)
+    hit = ((d[None, :, 0] < cand[:, None, 2]) & (cand[:, None, 0] < d[None, :, 2])
+           & (d[None, :, 1] < cand[:, None, 3]) & (cand[:, None, 1] < d[None, :, 3])).any(axis=1)
+    chosen = np.zeros(len(cand), bool)
+    chosen[last] = True
+    if bounds is not None:  # tried before the choice and out of bounds: taken whatever moved
+        out = ((cand[:, 0] < bounds[0]) | (cand[:, 1] < bounds[1]) | (cand[:, 2] > bounds[2])
+               | (cand[:, 3] > bounds[3]))
+        hit &= chosen | ~out
+    rows = np.flatnonzero(hit)
+    if not len(rows):
+        return {rank: True for rank, _ in todo}
+    boxes = np.asarray(obs + prior, float).reshape(-1, 4)
+    if not np.isfinite(boxes).all():
+        return None
+    before = np.concatenate([np.full(len(obs), -1), ranks])  # when each box was placed
+    c = cand[rows]
+    lo, hi = c[:, :2].min(axis=0), c[:, 2:].max(axis=0)
+    near = np.flatnonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0]) & (boxes[:, 1] < hi[1])
+                          & (boxes[:, 3] > lo[1]))
+    area = _areas(c, boxes[near])
+    mine = np.asarray([todo[k][0] for k in owner[rows]], int)
+    cost = np.where(before[near][None, :] < mine[:, None], area, 0.0).sum(axis=1)
+    bad = np.where(chosen[rows], cost != 0, (cost < 2e-6))  # a hair's sum: placed anew
+    fails = set(owner[rows[bad]].tolist())
+    return {rank: k not in fails for k, (rank, _) in enumerate(todo)}
+
+
+def _still(tried: tuple[BoxT, ...], near: list[int], grid: _Grid, bounds: BoxT | None) -> bool:
+    """Whether a label's last choice stands among the boxes now: each candidate tried before
+    it that something changed in is still taken (by 1e-6 px² or more, or out of bounds), and
+    the one chosen (the last tried) still meets nothing. The others met the same boxes as
+    before, so they stand as they were: placing the label again would choose the same. A sum
+    within a factor of two of 1e-6 is left to placing it again (the sums' order could tell)."""
+    if grid.odd:
+        return False
+    last = len(tried) - 1
+    if bounds is not None:
+        near = [j for j in near if j == last or not (
+            tried[j][0] < bounds[0] or tried[j][1] < bounds[1] or tried[j][2] > bounds[2]
+            or tried[j][3] > bounds[3])]  # out of bounds: taken whatever moved
+    if not near:
+        return True
+    c = np.asarray([tried[j] for j in near], float)
+    live = grid.array()
+    lo, hi = c[:, :2].min(axis=0), c[:, 2:].max(axis=0)
+    live = live[(live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
+                & (live[:, 3] > lo[1])]
+    cost = _areas(c, live).sum(axis=1) if len(live) else np.zeros(len(near))
+    chosen = np.asarray(near) == last
+    return bool(((cost == 0) == chosen).all() and not ((cost > 0) & (cost < 2e-6)).any())
 
 
 def _meets(span: BoxT, boxes: list[BoxT]) -> bool:
@@ -330,7 +445,20 @@ def _sure(cand: np.ndarray, cost: np.ndarray, k: int, skip: int = 0) -> tuple[Bo
     within a hair of none."""
     if cost[k] != 0 or ((cost > 0) & (cost < 1e-6)).any() or not np.isfinite(cand).all():
         return None
-    return tuple((a, b, c, d) for a, b, c, d in cand[:skip + k + 1].tolist())
+    arr = cand[:skip + k + 1]
+    out = _Tried((a, b, c, d) for a, b, c, d in arr.tolist())
+    out.arr = arr
+    out.span = (float(arr[:, 0].min()), float(arr[:, 1].min()), float(arr[:, 2].max()),
+                float(arr[:, 3].max()))
+    return out
+
+
+class _Tried(tuple):
+    """Candidates tried (a tuple), with their (k, 4) array and their span when numpy tried
+    them (the rings: a hundred boxes, looked at as one array)."""
+
+    arr: np.ndarray | None = None
+    span: BoxT | None = None
 
 
 CELL = 64.0  # px: the grid the fast path finds a candidate's neighbours in
@@ -348,6 +476,8 @@ class _Grid:
     def __init__(self, boxes: list[BoxT]):
         self.boxes: list[BoxT] = list(boxes)
         self.cells: dict[tuple[int, int] | None, list[int]] | None = None
+        self._arr: np.ndarray | None = None  # the boxes as rows, for numpy's path
+        self._rows = 0  # rows of _arr filled
         self.scans = 0
         self.odd = any((b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0 for b in self.boxes)
         # odd: a box not finite: numpy's arithmetic decides (inf × 0 is nan)
@@ -360,6 +490,19 @@ class _Grid:
             return
         if self.cells is not None:
             self._bucket(i, b)
+
+    def array(self) -> np.ndarray:
+        """(n, 4) the boxes so far (rows added as boxes come, not the whole made again)."""
+        n = len(self.boxes)
+        if self._arr is None or len(self._arr) < n:
+            arr = np.empty((max(2 * n, 64), 4))
+            if self._rows:
+                arr[:self._rows] = self._arr[:self._rows]
+            self._arr = arr
+        if self._rows < n:
+            self._arr[self._rows:n] = np.asarray(self.boxes[self._rows:n], float).reshape(-1, 4)
+            self._rows = n
+        return self._arr[:n]
 
     def _bucket(self, i: int, b: BoxT) -> None:
         cells = self.cells
@@ -446,6 +589,8 @@ def _scan(cand: list[BoxT], grid: _Grid, bounds: BoxT | None) -> int | None:
                 iy = min(c3, b3) - max(c1, b1)
                 if ix > 0 and iy > 0:
                     cost += ix * iy
+                    if cost >= 1e-6:  # taken, whatever the other boxes add
+                        break
         if cost == 0.0:
             return k
         if cost < 1e-6:

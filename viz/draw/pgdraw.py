@@ -86,6 +86,21 @@ class _Drawn:
     prims: list
     boxes: list
     ops: list
+    spans: np.ndarray | None = None  # (n, 4) tiles each box meets inside the clip: r0 r1 c0 c1
+
+    def tile_spans(self) -> np.ndarray:
+        """The tiles (rows r0:r1, columns c0:c1) each primitive may change inside the clip,
+        empty for one that changes none."""
+        if self.spans is None:
+            a = np.array([(0, 0, 0, 0) if b is None else b for b in self.boxes],
+                         np.int64).reshape(-1, 4)
+            c = self.clip
+            x0, y0 = np.maximum(a[:, 0], c.left), np.maximum(a[:, 1], c.top)
+            x1, y1 = np.minimum(a[:, 2], c.right), np.minimum(a[:, 3], c.bottom)
+            ok = (x0 < x1) & (y0 < y1)
+            self.spans = np.where(ok[:, None], np.stack(
+                [y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1], axis=1), 0)
+        return self.spans
 
 
 def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
@@ -172,13 +187,20 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
 def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, pygame.Rect]]:
     """Fill d's boxes and drawing calls, those of the primitives drawn last frame (the same
     object, else an equal one) taken from `was`; return the boxes that changed."""
-    at: dict[int, list[int]] = {}
-    for k, p in enumerate(was.prims):
-        at.setdefault(id(p), []).append(k)
-    match: list[int | None] = []
-    for p in d.prims:
-        ks = at.get(id(p))
-        match.append(ks.pop(0) if ks else None)
+    if d.prims == was.prims:  # the same objects (or equal ones) in the same order
+        d.boxes, d.ops, d.spans = was.boxes, was.ops, was.spans
+        return []
+    at = {id(p): k for k, p in enumerate(was.prims)}
+    match: list[int | None] = [at.get(id(p)) for p in d.prims]
+    found = [k for k in match if k is not None]
+    if len(at) < len(was.prims) or len(set(found)) < len(found):  # an object twice: by turns
+        turns: dict[int, list[int]] = {}
+        for k, p in enumerate(was.prims):
+            turns.setdefault(id(p), []).append(k)
+        match = []
+        for p in d.prims:
+            ks = turns.get(id(p))
+            match.append(ks.pop(0) if ks else None)
     if None in match:  # an equal primitive made anew (the HUD's legend, a clock's same words)
         used = set(match)
         left: dict = {}
@@ -192,13 +214,14 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
                     match[j] = ks.pop(0)
     dirty: list = []
     last, ordered = -1, True
+    boxes, ops_ = was.boxes, was.ops
     for p, k in zip(d.prims, match, strict=True):
         if k is None:
             box, ops = plan(p, camera, size)
             if box is not None:
                 dirty.append((box, d.clip))
         else:
-            box, ops = was.boxes[k], was.ops[k]
+            box, ops = boxes[k], ops_[k]
             ordered = ordered and k > last
             last = k
         d.boxes.append(box)
@@ -215,27 +238,17 @@ def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> dict[int, list[int]]
     """Grow the changed tiles until each primitive meeting them lies inside them (drawn again
     whole, it changes no pixel outside); return the primitives meeting them, by layer."""
     rows, cols = tiles.shape
-    spans, owner = [], []
-    for d in plans:
-        if d is None:
-            continue
-        c = d.clip
-        for k, b in enumerate(d.boxes):
-            if b is None:
-                continue
-            x0, y0 = max(b[0], c.left), max(b[1], c.top)
-            x1, y1 = min(b[2], c.right), min(b[3], c.bottom)
-            if x0 < x1 and y0 < y1:
-                spans.append((y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1))
-                owner.append((id(d), k))
-    out: dict[int, list[int]] = {id(d): [] for d in plans if d is not None}
-    if not spans:
+    drawn = [d for d in plans if d is not None]
+    out: dict[int, list[int]] = {id(d): [] for d in drawn}
+    if not drawn or not tiles.any():
         return out
-    sp = np.asarray(spans, np.intp)
+    sp = np.concatenate([d.tile_spans() for d in drawn])
+    if not len(sp):
+        return out
     r0, r1, c0, c1 = sp[:, 0], sp[:, 1], sp[:, 2], sp[:, 3]
-    inside = np.zeros(len(sp), bool)
+    inside = r0 >= r1  # those that change nothing are never drawn again
+    s = np.zeros((rows + 1, cols + 1), np.int32)
     while True:
-        s = np.zeros((rows + 1, cols + 1), np.int32)
         s[1:, 1:] = tiles.cumsum(0).cumsum(1)
         meets = (s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]) > 0
         new = np.flatnonzero(meets & ~inside)
@@ -244,11 +257,12 @@ def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> dict[int, list[int]]
         inside |= meets
         for i in new.tolist():
             tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
-    for i in np.flatnonzero(inside).tolist():
-        layer, k = owner[i]
-        out[layer].append(k)
-    for ks in out.values():
-        ks.sort()
+    inside &= r0 < r1
+    start = 0
+    for d in drawn:
+        n = len(d.boxes)
+        out[id(d)] = np.flatnonzero(inside[start:start + n]).tolist()
+        start += n
     return out
 
 
