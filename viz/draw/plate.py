@@ -162,7 +162,9 @@ def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
     s = tl.steps[k]
     stage = tl.stages[s.stage]
     clause = model.corpus.clause_at(s.span[0]) if model.corpus is not None else None
-    words = clause.punct if clause is not None else s.cite
+    # a clause cut inside a quotation starts with the quotation's closing mark: alone at the
+    # head of the words it closes nothing
+    words = clause.punct.lstrip("」』）〕") if clause is not None else s.cite
     page = clause.page if clause is not None else ""
     return TITLE.format(stage=stage.name), words, page
 

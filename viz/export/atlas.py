@@ -128,7 +128,7 @@ nav.contents ol { margin: .4em 0; padding-left: 0; columns: 3; list-style: none;
 nav.contents a, .pager a { color: var(--zhu); text-decoration: none; }
 section.page { display: flex; gap: 1.6em; padding: 1.4em 2em; border-bottom: 1px solid var(--rule);
                align-items: flex-start; }
-figure { flex: 0 1 62%; margin: 0; }
+figure { flex: 0 1 62%; margin: 0; position: sticky; top: .8em; }  /* in view beside the text */
 figure img { width: 100%; height: auto; border: 1px solid var(--rule); background: white; }
 figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
 .text { flex: 1 1 38%; min-width: 18em; }
@@ -148,7 +148,7 @@ figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
   /* one plate a page: each stage starts a page, its plate fills it, its text follows */
   section.page { display: block; break-before: page; page-break-before: always; border: none;
                  padding: 0; }
-  figure { width: 100%; break-inside: avoid; break-after: page; page-break-after: always; }
+  figure { position: static; width: 100%; break-inside: avoid; break-after: page; page-break-after: always; }
   figure img { display: block; border: none; width: auto; max-width: 100%; max-height: 183mm;
                margin: 0 auto; }
   .text { min-width: 0; }
@@ -183,14 +183,26 @@ def _text_block(timeline, corpus, page: Page) -> str:
                 cited.add(cl.id)
     shown = [cl for cl in corpus.clauses if cl.section == sec.index
              and (len(page.steps) > 1 or cl.id in cited)]
+    words = [cl.punct or cl.text for cl in shown]
+    at = {cl.id: n for n, cl in enumerate(corpus.clauses)}
+    # a clause cut inside a quotation starts with its closing mark (「…無獵獲。」上射揖):
+    # the mark is written where it belongs, at the end of the words before (when the page
+    # shows them)
+    for i in range(1, len(words)):
+        lead = len(words[i]) - len(words[i].lstrip(CLOSERS))
+        if lead and at[shown[i - 1].id] + 1 == at[shown[i].id]:
+            words[i - 1], words[i] = words[i - 1] + words[i][:lead], words[i][lead:]
     out = []
-    for cl in shown:
+    for cl, text in zip(shown, words):
         mark = " cited" if cl.id in cited else ""
         out.append(f'<p class="jing{mark}" id="{page.anchor}-{esc(cl.id)}">'
                    f'<span class="kind">{esc(cl.kind)} {esc(cl.id)}</span>'
-                   f"{esc(cl.punct or cl.text)}</p>")
+                   f"{esc(text)}</p>")
         out += [f'<p class="zhu">{esc(n)}</p>' for n in cl.notes]
     return "\n".join(out)
+
+
+CLOSERS = "」』）〕"
 
 
 def _notes_block(timeline, page: Page) -> str:
