@@ -156,3 +156,23 @@ def test_the_command(tmp_path, capsys):
     assert refused.returncode == 2 and "--force" in refused.stderr
     assert os.listdir(tmp_path / "x") == ["index.html"]
     assert (tmp_path / "x" / "index.html").read_text() == "mine"
+
+
+def test_a_closing_mark_cut_off_its_quotation_goes_back_to_the_words_it_closes():
+    """18.17 …命曰：「無射獲，無獵獲。 / 18.18 」上射揖。 — the 」 ends the clause before."""
+    from types import SimpleNamespace as NS
+
+    from viz.text.corpus import Clause
+
+    said = Clause("18.17", 18, "經", 0, 8, "命曰無射獲", "命曰：「無射獲。", (), "p")
+    bow = Clause("18.18", 18, "經", 8, 12, "上射揖", "」上射揖。", ("注",), "p")
+    sec = NS(index=18)
+    corpus = NS(clauses=(said, bow), section_at=lambda i: sec, section_named=lambda n: sec)
+    tl = NS(stages=[NS(first_step=0, last_step=1, section="x")],
+            steps=[NS(span=(0, 8)), NS(span=(8, 12))])
+    block = atlas._text_block(tl, corpus, atlas.Page("stage-18", "18", 1.0, True, 0, (0, 1),
+                                                     "stage"))
+    assert "命曰：「無射獲。」</p>" in block and "</span>上射揖。</p>" in block
+    # a page that shows only the second clause leaves its words as they are
+    one = atlas._text_block(tl, corpus, atlas.Page("step-2", "2", 1.0, True, 0, (1,), "step"))
+    assert "</span>」上射揖。</p>" in one and "命曰" not in one
