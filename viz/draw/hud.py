@@ -293,8 +293,10 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
         out += help_overlay(size)
     parts = [Part("hud.panel", a["panel"], fixed, pkey)]
     if sbox is not None and srows:  # kept by what it says: redrawn as a 算 is laid, a beat struck
-        parts.append(Part("hud.score", sbox, tuple(score_panel(sbox, srows)),
-                          ("hud.score", sbox, srows)))
+        skey = ("hud.score", sbox, srows)
+        if skey not in memo:
+            memo[skey] = tuple(score_panel(sbox, srows))
+        parts.append(Part("hud.score", sbox, memo[skey], skey))
     parts += [Part("hud.bar", a["bar"], memo[bkey], bkey), Part("hud", None, tuple(out))]
     return parts, Hits(list(clauses), sbox if srows else None)
 

@@ -211,7 +211,7 @@ class Placer:
             old = kept.get(name)
             same = (old is not None and old.tried is not None
                     and (old.label is lab or old.label == lab))
-            if same and (moved.meets(old.span) if stands is not None
+            if same and ((moved.boxes and moved.meets(old.span)) if stands is not None
                          else dirty.meets(old.span)):
                 near = dirty.hits(old.tried, old.span)  # tried ones something changed in
                 if near:
@@ -319,16 +319,22 @@ def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
         return None
     if not dirty.boxes:
         return {}
-    ranks, prior, todo = [], [], []
+    ranks, prior, same = [], [], []
     for rank, (lab, name) in enumerate(zip(labels, names, strict=True)):
         old = kept.get(name)
         if old is None:
             continue
         ranks.append(rank)
         prior.append(old.placed.box)
-        if (old.tried is not None and (old.label is lab or old.label == lab)
-                and dirty.meets(old.span)):
-            todo.append((rank, old))
+        if old.tried is not None and (old.label is lab or old.label == lab):
+            same.append((rank, old))
+    if not same:
+        return {}
+    d = np.asarray(dirty.boxes, float)
+    sp = np.asarray([old.span for _, old in same], float)
+    near = ((d[None, :, 0] < sp[:, None, 2]) & (sp[:, None, 0] < d[None, :, 2])
+            & (d[None, :, 1] < sp[:, None, 3]) & (sp[:, None, 1] < d[None, :, 3])).any(axis=1)
+    todo = [same[k] for k in np.flatnonzero(near).tolist()]  # dirty.meets(span), at once
     if not todo:
         return {}
     arrs = [old.arr if old.arr is not None else np.asarray(old.tried, float).reshape(-1, 4)
@@ -336,7 +342,6 @@ def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
     cand = np.concatenate(arrs)
     owner = np.repeat(np.arange(len(todo)), [len(a) for a in arrs])
     last = np.cumsum([len(a) for a in arrs]) - 1  # each one's choice: the last tried
-    d = np.asarray(dirty.boxes, float)
     hit = ((d[None, :, 0] < cand[:, None, 2]) & (cand[:, None, 0] < d[None, :, 2])
            & (d[None, :, 1] < cand[:, None, 3]) & (cand[:, None, 1] < d[None, :, 3])).any(axis=1)
     chosen = np.zeros(len(cand), bool)

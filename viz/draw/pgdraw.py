@@ -201,14 +201,14 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
         for p in d.prims:
             ks = turns.get(id(p))
             match.append(ks.pop(0) if ks else None)
-    if None in match:  # an equal primitive made anew (the HUD's legend, a clock's same words)
+    if None in match:  # an equal primitive made anew (a clock's same words, the playhead)
         used = set(match)
         left: dict = {}
         for k, p in enumerate(was.prims):
-            if k not in used:
+            if k not in used and type(p) is not Sprite:  # a new token has moved: not equal
                 left.setdefault(p, []).append(k)
         for j, p in enumerate(d.prims):
-            if match[j] is None:
+            if match[j] is None and left and type(p) is not Sprite:
                 ks = left.get(p)
                 if ks:
                     match[j] = ks.pop(0)
