@@ -19,6 +19,10 @@ from viz.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, scr
 from viz.script import load_script, parse_script
 from viz.verbs import REGISTRY
 
+# A guard against a runaway (a refusal that reads on, recursion without end), not a speed
+# measure: speed is measured in bench/. Generous, so a loaded machine does not fail it.
+RUNAWAY = 20.0
+
 
 @pytest.fixture
 def rite(small_rite) -> Path:
@@ -122,7 +126,7 @@ def test_patterns_using_each_other_give_one_error_each_quickly(field, corpus):
         "use: 再拜\n        with: {who: zhuren}", "use: p0", 1)
     t = time.perf_counter()
     got = errors(text, field, corpus)
-    assert time.perf_counter() - t < 2
+    assert time.perf_counter() - t < RUNAWAY
     assert len(got) == 3 and all("uses itself: p" in e for e in got)
 
 

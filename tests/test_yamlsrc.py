@@ -12,6 +12,10 @@ from viz import yamlsrc
 from viz.errors import MAX_MESSAGE, InputError, Loc, Problem, clip, shorten
 from viz.yamlsrc import YList, YMap, load_file, load_text, locate
 
+# A guard against a runaway (a refusal that reads on, recursion without end), not a speed
+# measure: speed is measured in bench/. Generous, so a loaded machine does not fail it.
+RUNAWAY = 20.0
+
 DOC = """\
 # a comment
 rite: 鄉射禮
@@ -133,7 +137,7 @@ def test_a_huge_value_is_not_echoed_back():
 
 def test_sexagesimal_numbers_cannot_stall_the_loader(loader):
     prob, secs = refused("n: " + "1:" * 100_000 + "1\n")
-    assert prob.loc == Loc("f.yaml", 1, 4) and "too long" in prob.message and secs < 2
+    assert prob.loc == Loc("f.yaml", 1, 4) and "too long" in prob.message and secs < RUNAWAY
 
 
 # ------------------------------------------------------------------ limits
@@ -143,7 +147,7 @@ def test_deep_nesting_is_refused_where_it_crosses_the_limit(loader):
     prob, secs = refused("a: " + "[" * 20_000 + "]" * 20_000)
     # the mapping is level 1, so the 100th bracket (column 3 + 100) is level 101
     assert prob.loc == Loc("f.yaml", 1, 3 + yamlsrc.MAX_DEPTH) and "nested more than 100" in prob.message
-    assert secs < 2
+    assert secs < RUNAWAY
     prob, _ = refused("x:\n" + "- " * 20_000 + "z\n")
     assert prob.loc.line == 2 and "nested" in prob.message
     assert load_text("[" * 99 + "]" * 99) is not None  # the document itself is level 1
@@ -157,7 +161,7 @@ def test_an_alias_bomb_is_refused_at_the_alias_that_crosses_the_limit(loader):
     # the aliases of b…e stand for 90 + 819 + 7,380 + 66,429 values; the first *e in f crosses
     assert (prob.loc.line, prob.loc.col) == (6, 8) and "aliases expand to more than 100,000" in (
         prob.message)
-    assert secs < 2
+    assert secs < RUNAWAY
     shared = load_text("a: &s {x: 1}\nb: *s\nc: {<<: *s, y: 2}\n")
     assert shared["b"] == {"x": 1} and shared["c"] == {"x": 1, "y": 2}
 
@@ -174,7 +178,7 @@ def test_too_many_lines_are_refused_at_once(tmp_path):
     p.write_text("a: 1\n" + "#\n" * 2_000_000, encoding="utf-8")
     prob, secs = refused_file(p)
     assert prob.loc == Loc(str(p), yamlsrc.MAX_LINES + 1, 1) and "more than 500,000 lines" in prob.message
-    assert secs < 2
+    assert secs < RUNAWAY
     prob, _ = refused("a: 1\r" + "#\r" * 600_000)  # old Mac line ends count too
     assert "lines" in prob.message
 
@@ -186,7 +190,7 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it_all(tmp_path):
         f.truncate(yamlsrc.MAX_BYTES * 4)  # sparse: 64 MiB on paper, nothing on disk
     prob, secs = refused_file(p)
     assert prob.loc.line == 2 and "larger than 16,777,216 bytes (16 MiB)" in prob.message
-    assert secs < 2
+    assert secs < RUNAWAY
     prob, _ = refused("好" * (yamlsrc.MAX_BYTES // 3 + 1))  # counted in UTF-8 bytes
     assert "larger than" in prob.message
 
@@ -194,7 +198,7 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it_all(tmp_path):
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 def test_dev_zero_is_refused_at_once():
     prob, secs = refused_file("/dev/zero")
-    assert prob.loc.file == "/dev/zero" and "larger than" in prob.message and secs < 2
+    assert prob.loc.file == "/dev/zero" and "larger than" in prob.message and secs < RUNAWAY
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -214,7 +218,7 @@ def test_an_endless_pipe_is_refused_once_the_limit_is_read(tmp_path):
     writer.start()
     prob, secs = refused_file(fifo)
     writer.join(5)
-    assert "larger than" in prob.message and secs < 2 and not writer.is_alive()
+    assert "larger than" in prob.message and secs < RUNAWAY and not writer.is_alive()
 
 
 # ------------------------------------------------------------------ reading files

@@ -746,7 +746,9 @@ def range_bounds(layout) -> Bounds | None:
         # the range inside a deep court: from the 乏 to just behind the 侯, the court's width
         # (the top is where the first break begins, so the inset opens with it, as before)
         r, brk = _bbox(rng, 0.0), range_breaks(layout)
-        top = (brk[0].north - 0.1 * brk[0].length if brk
+        # (just inside it: a view reaches a margin beyond its box, which in the break would
+        # be many 尺 of the north court)
+        top = (brk[0].north - 2.0 if brk
                else (fa[1] + 16 if fa is not None else hou[1] + 40))
         b = (r[0] - 2, hou[1] - 12, r[2] + 2, top)
     elif rng:
