@@ -205,9 +205,12 @@ def range_breaks(layout, gap: float = 14.0) -> tuple[Break, ...]:
     if court_s is not None and court_s > hou[1]:
         stops.append((court_s, 0.0, 28.0))  # room for those waiting outside the gate
     elif deep:
-        north = _north_court(layout, (fa or hou)[1])
+        # the 堂's business ends where the layout's range begins (south of every place it
+        # uses, and of the 衆賔's column however many they are), else below its last place
+        rr = getattr(layout, "range_rect", None)
+        north = float(rr[3]) if rr is not None else _north_court(layout, (fa or hou)[1])
         if north is not None:
-            stops.append((north, 0.0, 10.0))  # the 堂's business ends here
+            stops.append((north, 0.0, 0.0))
     if fa is not None and (not stops or fa[1] < stops[-1][0] - 20):
         stops.append((fa[1], 12.0, 12.0))
     stops.append((hou[1], 26.0, 10.0 if deep else 0.0))
