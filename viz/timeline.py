@@ -226,6 +226,8 @@ class Timeline:
         self.events: tuple[Event, ...] = tuple(sorted(events, key=lambda e: (e.t0, e.t1)))
         self._ev_t0 = np.array([e.t0 for e in self.events], float)
         self._ev_t1 = np.array([e.t1 for e in self.events], float)
+        # the longest event: those live at t began at most this long before it
+        self._ev_long = float((self._ev_t1 - self._ev_t0).max()) if len(self.events) else 0.0
         self.label_names: tuple[str, ...] = tuple(label_names)
         # the standard channels' values packed into one table each, so a sample gathers once
         self._packed = {name: _pack(self.channels[name], cols) for name, cols in
@@ -255,6 +257,7 @@ class Timeline:
                            + [0.0, self.duration])]
         self._breaks = np.unique(np.concatenate(times))
         self._segments: dict[int, tuple] = {}
+        self._last: tuple = (np.inf, -np.inf, None)  # the segment sampled last: (a, b, seg)
         self._fast = all(c.interp == "step" for name, c in self.channels.items()
                          if name not in STANDARD)
 
@@ -272,9 +275,13 @@ class Timeline:
     def events_at(self, t: float, closing: bool = False) -> tuple[Event, ...]:
         if not len(self._ev_t0):
             return ()
-        live = ((self._ev_t0 < t) & (t <= self._ev_t1) if closing
-                else (self._ev_t0 <= t) & (t < self._ev_t1))
-        return tuple(self.events[k] for k in np.nonzero(live)[0])
+        # only those begun within the longest event's length before t can be live (events
+        # are in order of t0): a look-up as long for a rite a hundred times longer
+        lo = int(self._ev_t0.searchsorted(t - self._ev_long, side="left"))
+        hi = int(self._ev_t0.searchsorted(t, side="right"))
+        t0, t1 = self._ev_t0[lo:hi], self._ev_t1[lo:hi]
+        live = (t0 < t) & (t <= t1) if closing else (t0 <= t) & (t < t1)
+        return tuple(self.events[lo + k] for k in np.nonzero(live)[0])
 
     def sample(self, t: float, closing: bool = False) -> Frame:
         """Everyone's state at t. closing=True gives the state as the step ending at t left it
@@ -282,12 +289,15 @@ class Timeline:
         t = min(max(float(t), 0.0), self.duration)
         if closing or not self._fast:
             return self._full(t, closing)
-        k = int(self._breaks.searchsorted(t, side="right")) - 1
-        if k < 0 or k + 1 >= len(self._breaks) or not self._breaks[k] < t:
-            return self._full(t, False)
-        seg = self._segments.get(k)
-        if seg is None:
-            seg = self._segment(k)
+        a, b, seg = self._last
+        if not a < t < b:  # playing stays in one segment for many frames: no search then
+            k = int(self._breaks.searchsorted(t, side="right")) - 1
+            if k < 0 or k + 1 >= len(self._breaks) or not self._breaks[k] < t:
+                return self._full(t, False)
+            seg = self._segments.get(k)
+            if seg is None:
+                seg = self._segment(k)
+            self._last = (float(self._breaks[k]), float(self._breaks[k + 1]), seg)
         f, tb, motion, phase, props = seg
         dt = t - tb
         xyf = motion[0] + dt * motion[1]
