@@ -836,19 +836,21 @@ class App:
             return True
         return self.tooltip() != self._drawn[1]
 
-    def draw(self, surface: pygame.Surface) -> None:
-        """Compose the frame and draw it (the plans come from the layer cache)."""
+    def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Compose the frame and draw it (the plans come from the layer cache); return the
+        boxes of the surface it changed (all of it when the window lost its pixels)."""
         if surface.get_size() != self.size:
             self.resize(surface.get_size())
         view = self.view()
         comp = compose(self.model, view, self.size, self.t, self.closing)
         if self._exposed:  # the window's pixels may be gone: copy the kept layers whole
             self._layers.forget()
-        pgdraw.draw_layers(surface, comp.layers, self._layers)
+        changed = pgdraw.draw_layers(surface, comp.layers, self._layers)
         self.hits = comp.hits
         self._tip = ((view, self.size, self.t, self.closing), comp.tooltip)
         self._drawn = (self._depends_on(), comp.tooltip)
         self._exposed = False
+        return changed
 
     def screenshot(self) -> Path | None:
         """S: save the view (without the toast) as a new PNG under shots_dir, never replacing a
@@ -913,7 +915,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         app.update(dt)
         app.poll(dt)
         if app.needs_redraw():
-            app.draw(window)
-            pygame.display.flip()
+            # only what changed goes to the screen (a playing frame changes a few tiles)
+            pygame.display.update(app.draw(window))
     pygame.quit()
     return 0
