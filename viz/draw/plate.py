@@ -565,7 +565,7 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
 
         # rows in the text's order; numbers in a row whose words are the same (the script
         # splits one clause into several steps) share one row, "2–6"
-        runs: list[tuple[int, int, str]] = []
+        runs: list[tuple[int, int, tuple[str, str]]] = []
         for n, cite in trails_mod.cites(tl, found):
             # each as the plate writes him when his move ends (the 相 is not yet 司正), in
             # the cast's order
@@ -574,8 +574,13 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
             names = LIST_SEP.join(who[:4]) + (MORE if len(who) > 4 else "")
             # one step: its words head the column already, so each number names who moves
             # following one person, naming him on every row says nothing
-            text = cite if follow is not None else WHO.format(cite=cite, names=names)
-            text = names if one_step else text
+            # (the words, and who: kept whole when a row is cut to one line)
+            if one_step:
+                text = (names, "")
+            elif follow is not None:
+                text = (cite, "")
+            else:
+                text = (cite, WHO.format(cite="", names=names))
             if runs and runs[-1][2] == text and runs[-1][1] == n - 1:
                 runs[-1] = (runs[-1][0], n, text)
             else:
@@ -588,24 +593,33 @@ def _span(a: int, b: int) -> str:
     return str(a) if a == b else SPAN.format(a=a, b=b)
 
 
-def _move_rows(runs: list[tuple[int, int, str]], x: float, top: float, w: float,
+def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: float, w: float,
                bottom: float, px: float) -> list[Primitive]:
-    """The numbered moves, each row its number(s) in 朱 and its words, in the room between top
-    and bottom: smaller type before any row is left out; when even the smallest does not hold
-    them all, a last row says which numbers are left out."""
+    """The numbered moves, each row its number(s) in 朱 and its words (the words cited, and
+    who moves), in the room between top and bottom: smaller type, then one line a row with the
+    words cut short (who moves kept), before any row is left out; when even that does not
+    hold them all, a last row says which numbers are left out."""
     def layout(size: float):
         tag = max(labels.text_size(_span(a, b), size * 0.85, pad=2)[0] for a, b, _ in runs)
         indent = tag + size * 0.6
-        return indent, [(a, b, hud.wrap(text, size, w - indent - size)) for a, b, text in runs]
+        return indent, [(a, b, hud.wrap(words + who, size, w - indent - size))
+                        for a, b, (words, who) in runs]
+
+    def one_line(words: str, who: str, size: float, room: float) -> list[str]:
+        line = hud.wrap(words + who, size, room)
+        if len(line) == 1:
+            return line
+        left = room - labels.text_size(who + ELLIPSIS, size)[0]
+        cut = hud.wrap(words, size, left)[0] if left > size * 2 else ""
+        return [cut + ELLIPSIS + who]
 
     for size in (px * 0.95, px * 0.85, px * 0.75, px * 0.65):
         indent, wrapped = layout(size)
         if top + sum(len(ls) for *_, ls in wrapped) * size * 1.55 <= bottom:
             break
     else:  # one line a row, cut short, before any row is left out
-        wrapped = [(a, b, ls[:1] if len(ls) == 1 else
-                    [hud.wrap(text, size, w - indent - size * 2)[0] + ELLIPSIS])
-                   for (a, b, ls), (*_, text) in zip(wrapped, runs)]
+        wrapped = [(a, b, one_line(words, who, size, w - indent - size))
+                   for a, b, (words, who) in runs]
     out: list[Primitive] = []
     cy, step = top, size * 1.55
     for r, (a, b, lines) in enumerate(wrapped):

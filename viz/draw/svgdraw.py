@@ -166,24 +166,12 @@ class _Writer:
             return
         (x, y), = _pts([t.pos], t.screen, cam)
         px = text_px(t, cam)
-        g = glyphs()
-        k = px / g.upem
-        shown = g.shown(t.text)
-        # pen positions and the ink's horizontal extent, as freetype measures the line pgdraw
-        # draws (its surface starts at the ink's left edge)
-        pen, lo, hi, runs = 0.0, None, None, []
-        for ch in shown:
-            name, path, adv, b = g.glyph(ch)
-            if b is not None:
-                lo = pen + b[0] if lo is None else min(lo, pen + b[0])
-                hi = pen + b[2] if hi is None else max(hi, pen + b[2])
-                runs.append((name, path, pen))
-            pen += adv
-        if lo is None:
+        line = _line_of(t.text, px)
+        if line is None:
             return
-        w = round((hi - lo) * k)
-        h = round((g.ascent - g.descent) * k)
-        asc = round(g.ascent * k)
+        w, h, asc, k, uses, defs = line
+        for name, path in defs:
+            self.used.setdefault(name, path)
         pad = 2 if t.bg is not None or t.border is not None else 0
         ax, ay = _ANCHOR.get(t.anchor, (0.5, 0.5))
         left = int(x - ax * (w + 2 * pad) + pad)
@@ -197,18 +185,14 @@ class _Writer:
                 self.out.append(f'<rect {box} fill="none"{_paint("stroke", t.border)} '
                                 f'stroke-width="1"/>')
         base = top + asc
-        uses = []
-        for name, path, p in runs:
-            self.used.setdefault(name, path)
-            gx = left + (p - lo) * k
-            uses.append(f'<use xlink:href="#{_gid(name)}" transform="translate({_n(gx)},{base}) '
-                        f'scale({k:.5g},{-k:.5g})"/>')
+        # the glyphs in font units, each at its pen position, the line moved and scaled once
+        at = f' transform="translate({left},{base}) scale({k:.5g},{-k:.5g})"'
         if t.halo is not None:  # the rim first, the glyphs over it (pgdraw: 8 offset copies)
-            self.out.append(f'<g aria-hidden="true"{_paint("fill", t.halo)}'
+            self.out.append(f'<g aria-hidden="true"{at}{_paint("fill", t.halo)}'
                             f'{_paint("stroke", t.halo)} stroke-width="{2 / k:.4g}" '
-                            f'stroke-linejoin="round">' + "".join(uses) + "</g>")
-        self.out.append(f'<g aria-label={quoteattr(t.text)}{_paint("fill", t.color)}>'
-                        + "".join(uses) + "</g>")
+                            f'stroke-linejoin="round">{uses}</g>')
+        self.out.append(f'<g aria-label={quoteattr(t.text)}{at}{_paint("fill", t.color)}>'
+                        f"{uses}</g>")
         self.out.append(f'<text x="{left}" y="{base}" font-size="{px}" textLength="{w}" '
                         f'lengthAdjust="spacingAndGlyphs" fill-opacity="0" aria-hidden="true">'
                         f'{escape(t.text)}</text>')
@@ -244,6 +228,31 @@ class _Writer:
                 self.draw(p.parts, cam)
             else:
                 raise TypeError(f"not a display primitive: {p!r}")
+
+
+@lru_cache(maxsize=8192)
+def _line_of(text: str, px: int) -> tuple[int, int, int, float, str, tuple] | None:
+    """A line of text at px: its ink's width, the line's height and ascent (px), the scale
+    from font units, its glyphs as <use> elements at their pen positions (font units, from
+    the ink's left edge), and the (name, path) of each glyph it uses; None when it has no ink.
+    Plates write the same names and numbers many times: each is laid out once."""
+    g = glyphs()
+    k = px / g.upem
+    # pen positions and the ink's horizontal extent, as freetype measures the line pgdraw
+    # draws (its surface starts at the ink's left edge)
+    pen, lo, hi, runs = 0.0, None, None, []
+    for ch in g.shown(text):
+        name, path, adv, b = g.glyph(ch)
+        if b is not None:
+            lo = pen + b[0] if lo is None else min(lo, pen + b[0])
+            hi = pen + b[2] if hi is None else max(hi, pen + b[2])
+            runs.append((name, path, pen))
+        pen += adv
+    if lo is None:
+        return None
+    uses = "".join(f'<use xlink:href="#{_gid(name)}" x="{_n(p - lo)}"/>' for name, _, p in runs)
+    return (round((hi - lo) * k), round((g.ascent - g.descent) * k), round(g.ascent * k), k,
+            uses, tuple(dict.fromkeys((name, path) for name, path, _ in runs)))
 
 
 def _gid(name: str) -> str:
