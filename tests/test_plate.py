@@ -169,6 +169,24 @@ def test_drill_marks_start_faint_end_solid_and_points_arrows_along_the_path():
         assert h.points[0][1] == max(q[1] for q in h.points)
 
 
+def test_a_walk_leaving_the_view_is_drawn_as_far_as_it_is_seen():
+    cam = Camera((0, 0, 200, 100), scale=2.0, center=(0.0, 0.0))  # x -50..50 尺, y -25..25
+    inside = trails.Leg(0, 0, 1, np.array([[0.0, 0.0], [10.0, 0.0]]))
+    # out to the east and back: two pieces, the first with its start, the last with its end
+    out_back = trails.Leg(1, 0, 2, np.array([[0.0, 10.0], [200.0, 10.0], [200.0, -10.0],
+                                             [0.0, -10.0]]))
+    away = trails.Leg(2, 0, 3, np.array([[300.0, 0.0], [400.0, 0.0]]))
+    seen = trails.clipped([inside, out_back, away], cam, cam.viewport, margin=0.0)
+    assert seen[0] is inside  # whole: the same leg
+    a, b = seen[1:]
+    assert (a.number, b.number) == (2, 2) and len(seen) == 3
+    assert a.starts and not a.ends and not b.starts and b.ends
+    assert np.allclose(a.points, [[0, 10], [50, 10]]) and np.allclose(b.points, [[50, -10],
+                                                                                 [0, -10]])
+    prims = trails.drill([a], px_per_chi=2.0, color=(1, 2, 3), faint=(9, 9, 9))
+    assert not [p for p in prims if isinstance(p, Circle) and p.fill == (1, 2, 3)]  # no end dot
+
+
 # ---------------------------------------------------------------- no label over another
 
 def _drawn_box(t: Text, cam: Camera) -> tuple[float, float, float, float]:

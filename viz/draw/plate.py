@@ -175,7 +175,8 @@ def _screen(model: Model, t: float, closing: bool, size, found) -> Plate:
     cam = comp.framing.camera
     if found:
         mbox = hud.areas(size)["map"]
-        prims = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT)
+        prims = trails_mod.drill(trails_mod.clipped(found, cam, mbox), cam.scale, ZHU,
+                                 ZHU_FAINT)
         # the numbers go where the screen has room: each at its move's start, clear of the
         # tokens and their tags
         at = next((i for i, ly in enumerate(layers) if ly.name == "people"), len(layers))
@@ -413,7 +414,8 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
     boxes = [p.box for p in placed]
     nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box, max(10.0, px * 0.8))
-    moves = trails_mod.drill(found, cam.scale, ZHU, ZHU_FAINT) if found else []
+    moves = (trails_mod.drill(trails_mod.clipped(found, cam, box), cam.scale, ZHU, ZHU_FAINT)
+             if found else [])
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
 
 

@@ -45,6 +45,8 @@ class Leg:
     step: int
     number: int  # in the order the text gives (see legs())
     points: np.ndarray  # (k,2) 尺, start to end
+    starts: bool = True  # the points begin where he set off (not where a view cut the walk)
+    ends: bool = True  # … and end where he stopped
 
 
 def _first_move(timeline, actor: int, t0: float, t1: float) -> float:
@@ -135,20 +137,84 @@ def drill(found: Sequence[Leg], px_per_chi: float, color: Color, faint: Color,
     for g in found:
         pts = [(float(x), float(y)) for x, y in g.points]
         out.append(Line(tuple(pts), color, 1.5, dash=(2.0, 4.0)))
-        out.append(Circle(pts[0], 3.5 * k, None, faint, 1.5))
-        out += _arrowheads(g.points, arrow_every * k, 7.0 * k, color)
-        out.append(Circle(pts[-1], 2.5 * k, color, None))
+        if g.starts:
+            out.append(Circle(pts[0], 3.5 * k, None, faint, 1.5))
+        out += _arrowheads(g.points, arrow_every * k, 7.0 * k, color, g.ends)
+        if g.ends:
+            out.append(Circle(pts[-1], 2.5 * k, color, None))
     return out
 
 
-def _arrowheads(a: np.ndarray, every: float, size: float, color: Color) -> list[Primitive]:
+def clipped(found: Sequence[Leg], camera, box: tuple[float, float, float, float],
+            margin: float = 12.0) -> list[Leg]:
+    """The legs as far as they are seen in `box` (px, x y w h, grown by `margin`) under this
+    camera: a walk that leaves the view is cut where it leaves (and picked up where it comes
+    back), so nothing is drawn where the view's clip would hide it (a stage's walks out to the
+    range ran a fifth of a plate's dots off the plan). A cut end has no start ring or end dot."""
+    x0, y0 = box[0] - margin, box[1] - margin
+    x1, y1 = box[0] + box[2] + margin, box[1] + box[3] + margin
+    out: list[Leg] = []
+    for g in found:
+        p = camera.to_screen(g.points)
+        inside = (p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1)
+        if inside.all():
+            out.append(g)
+            continue
+        for piece, first, last in _clip_polyline(p, (x0, y0, x1, y1)):
+            out.append(dataclasses.replace(g, points=camera.to_world(np.asarray(piece)),
+                                           starts=g.starts and first, ends=g.ends and last))
+    return out
+
+
+def _clip_polyline(p: np.ndarray, box) -> list[tuple[list, bool, bool]]:
+    """The runs of a polyline (px) inside box (x0, y0, x1, y1): (points, begins at its first
+    point, ends at its last point) for each."""
+    x0, y0, x1, y1 = box
+    runs: list[tuple[list, bool, bool]] = []
+    cur: list | None = None
+    cur_first = False
+    for i in range(len(p) - 1):
+        (ax, ay), (bx, by) = p[i], p[i + 1]
+        # Liang–Barsky: the part of the segment a→b inside the box, as t0..t1 along it
+        t0, t1, dx, dy = 0.0, 1.0, bx - ax, by - ay
+        for q, r in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+            if q == 0:
+                if r < 0:
+                    t0, t1 = 1.0, 0.0
+                    break
+            elif q < 0:
+                t0 = max(t0, r / q)
+            else:
+                t1 = min(t1, r / q)
+        if t0 > t1:  # wholly outside: a run in progress ended before it
+            if cur is not None:
+                runs.append((cur, cur_first, False))
+                cur = None
+            continue
+        if cur is None:
+            cur = [(ax + t0 * dx, ay + t0 * dy)]
+            cur_first = bool(i == 0 and t0 == 0.0)
+        cur.append((ax + t1 * dx, ay + t1 * dy))
+        if t1 < 1.0:  # leaves the box here
+            runs.append((cur, cur_first, False))
+            cur = None
+    if cur is not None:  # still inside at the walk's end
+        runs.append((cur, cur_first, True))
+    return [r for r in runs if len(r[0]) > 1]
+
+
+def _arrowheads(a: np.ndarray, every: float, size: float, color: Color,
+                final: bool = True) -> list[Primitive]:
     seg = np.hypot(*np.diff(a, axis=0).T)
     total = float(seg.sum())
     if total <= 0:
         return []
     n = max(int(total // every), 0)
     # evenly along the path, and the last one just short of the end so the tip meets it
-    at = [total * (j + 0.5) / (n + 1) for j in range(n)] + [max(total - size * 0.6, 0.0)]
+    # (not where a view cut the walk: it did not stop there)
+    at = [total * (j + 0.5) / (n + 1) for j in range(n)]
+    if final:
+        at.append(max(total - size * 0.6, 0.0))
     cum = np.r_[0.0, np.cumsum(seg)]
     out: list[Primitive] = []
     for s in at:
