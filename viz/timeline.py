@@ -200,6 +200,9 @@ def build_channel(owner: Sequence[int], t: Sequence[float], interp: str = "step"
 
 
 
+_NONE = (np.inf, -np.inf, None)  # no segment sampled yet
+
+
 class Timeline:
     """Arrays compiled once from a script; sample(t) reads them and never accumulates state.
 
@@ -256,8 +259,7 @@ class Timeline:
         times += [np.array([s.t0 for s in self.steps] + [s.t0 for s in self.stages]
                            + [0.0, self.duration])]
         self._breaks = np.unique(np.concatenate(times))
-        self._segments: dict[int, tuple] = {}
-        self._last: tuple = (np.inf, -np.inf, None)  # the segment sampled last: (a, b, seg)
+        self._segments: dict[int, tuple] = {}  # by index; -1: the one sampled last (a, b, seg)
         self._fast = all(c.interp == "step" for name, c in self.channels.items()
                          if name not in STANDARD)
 
@@ -289,7 +291,7 @@ class Timeline:
         t = min(max(float(t), 0.0), self.duration)
         if closing or not self._fast:
             return self._full(t, closing)
-        a, b, seg = self._last
+        a, b, seg = self._segments.get(-1, _NONE)
         if not a < t < b:  # playing stays in one segment for many frames: no search then
             k = int(self._breaks.searchsorted(t, side="right")) - 1
             if k < 0 or k + 1 >= len(self._breaks) or not self._breaks[k] < t:
@@ -297,7 +299,7 @@ class Timeline:
             seg = self._segments.get(k)
             if seg is None:
                 seg = self._segment(k)
-            self._last = (float(self._breaks[k]), float(self._breaks[k + 1]), seg)
+            self._segments[-1] = (float(self._breaks[k]), float(self._breaks[k + 1]), seg)
         f, tb, motion, phase, props = seg
         dt = t - tb
         xyf = motion[0] + dt * motion[1]
