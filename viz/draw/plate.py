@@ -430,7 +430,8 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     far_legs = [g for g, a in zip(found, away) if a]
     near_legs = [g for g, a in zip(found, away) if not a]
     cam = Camera(pg.map, breaks=model.breaks)
-    cam.fit(_bounds(model, frame, near_legs), margin=24)
+    bounds = _bounds(model, frame, near_legs)
+    cam.fit(bounds, margin=24)
     W, H = size
     x, y, w, h = pg.page
     base: list[Primitive] = [Rect((0, 0, W, H), PAPER), Rect((x, y, w, h), None, INK, 2.0),
@@ -438,6 +439,14 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     set_out = things.shown(model.layout, things.hidden(model.timeline, frame))
     plan = [_inked(p) for p in scene.features(set_out)
             + scene.range_marks(model.layout, cam.breaks)]
+    # the plan's words at its edge (the range's length under the last break) shown whole: the
+    # plan grows on the side where one is cut by the frame, once
+    grow = _cut_by(plan, cam, pg.map)
+    if any(grow):
+        k = 1.0 / cam.scale
+        bounds = (bounds[0] - grow[0] * k, bounds[1] - grow[3] * k, bounds[2] + grow[2] * k,
+                  bounds[3] + grow[1] * k)
+        cam.fit(bounds, margin=24)
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
     main = _people(model, frame, cam, [i for i, f in zip(idx, far) if not f], near_legs, pg.px,
@@ -482,6 +491,22 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         boxes += far_view.labels
         marks += far_view.marks
     return Plate(tuple(layers), size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
+
+
+def _cut_by(prims, cam: Camera, box) -> tuple[float, float, float, float]:
+    """How far (px: left, top, right, bottom) the words among prims that the frame `box` cuts
+    run past it; 0 where none does. Words wholly outside it are not shown, not cut."""
+    bx0, by0, bx1, by1 = box[0], box[1], box[0] + box[2], box[1] + box[3]
+    out = [0.0, 0.0, 0.0, 0.0]
+    for p in prims:
+        if not isinstance(p, Text):
+            continue
+        x0, y0, x1, y1 = text_box(p, cam)
+        if x1 <= bx0 or x0 >= bx1 or y1 <= by0 or y0 >= by1:
+            continue
+        over = (bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
+        out = [max(o, v + 4.0) if v > 0 else o for o, v in zip(out, over)]
+    return tuple(out)
 
 
 def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
