@@ -43,7 +43,8 @@ class Progress:
         width = 30
         bar = "█" * int(frac * width) + "·" * (width - int(frac * width))
         rate = self.done / max(now - self.start, 1e-9)
-        self.stream.write(f"\r{self.label} {bar} {self.done}/{self.total} ({rate:.0f}/s) ")
+        shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"  # plates: 4.2/s, frames: 70/s
+        self.stream.write(f"\r{self.label} {bar} {self.done}/{self.total} ({shown}/s) ")
         self.stream.flush()
 
     def close(self, message: str = "") -> None:
