@@ -9,10 +9,11 @@ those, the most walking (found by sampling every 0.5 s). Around it, rows time:
   longer, so one sees whether it stays flat (see `longer`: the compiled timeline played 100
   times end to end, not a manifest listing the sections 100 times over);
 - compose (every layer's display list), of which the main view's people (their tokens and
-  tags, placed: scene), and the window's frame (compose + draw, the static layers from the
-  cache and only what was drawn over copied again, as when playing), the same frame with
-  every layer drawn (as `shot`), and a paused, unchanged frame (which the window does not
-  redraw at all: App.needs_redraw);
+  tags, placed: scene), and the window's frame (compose + draw through a LayerCache, as when
+  playing: only what changed since the last frame is drawn again, walkers' new looks
+  rendered as they come), the same frame with every layer drawn (as `shot`), and a paused,
+  unchanged window: App.needs_redraw() says no, and nothing is drawn (the row times the
+  question; the bench fails if it draws);
 - for scale, the raw limit: blitting as many ready-made sprites as the frame has people and
   things, and pygame drawing as many filled circles as the frame has primitives;
 - the first frame: a new process from `import viz.cli` to a frame on a Surface.
@@ -188,6 +189,17 @@ def main() -> int:
     def every_layer():
         pgdraw.draw_layers(surf, compose(model, View(), size, next(frames)).layers)
     row("frame, every layer drawn (as shot)", timed(every_layer, args.frames), "frame")
+    from viz.app import App
+
+    app = App(d.layout, tl, d.corpus, size=size)
+    app.seek(t_busy)
+    app.draw(surf)
+    app.update(1 / 60.0)  # paused: the clock stays
+
+    def paused():
+        if app.needs_redraw():
+            raise AssertionError("a paused, unchanged window asked to be drawn again")
+    row("paused, unchanged window (needs_redraw: no)", timed(paused, args.frames), "frame")
     layers = compose(model, View(), size, t_busy).layers
     n_prims = sum(len(la.prims) for la in layers)
     n_things = int(f.present.sum() + f.prop_visible.sum())

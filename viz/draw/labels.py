@@ -241,7 +241,7 @@ class Placer:
                     moved.add(old.placed.box)
             now[name] = _Kept(rank, lab, found, tried, None if tried is None else (
                 getattr(tried, "span", None) or _span(tried)), None if tried is None else (
-                getattr(tried, "arr", None)))
+                _arr(tried)))
             out.append(found)
             grid.add(found.box)
         self._bounds, self._obstacles, self._kept, self.reused = bounds, count, now, reused
@@ -307,6 +307,12 @@ class _Dirty:
         return np.flatnonzero(((b[None, :, 0] < arr[:, None, 2]) & (arr[:, None, 0] < b[None, :, 2])
                                & (b[None, :, 1] < arr[:, None, 3])
                                & (arr[:, None, 1] < b[None, :, 3])).any(axis=1)).tolist()
+
+
+def _arr(tried: tuple[BoxT, ...]) -> np.ndarray:
+    """The candidates tried as a (k, 4) array (made once, when the label is placed)."""
+    arr = getattr(tried, "arr", None)
+    return arr if arr is not None else np.asarray(tried, float).reshape(-1, 4)
 
 
 def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
