@@ -314,13 +314,18 @@ class Timeline:
         """Segment k's frame (constants), and the values and slopes of what moves in it."""
         a, b = float(self._breaks[k]), float(self._breaks[k + 1])
         tb, tc = a + (b - a) / 3, a + 2 * (b - a) / 3
-        fb, fc = self._full(tb, False, raw_facing=True), self._full(tc, False, raw_facing=True)
+        fb = self._full(tb, False, raw_facing=True)
+        # at tc only what moves is needed: worked out as _full(tc) would, the rest skipped
+        n, m = len(self.actors), len(self.props)
+        xy_c, facing_c, _ = self._sample_motion(n, tc, None)
+        phase_c = self._sample_posture(n, tc, None)[1]
+        prop_xy_c = self._sample_props(m, tc, xy_c, None)[1]
         h = tc - tb
 
         def slope(vb: np.ndarray, vc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return vb, (vc - vb) / h
-        motion = slope(np.column_stack([fb.xy, fb.facing]), np.column_stack([fc.xy, fc.facing]))
-        seg = (fb, tb, motion, slope(fb.phase, fc.phase), slope(fb.prop_xy, fc.prop_xy))
+        motion = slope(np.column_stack([fb.xy, fb.facing]), np.column_stack([xy_c, facing_c]))
+        seg = (fb, tb, motion, slope(fb.phase, phase_c), slope(fb.prop_xy, prop_xy_c))
         if len(self._segments) >= SEGMENTS:
             self._segments.pop(next(iter(self._segments)))
         self._segments[k] = seg
