@@ -54,6 +54,11 @@ def test_state_after_text_is_the_end_of_the_citing_step(capsys):
     assert json.loads(out2)["t"] == s["t"]
 
 
+def test_a_stage_may_be_named_by_its_beginning(capsys):
+    code, out, _ = run(capsys, "state", "--stage", "初射", "--json")
+    assert code == 0 and json.loads(out)["stage"]["name"] == "初射獲而未釋獲"
+
+
 def test_state_table(capsys):
     code, out, _ = run(capsys, "state", "--at", "0")
     assert code == 0 and "主人" in out and "t = 0.0 s" in out
@@ -63,6 +68,7 @@ def test_state_table(capsys):
     (("state", "--after", "天子熊侯白質"), "no step of the script cites"),
     (("state", "--after", "這不在文中"), "does not occur in the text"),
     (("state", "--stage", "大射"), "no stage named '大射'"),
+    (("state", "--stage", "三射"), "'三射' begins 4 stages: 三射用樂、三射取矢視算、三射飲不勝者、三射畢"),
     (("state", "--at", "-5"), "outside the rite"),
 ])
 def test_unanswerable_questions_exit_2(capsys, args, message):

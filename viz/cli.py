@@ -71,7 +71,7 @@ def _when(p: argparse.ArgumentParser) -> None:
     g.add_argument("--at", type=float, metavar="SECONDS", help="a time from the start")
     g.add_argument("--after", metavar="TEXT",
                    help="when the step citing the last character of TEXT has finished")
-    g.add_argument("--stage", metavar="NAME", help="the end of that stage (name or number)")
+    g.add_argument("--stage", metavar="NAME", help="the end of that stage (its name, a beginning of one name, or its number)")
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -44,9 +44,17 @@ def stage_index(timeline: Timeline, name: str) -> int:
 
     if name.isascii() and name.isdigit() and 1 <= int(name) <= len(timeline.stages):
         return int(name) - 1
+    want = normalize(name)
     for s in timeline.stages:
-        if normalize(s.name) == normalize(name) or normalize(s.section) == normalize(name):
+        if normalize(s.name) == want or normalize(s.section) == want:
             return s.index
+    # a name's beginning, if it is the beginning of one stage only (初射 → 初射獲而未釋獲)
+    starts = [s for s in timeline.stages if want and normalize(s.name).startswith(want)]
+    if len(starts) == 1:
+        return starts[0].index
+    if len(starts) > 1:
+        raise QueryError(f"{name!r} begins {len(starts)} stages: "
+                         f"{'、'.join(s.name for s in starts)}; say which (or its number)")
     names = "、".join(s.name for s in timeline.stages)
     raise QueryError(f"no stage named {name!r}; the script has: {names}")
 
