@@ -87,20 +87,36 @@ class _Drawn:
     boxes: list
     ops: list
     spans: np.ndarray | None = None  # (n, 4) tiles each box meets inside the clip: r0 r1 c0 c1
+    # (the last frame's spans, where its primitives now are, which ones they are): the rows of
+    # primitives kept from it are copied, not worked out again
+    kept: tuple[np.ndarray, list[int], list[int]] | None = None
 
     def tile_spans(self) -> np.ndarray:
         """The tiles (rows r0:r1, columns c0:c1) each primitive may change inside the clip,
         empty for one that changes none."""
         if self.spans is None:
-            a = np.array([(0, 0, 0, 0) if b is None else b for b in self.boxes],
-                         np.int64).reshape(-1, 4)
-            c = self.clip
-            x0, y0 = np.maximum(a[:, 0], c.left), np.maximum(a[:, 1], c.top)
-            x1, y1 = np.minimum(a[:, 2], c.right), np.minimum(a[:, 3], c.bottom)
-            ok = (x0 < x1) & (y0 < y1)
-            self.spans = np.where(ok[:, None], np.stack(
-                [y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1], axis=1), 0)
+            if self.kept is not None:
+                before, at, rows = self.kept
+                self.kept = None
+                taken = set(at)
+                fresh = [j for j in range(len(self.boxes)) if j not in taken]
+                out = np.empty((len(self.boxes), 4), np.int64)
+                out[at] = before[rows]
+                out[fresh] = _spans([self.boxes[j] for j in fresh], self.clip)
+                self.spans = out
+            else:
+                self.spans = _spans(self.boxes, self.clip)
         return self.spans
+
+
+def _spans(boxes: list, c: pygame.Rect) -> np.ndarray:
+    """The tiles (r0 r1 c0 c1) each box (None: none) meets inside the clip c."""
+    a = np.array([(0, 0, 0, 0) if b is None else b for b in boxes], np.int64).reshape(-1, 4)
+    x0, y0 = np.maximum(a[:, 0], c.left), np.maximum(a[:, 1], c.top)
+    x1, y1 = np.minimum(a[:, 2], c.right), np.minimum(a[:, 3], c.bottom)
+    ok = (x0 < x1) & (y0 < y1)
+    return np.where(ok[:, None], np.stack(
+        [y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1], axis=1), 0)
 
 
 def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
@@ -227,6 +243,9 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
         d.boxes.append(box)
         d.ops.append(ops)
     used = set(match)
+    if was.spans is not None:  # (was drawn through the same clip)
+        at = [j for j, k in enumerate(match) if k is not None]
+        d.kept = (was.spans, at, [match[j] for j in at])
     if not ordered:  # drawn in another order: wherever any of them is may differ
         dirty += [(b, d.clip) for b in d.boxes if b is not None]
         used = set()
