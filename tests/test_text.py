@@ -203,3 +203,16 @@ def test_a_wrong_judgement_is_refused_with_its_place():
     sections[1]["runs"][1][1] += "。"
     with pytest.raises(ValueError, match="punctuation is only for 經 and 記"):
         check_judgements(parse_seed(), sections)
+
+
+def test_no_clause_is_shown_beginning_with_a_lone_closing_mark():
+    """24 clauses are cut inside a quotation (「…正歌備。」樂正告於賔): the 」 is shown at the end
+    of the clause before, so the window, video, plates and atlas never start a line with it."""
+    from viz.text import load_corpus
+    c = load_corpus()
+    assert not [cl.id for cl in c.clauses if cl.punct[:1] in ("」", "』", "）", "〕")]
+    assert c.clause("13.10").punct.endswith("正歌備。」")
+    assert c.clause("13.11").punct == "樂正告於賔，乃降。"
+    # nothing is lost: the marks of the section are all still there, in order
+    joined = "".join(cl.punct for cl in c.clauses if cl.section == 13 and cl.kind == "經")
+    assert joined.count("「") == joined.count("」")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -157,11 +157,28 @@ def corpus_from_dict(data: dict) -> Corpus:
         plain=data["plain"],
         sections=tuple(Section(*s) for s in data["sections"]),
         runs=tuple(Run(*r) for r in data["runs"]),
-        clauses=tuple(_clause(c, data["plain"]) for c in data["clauses"]),
+        clauses=_closed(tuple(_clause(c, data["plain"]) for c in data["clauses"])),
         pages=pages,
         marks=tuple((int(o), str(m)) for o, m in data.get("marks", ())),
         _page_starts=tuple(o for o, _ in pages),
     )
+
+
+CLOSERS = "」』）〕"
+
+
+def _closed(clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """A clause cut inside a quotation begins with the quotation's closing mark (「…正歌備。」
+    樂正告於賔): the mark is shown at the end of the clause before it, in the same section,
+    where it belongs, so no display line starts with a lone 」."""
+    out = list(clauses)
+    for i in range(1, len(out)):
+        prev, cur = out[i - 1], out[i]
+        lead = len(cur.punct) - len(cur.punct.lstrip(CLOSERS))
+        if lead and prev.section == cur.section:
+            out[i - 1] = replace(prev, punct=prev.punct + cur.punct[:lead])
+            out[i] = replace(cur, punct=cur.punct[lead:])
+    return tuple(out)
 
 
 def _clause(c: list, plain: str) -> Clause:
