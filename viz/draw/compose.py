@@ -29,6 +29,7 @@ INSET_HEAD = 24  # px: the inset's title row
 INSET_MIN_H = 80  # px: below this the inset is left out, not squashed
 NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the school"
 STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
+INSET_REACH = 12.0  # px: a token's half-width, so one standing at the inset's edge is drawn
 REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
@@ -352,8 +353,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
                            lambda: _plan(model, icam, False, hide), hide)]
         layers += marks.layers("inset.", body, icam)
         layers.append(Layer("inset.people", body, icam,
-                            tuple(_people(model, _in_view(frame, icam, body), icam,
-                                          captions=False))))
+                            tuple(_people(model, _in_view(frame, icam, body, INSET_REACH),
+                                          icam, captions=False))))
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
     parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
@@ -518,16 +519,18 @@ def _plan(model: Model, camera: Camera, places: bool,
 _reach: dict[tuple, tuple[float, float, float, float]] = {}  # (camera, clip) → world box
 
 
-def _in_view(frame, camera: Camera, clip: Box):
-    """The frame with only the people and props set down within REACH px of the clip box:
+def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
+    """The frame with only the people and props set down within `reach` px of the clip box:
     a tag is placed within its owner's reach, so those further off change no pixel inside
-    (the inset shows the four on the range, not the thirty in the hall)."""
-    key = (camera.key(), clip)
+    (the inset shows the four on the range, not the thirty in the hall). The inset, a view of
+    its own, takes only those inside it (INSET_REACH): a tag of one standing in the court above
+    it would otherwise be placed inside it, under its title."""
+    key = (camera.key(), clip, reach)
     box = _reach.get(key)
     if box is None:
         if len(_reach) >= STATIC_MEMO:
             _reach.clear()
-        box = _reach[key] = _world_box(camera, clip, REACH)
+        box = _reach[key] = _world_box(camera, clip, reach)
     x0, y0, x1, y1 = box
     xy, pxy = frame.xy, frame.prop_xy
     near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
