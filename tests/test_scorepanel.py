@@ -367,3 +367,16 @@ def test_a_screenshot_shows_the_hovered_archer_as_the_window_does(score_app, mon
     a.toast("x")
     assert a.screenshot() is not None
     assert seen[-1].score_who == s1 and seen[-1].toast == ""
+
+
+def test_the_last_count_is_shown_until_the_shooting_is_over(corpus):
+    """三射畢 still shows round 3's count; from 旅酬 on the panel is gone (it kept the last
+    announcement through 旅酬 and 燕)."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.rite import Rite
+    tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
+    span = {s.name: s for s in tl.stages}
+    end_of_shooting = score_info(tl, tl.sample(span["三射畢"].t1, True))
+    assert end_of_shooting is not None and end_of_shooting.result_round == 3
+    for name in ("旅酬", "燕"):
+        assert score_info(tl, tl.sample(span[name].t1, True)) is None, name

@@ -420,6 +420,21 @@ def _score_static(timeline, memo: dict) -> dict:
     return memo[key]
 
 
+def _shown_until(timeline, memo: dict) -> float:
+    """When the last count stops being shown: at the end of the second stage after the one it
+    is announced in (the drinking and the 獻獲者 or 三射畢 that follow it)."""
+    key = "score.shown_until"
+    if key not in memo:
+        ts = [r.get("t", 0.0) for r in (timeline.scoring or {}).get("results", ())]
+        stages = getattr(timeline, "stages", ())
+        if not ts or not stages:
+            memo[key] = float("inf")
+        else:
+            k = timeline.stage_at(max(ts))
+            memo[key] = float(stages[min(k + 2, len(stages) - 1)].t1)
+    return memo[key]
+
+
 def score_info(timeline, frame, who: int | None = None, memo: dict | None = None
                ) -> ScoreInfo | None:
     """The score panel's facts at the frame: None when no round is under way, no count has
@@ -445,6 +460,8 @@ def score_info(timeline, frame, who: int | None = None, memo: dict | None = None
                          if t0 <= t)
             archer = (timeline.actors[who].name, side, hits)
     rnd = v["round"]
+    if not rnd and last is not None and t > _shown_until(timeline, memo):
+        last = None  # the shooting is over (旅酬, 燕 …): its last count is no longer news
     if not rnd and last is None and (archer is None or not any(k for _, k in archer[2])):
         return None
     counted = rnd in static["laid"]
