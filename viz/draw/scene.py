@@ -734,7 +734,7 @@ def site_bounds(layout) -> Bounds:
     hou, court_s = _place(layout, "侯"), _court_south(layout)
     breaks = range_breaks(layout)
     if hou is not None and court_s is not None and court_s < hou[1] and breaks:
-        b = (b[0], max(b[1], breaks[0].north - 3.0), b[2], b[3])
+        b = (b[0], max(b[1], breaks[0].south + 2.0), b[2], b[3])  # the break drawn whole
     return b
 
 
