@@ -149,8 +149,12 @@ class Model:
         if not len(a):
             return site
         pad = 8.0
-        return (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
-                min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
+        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
+             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
+        for brk in self.breaks if deep else ():
+            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
+                b = (b[0], brk.south + 1.0, b[2], b[3])
+        return b
 
 
 @dataclass(frozen=True)
