@@ -125,8 +125,13 @@ def test_a_sight_line_naming_no_place_is_a_located_error():
     assert "typo.yaml:" in str(e.value)
 
 
+def _segments_cross(a, bs, r):
+    """The sight check's test: viz.paths.hit_matrix for segments a → bs[k] and one rectangle."""
+    from viz.paths import hit_matrix
+    return hit_matrix(np.broadcast_to(a, bs.shape), bs, np.asarray([r], float))[:, 0]
+
+
 def test_segments_cross_only_through_the_inside():
-    from viz.layout import _segments_cross
     a = np.array([0.0, 0.0])
     ends = np.array([[10.0, 0.0], [0.0, 10.0], [10.0, 10.0], [-5.0, 5.0], [10.0, 2.0]])
     r = (4.0, -1.0, 6.0, 1.0)  # straddles the x axis

@@ -16,7 +16,7 @@ import numpy as np
 
 from viz.cache import cached
 from viz.errors import Collector, InputError, Loc, Problem
-from viz.paths import Planner, count_crossings
+from viz.paths import Planner, count_crossings, hit_matrix
 from viz.yamlsrc import YList, YMap, load_text, locate, numbers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -675,7 +675,8 @@ def _check_sight(root: YMap, col: Collector, layout: Layout) -> None:
                 for o in blockers:
                     if o.name in own or o.name in their:
                         continue
-                    cut = _segments_cross(pa, pts, o.rect)
+                    cut = hit_matrix(np.broadcast_to(pa, pts.shape), pts,
+                                     np.asarray([o.rect], float))[:, 0]
                     if not cut.any():
                         continue
                     where = (f" at ({pts[0, 0]:g}, {pts[0, 1]:g})" if len(pts) == 1 else
@@ -706,22 +707,6 @@ def _stands_on(name: str, specs: YMap) -> set[str]:
     """The obstacles a place stands for or on: its own name and what it `marks`."""
     spec = specs.get(name) or {}
     return {name} | ({spec["marks"]} if "marks" in spec else set())
-
-
-def _segments_cross(a: np.ndarray, bs: np.ndarray, r: Rect) -> np.ndarray:
-    """For segments a→bs[k]: does each pass through the inside of rectangle r (Liang–Barsky)?"""
-    d = bs - a
-    lo, hi = np.zeros(len(bs)), np.ones(len(bs))
-    for axis, (rmin, rmax) in enumerate(((r[0], r[2]), (r[1], r[3]))):
-        p, q0, q1 = d[:, axis], rmin - a[axis], rmax - a[axis]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t0, t1 = q0 / p, q1 / p
-        flat = p == 0
-        inside = (q0 < 0) & (q1 > 0)  # a parallel segment is inside the slab or never is
-        tmin = np.where(flat, np.where(inside, 0.0, np.inf), np.minimum(t0, t1))
-        tmax = np.where(flat, np.where(inside, 1.0, -np.inf), np.maximum(t0, t1))
-        lo, hi = np.maximum(lo, tmin), np.minimum(hi, tmax)
-    return hi - lo > 1e-9
 
 
 def _causes(root: YMap, layout: Layout, start: np.ndarray, points: np.ndarray,
