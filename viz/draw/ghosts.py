@@ -50,39 +50,8 @@ def stage_trail(timeline, actor: int, stage: int) -> np.ndarray:
 
 def clip_path(path: np.ndarray, box: tuple[float, float, float, float]) -> list[np.ndarray]:
     """The pieces of a polyline inside box (xmin, ymin, xmax, ymax), each segment cut where it
-    crosses the box's edge (Liang–Barsky)."""
-    x0, y0, x1, y1 = box
-    pieces: list[list[tuple[float, float]]] = []
-    cur: list[tuple[float, float]] = []
-    for a, b in zip(path[:-1], path[1:], strict=True):
-        d = b - a
-        lo, hi = 0.0, 1.0
-        for p, q in ((-d[0], a[0] - x0), (d[0], x1 - a[0]), (-d[1], a[1] - y0), (d[1], y1 - a[1])):
-            if p == 0:
-                if q < 0:  # parallel to this edge and outside it
-                    lo, hi = 1.0, 0.0
-                continue
-            if p < 0:
-                lo = max(lo, q / p)
-            else:
-                hi = min(hi, q / p)
-        if lo > hi:
-            if cur:
-                pieces.append(cur)
-                cur = []
-            continue
-        s, e = a + lo * d, a + hi * d
-        if not cur or lo > 0:
-            if cur:
-                pieces.append(cur)
-            cur = [(float(s[0]), float(s[1]))]
-        cur.append((float(e[0]), float(e[1])))
-        if hi < 1:
-            pieces.append(cur)
-            cur = []
-    if cur:
-        pieces.append(cur)
-    return [np.asarray(p) for p in pieces if len(p) > 1]
+    crosses the box's edge (trails.clip_polyline, which the plates' trails use too)."""
+    return [np.asarray(piece) for piece, _, _ in trails.clip_polyline(path, box)]
 
 
 def trail_prims(path: np.ndarray, now: tuple[float, float] | None, r: float,

@@ -160,13 +160,13 @@ def clipped(found: Sequence[Leg], camera, box: tuple[float, float, float, float]
         if inside.all():
             out.append(g)
             continue
-        for piece, first, last in _clip_polyline(p, (x0, y0, x1, y1)):
+        for piece, first, last in clip_polyline(p, (x0, y0, x1, y1)):
             out.append(dataclasses.replace(g, points=camera.to_world(np.asarray(piece)),
                                            starts=g.starts and first, ends=g.ends and last))
     return out
 
 
-def _clip_polyline(p: np.ndarray, box) -> list[tuple[list, bool, bool]]:
+def clip_polyline(p: np.ndarray, box) -> list[tuple[list, bool, bool]]:
     """The runs of a polyline (px) inside box (x0, y0, x1, y1): (points, begins at its first
     point, ends at its last point) for each."""
     x0, y0, x1, y1 = box
