@@ -282,3 +282,80 @@ def test_the_tiles_to_copy_again_are_covered_once_and_only_inside_the_clip():
         inside = np.zeros_like(covered)
         inside[clip.top:clip.bottom, clip.left:clip.right] = 1
         assert (covered == want * inside).all()
+
+
+def _random_prims(rng, n: int) -> list:
+    """Lines (thin: anti-aliased; thick), polygons, circles, boxes and texts, in world 尺."""
+    out: list = []
+    for _ in range(n):
+        x, y = (float(v) for v in rng.uniform(-60, 60, 2))
+        kind = int(rng.integers(0, 6))
+        if kind == 0:
+            pts = tuple((x + float(a), y + float(b)) for a, b in rng.uniform(-30, 30, (3, 2)))
+            out.append(Line(pts, (40, 34, 28), float(rng.choice([1.0, 3.0]))))
+        elif kind == 1:
+            pts = tuple((x + float(a), y + float(b)) for a, b in rng.uniform(-6, 6, (4, 2)))
+            out.append(Polygon(pts, (200, 180, 150), (20, 16, 12), 1.0))
+        elif kind == 2:
+            out.append(Circle((x, y), float(rng.uniform(0.5, 3)), (150, 36, 30), (20, 16, 12)))
+        elif kind == 3:
+            out.append(Rect((x * 4 + 480, y * 4 + 300, 30, 12), (30, 26, 20, 110), (0, 0, 0),
+                            1.5, radius=3))
+        else:
+            out.append(Text((x, y), "弓×2", 12, (60, 40, 20), bg=(252, 240, 200),
+                            border=(1, 1, 1)))
+    return out
+
+
+def test_a_partial_redraw_never_cuts_an_antialiased_line_and_equals_a_whole_one():
+    """Drawn through a clip, pygame's anti-aliased lines (and gfxdraw's polygons) give other
+    pixels than drawn whole; a frame drawn over the last one draws them whole (and what they
+    cross), so it still equals the frame drawn whole, whatever moved."""
+    cam = Camera((0, 0, *SIZE))
+    cam.scale, cam.center = 4.0, (0.0, 0.0)
+    rng = np.random.default_rng(11)
+    prims = _random_prims(rng, 60)
+    cache, window = pgdraw.LayerCache(), pygame.Surface(SIZE)
+    ground = Layer("ground", (0, 0, *SIZE), cam, (Rect((0, 0, *SIZE), (250, 246, 238)),), "g")
+    redrawn = 0
+    for k in range(40):
+        if k:  # a few move, come or go; the rest stay the same objects
+            for j in rng.choice(len(prims), 3, replace=False).tolist():
+                prims[j] = _random_prims(rng, 1)[0]
+        layers = [ground, Layer("people", (0, 0, *SIZE), cam, tuple(prims))]
+        boxes = pgdraw.draw_layers(window, layers, cache)
+        whole = pygame.Surface(SIZE)
+        pgdraw.draw_layers(whole, layers)
+        assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(whole, "RGB"), k
+        redrawn += k > 0 and sum(b.w * b.h for b in boxes) < SIZE[0] * SIZE[1] / 2
+    assert redrawn > 30  # most frames were drawn over the last, not whole
+
+
+def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
+    cam = Camera((0, 0, *SIZE))
+    cam.scale, cam.center = 4.0, (0.0, 0.0)
+    rng = np.random.default_rng(5)
+    differ: set = set()
+    for p in _random_prims(rng, 300):
+        box, ops = pgdraw.plan(p, cam, SIZE)
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        for _ in range(3):
+            clip = pygame.Rect(int(rng.integers(x0 - 8, x1 + 8)), int(rng.integers(y0 - 8, y1 + 8)),
+                               int(rng.integers(8, 64)), int(rng.integers(8, 64)))
+            clip = clip.clip(pygame.Rect(0, 0, *SIZE))
+            a, b = pygame.Surface(SIZE), pygame.Surface(SIZE)
+            a.fill((255, 255, 255)), b.fill((255, 255, 255))
+            for fn, args in ops:
+                fn(a, *args)
+            b.set_clip(clip)
+            for fn, args in ops:
+                fn(b, *args)
+            pa = pixels(a)[clip.top:clip.bottom, clip.left:clip.right]
+            pb = pixels(b)[clip.top:clip.bottom, clip.left:clip.right]
+            if (pa != pb).any():
+                fns = {fn for fn, _ in ops}
+                assert fns & pgdraw.CLIPPED_DIFFER, (p, fns)  # named: a redraw never cuts it
+                differ |= fns & pgdraw.CLIPPED_DIFFER
+    assert pygame.draw.aalines in differ  # pygame still does cut them (else drop the name)

@@ -86,37 +86,42 @@ class _Drawn:
     prims: list
     boxes: list
     ops: list
-    spans: np.ndarray | None = None  # (n, 4) tiles each box meets inside the clip: r0 r1 c0 c1
+    spans: np.ndarray | None = None  # (n, 5) tiles each box meets inside the clip: r0 r1 c0
+    # c1, and 1 if it is drawn other inside a clip than whole (see CLIPPED_DIFFER), else 0
     # (the last frame's spans, where its primitives now are, which ones they are): the rows of
     # primitives kept from it are copied, not worked out again
     kept: tuple[np.ndarray, list[int], list[int]] | None = None
 
     def tile_spans(self) -> np.ndarray:
         """The tiles (rows r0:r1, columns c0:c1) each primitive may change inside the clip,
-        empty for one that changes none."""
+        empty for one that changes none; and whether it may not be drawn clipped (1 or 0)."""
         if self.spans is None:
             if self.kept is not None:
                 before, at, rows = self.kept
                 self.kept = None
                 taken = set(at)
                 fresh = [j for j in range(len(self.boxes)) if j not in taken]
-                out = np.empty((len(self.boxes), 4), np.int64)
+                out = np.empty((len(self.boxes), 5), np.int64)
                 out[at] = before[rows]
-                out[fresh] = _spans([self.boxes[j] for j in fresh], self.clip)
+                out[fresh] = _spans([self.boxes[j] for j in fresh],
+                                    [self.ops[j] for j in fresh], self.clip)
                 self.spans = out
             else:
-                self.spans = _spans(self.boxes, self.clip)
+                self.spans = _spans(self.boxes, self.ops, self.clip)
         return self.spans
 
 
-def _spans(boxes: list, c: pygame.Rect) -> np.ndarray:
-    """The tiles (r0 r1 c0 c1) each box (None: none) meets inside the clip c."""
+def _spans(boxes: list, ops: list, c: pygame.Rect) -> np.ndarray:
+    """The tiles (r0 r1 c0 c1) each box (None: none) meets inside the clip c, and whether its
+    drawing calls draw other pixels clipped than whole (1, see CLIPPED_DIFFER, or 0)."""
     a = np.array([(0, 0, 0, 0) if b is None else b for b in boxes], np.int64).reshape(-1, 4)
     x0, y0 = np.maximum(a[:, 0], c.left), np.maximum(a[:, 1], c.top)
     x1, y1 = np.minimum(a[:, 2], c.right), np.minimum(a[:, 3], c.bottom)
     ok = (x0 < x1) & (y0 < y1)
+    odd = [any(fn in CLIPPED_DIFFER for fn, _ in o) for o in ops]
     return np.where(ok[:, None], np.stack(
-        [y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1], axis=1), 0)
+        [y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1,
+         np.array(odd, np.int64).reshape(-1)], axis=1), 0)
 
 
 def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
@@ -127,10 +132,13 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
     With a cache, a kept layer is copied from its pixels. When the target shows the last frame
     drawn through this cache with the same kept layers, only what changed is drawn again: the
     tiles where a primitive came, went or moved (one drawn last frame, the same object or an
-    equal one, through the same camera, in the same order, is the same pixels), grown until
-    every primitive meeting them lies inside them; there every layer is drawn again in
-    order (the kept ones copied), and everywhere else the target holds this frame's pixels
-    already. Draw on the target only through the cache, or call its forget()."""
+    equal one, through the same camera, in the same order, is the same pixels), grown over
+    the anti-aliased lines and polygons that meet them (clipped, those are drawn with other
+    pixels: their ends are moved to the clip's edge). Those tiles, as a few boxes, are drawn
+    again: in each box every layer in order (the kept ones copied), each primitive meeting the
+    box drawn with the box as its clip, so it changes no pixel outside it; everywhere else the
+    target holds this frame's pixels already. Draw on the target only through the cache, or
+    call its forget()."""
     _seen.next_frame()
     _seen_texts.next_frame()
     size = surface.get_size()
@@ -173,8 +181,9 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
     if again:
         for box, clip in dirty:
             _mark(tiles, (box,), clip)
-        redraw = _grow(tiles, plans)
+        _grow(tiles, plans)
         runs = _runs(tiles, whole)
+        redraw = _meets(runs, plans)
     for layer, keep, d in zip(layers, kept, plans, strict=True):
         if keep:
             clip = pygame.Rect(layer.clip)
@@ -188,12 +197,17 @@ def draw_layers(surface: pygame.Surface, layers: Sequence[Layer],
                 if box:
                     surface.blit(pixels, box.topleft, box)
             continue
-        surface.set_clip(d.clip)
-        for ops in (d.ops if not again else [d.ops[k] for k in redraw[id(d)]]):
-            for fn, args in ops:
-                fn(surface, *args)
         if not again:
+            surface.set_clip(d.clip)
+            for ops in d.ops:
+                for fn, args in ops:
+                    fn(surface, *args)
             _mark(tiles, [b for b in d.boxes if b is not None], d.clip)
+            continue
+        for k, r in redraw[id(d)]:  # in drawing order: each in every box it meets
+            surface.set_clip(d.clip if r < 0 else runs[r].clip(d.clip))
+            for fn, args in d.ops[k]:
+                fn(surface, *args)
     surface.set_clip(None)
     if cache is not None:
         cache._shown = (weakref.ref(surface), size, stack, tiles, drawn)
@@ -253,34 +267,58 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
     return dirty
 
 
-def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> dict[int, list[int]]:
-    """Grow the changed tiles until each primitive meeting them lies inside them (drawn again
-    whole, it changes no pixel outside); return the primitives meeting them, by layer."""
-    rows, cols = tiles.shape
+def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> None:
+    """Grow the changed tiles over every primitive meeting them that is not drawn clipped with
+    the pixels it has drawn whole (see CLIPPED_DIFFER), until each such one lies inside them."""
     drawn = [d for d in plans if d is not None]
-    out: dict[int, list[int]] = {id(d): [] for d in drawn}
     if not drawn or not tiles.any():
-        return out
+        return
     sp = np.concatenate([d.tile_spans() for d in drawn])
+    sp = sp[sp[:, 4] != 0]
     if not len(sp):
-        return out
+        return
     r0, r1, c0, c1 = sp[:, 0], sp[:, 1], sp[:, 2], sp[:, 3]
     inside = r0 >= r1  # those that change nothing are never drawn again
+    rows, cols = tiles.shape
     s = np.zeros((rows + 1, cols + 1), np.int32)
     while True:
         s[1:, 1:] = tiles.cumsum(0).cumsum(1)
         meets = (s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]) > 0
         new = np.flatnonzero(meets & ~inside)
         if not len(new):
-            break
+            return
         inside |= meets
         for i in new.tolist():
             tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
-    inside &= r0 < r1
+
+
+def _meets(runs: list[pygame.Rect], plans: list[_Drawn | None]) -> dict[int, list]:
+    """For each drawn layer, in drawing order, (primitive, box) for each box of tiles to draw
+    again that a primitive meets; box -1 (the layer's clip, once) for one that may not be drawn
+    clipped, which _grow has put inside the boxes whole. Those that change no tile are never
+    drawn again."""
+    drawn = [d for d in plans if d is not None]
+    out: dict[int, list] = {id(d): [] for d in drawn}
+    if not drawn or not runs:
+        return out
+    sp = np.concatenate([d.tile_spans() for d in drawn])
+    if not len(sp):
+        return out
+    b = np.array([(r.top // TILE, -(-r.bottom // TILE), r.left // TILE, -(-r.right // TILE))
+                  for r in runs], np.int64)
+    meets = ((sp[:, None, 0] < b[None, :, 1]) & (b[None, :, 0] < sp[:, None, 1])
+             & (sp[:, None, 2] < b[None, :, 3]) & (b[None, :, 2] < sp[:, None, 3])
+             & (sp[:, None, 0] < sp[:, None, 1]))
+    odd = sp[:, 4] != 0
+    if odd.any():  # drawn once, whole: the first box it meets stands for all
+        meets[odd] &= np.cumsum(meets[odd], axis=1) == 1
+    ps, rs = np.nonzero(meets)  # by primitive in drawing order, then by box
+    rs[odd[ps]] = -1
     start = 0
     for d in drawn:
         n = len(d.boxes)
-        out[id(d)] = np.flatnonzero(inside[start:start + n]).tolist()
+        lo, hi = np.searchsorted(ps, (start, start + n))
+        out[id(d)] = list(zip((ps[lo:hi] - start).tolist(), rs[lo:hi].tolist()))
         start += n
     return out
 
@@ -424,6 +462,13 @@ def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) ->
             pygame.gfxdraw.aapolygon(surf, pts, p.stroke)
         else:
             pygame.draw.lines(surf, p.stroke, True, pts, max(round(p.width), 1))
+
+
+# Drawing calls that, clipped, draw other pixels inside the clip than they draw whole: pygame
+# moves an anti-aliased line's ends to the clip's edge before drawing it (gfxdraw's aapolygon
+# too). Partial redraws never cut these (draw_layers); every other call draws, inside a clip,
+# the very pixels it draws whole (tests/test_perf_shapes.py checks both).
+CLIPPED_DIFFER = frozenset({pygame.draw.aalines, pygame.draw.aaline, _polygon_px})
 
 
 def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
