@@ -548,7 +548,13 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
 def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primitive]:
     """Props set down, then the people, then what they say (back to front)."""
     tl = model.timeline
-    o = SceneOptions(captions=captions, breaks=camera.breaks, px_per_chi=camera.scale)
+    key = (captions, id(camera.breaks), camera.scale)
+    o = _options.get(key)
+    if o is None or o.breaks is not camera.breaks:  # the same object while the view stays
+        if len(_options) >= SPRITES:
+            _options.clear()
+        o = _options[key] = SceneOptions(captions=captions, breaks=camera.breaks,
+                                         px_per_chi=camera.scale)
     out = scene.set_down_props(tl, frame, o)
     for token, tags in scene.actor_parts(tl, frame, o):
         kept = _tokens.get(id(token))
@@ -562,6 +568,7 @@ def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primiti
 
 
 SPRITES = 4096  # tokens remembered as Sprites (a frame has a few dozen)
+_options: dict[tuple, SceneOptions] = {}  # (captions, id(breaks), zoom) → the view's options
 _sprites: dict[int, tuple[tuple, Sprite]] = {}  # id(disc) → (its parts, the Sprite)
 _tokens: dict[int, tuple[list, list]] = {}  # id(a token's list) → (the list, as Sprites)
 

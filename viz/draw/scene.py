@@ -449,7 +449,7 @@ def _tags(timeline, frame, o: SceneOptions) -> _Tags:
     """set_down_props, actors and captions each draw a part of one placement pass; compose
     calls the three with one frame, so the pass runs once per frame."""
     for fr, opt, tl, tags in _placed:
-        if fr is frame and opt == o and tl is timeline:
+        if fr is frame and (opt is o or opt == o) and tl is timeline:
             return tags
     tags = _place_tags(timeline, frame, o)
     _placed[:] = [(frame, o, timeline, tags)]
@@ -479,7 +479,22 @@ class _ViewMemo:
 _views: OrderedDict[SceneOptions, _ViewMemo] = OrderedDict()
 
 
+_last_views: dict[int, tuple[SceneOptions, _ViewMemo]] = {}  # id(options) → the view's memo:
+# a window hands the same options object every frame; hashing them (the breaks) each time costs
+
+
 def _memo(timeline, o: SceneOptions) -> _ViewMemo:
+    hit = _last_views.get(id(o))
+    if hit is not None and hit[0] is o and hit[1].timeline is timeline:
+        return hit[1]
+    m = _memo_slow(timeline, o)
+    if len(_last_views) >= VIEWS:
+        _last_views.clear()
+    _last_views[id(o)] = (o, m)
+    return m
+
+
+def _memo_slow(timeline, o: SceneOptions) -> _ViewMemo:
     m = _views.get(o)
     if m is None or m.timeline is not timeline:
         m = _views[o] = _ViewMemo(timeline)
