@@ -12,7 +12,7 @@ FLYING = -2  # … when it is in flight (an arrow)
 INTERPS = ("step", "linear")
 # the channels every timeline has; any other channel is sampled generically into Frame.values
 STANDARD = ("motion", "posture", "presence", "props", "label")
-SEGMENTS = 512  # segments (stretches between changes) whose slopes are kept for fast samples
+CHECKPOINT = 9  # sample(t) starts from each owner's rows as they stood every 2**9 changes
 
 
 # the "score" channel's owners: the round under way, the 算 laid right and left in it, and the
@@ -250,19 +250,14 @@ class Timeline:
         self._stage_t0 = np.array([s.t0 for s in self.stages]) if self.stages else np.zeros(0)
         self.actor_index = {a.id: i for i, a in enumerate(self.actors)}
         self.prop_index = {p.id: i for i, p in enumerate(self.props)}
-        # Between two consecutive instants at which anything changes (a keyframe of any
-        # channel, an event's start or end, a step's start), every value is constant or
-        # linear in t. A segment's constants and slopes, worked out once from two samples, make
-        # each further sample in it a few array operations: playback stays in one segment for
-        # many frames. (Exact boundary instants and closing samples take the full path.)
-        times = [c.t for c in self.channels.values()] + [self._ev_t0, self._ev_t1]
-        times += [np.array([s.t0 for s in self.steps] + [s.t0 for s in self.stages]
-                           + [0.0, self.duration])]
-        self._breaks = np.unique(np.concatenate(times))
-        self._segments: dict[int, tuple] = {}  # by index; -1: the one sampled last (a, b, seg)
+        # sample(t) reads everyone's state from a few tables built here (_direct_tables): each
+        # owner's keyframe current at t is found by one search over every channel's changes in
+        # order of time, from a checkpoint; what moves is worked out from that keyframe's slope.
+        # Between two changes the rows found stay current: playing reuses them (_segments[-1]).
+        self._segments: dict[int, tuple] = {}  # -1: the stretch between changes sampled last
         self._fast = all(c.interp == "step" for name, c in self.channels.items()
                          if name not in STANDARD)
-
+        self._direct = _direct_tables(self) if self._fast else None
 
     def step_at(self, t: float, closing: bool = False) -> int:
         """The last step begun at or before t (0 before the first); with closing, the last
@@ -289,47 +284,65 @@ class Timeline:
         """Everyone's state at t. closing=True gives the state as the step ending at t left it
         (`--after TEXT`), not the first instant of the next step."""
         t = min(max(float(t), 0.0), self.duration)
-        if closing or not self._fast:
+        if closing or self._direct is None:
             return self._full(t, closing)
-        a, b, seg = self._segments.get(-1, _NONE)
-        if not a < t < b:  # playing stays in one segment for many frames: no search then
-            k = int(self._breaks.searchsorted(t, side="right")) - 1
-            if k < 0 or k + 1 >= len(self._breaks) or not self._breaks[k] < t:
-                return self._full(t, False)
-            seg = self._segments.get(k)
-            if seg is None:
-                seg = self._segment(k)
-            self._segments[-1] = (float(self._breaks[k]), float(self._breaks[k + 1]), seg)
-        f, tb, motion, phase, props = seg
-        dt = t - tb
-        xyf = motion[0] + dt * motion[1]
-        out = object.__new__(Frame)  # a copy of the segment's frame with what moves updated:
+        lo, hi, seg = self._segments.get(-1, _NONE)
+        if not lo < t < hi:  # playing stays between two changes for many frames
+            return self._sample_direct(t)
+        f, g, src = seg  # the rows found there are still current: only what moves is new
+        out = object.__new__(Frame)  # a copy of that frame with what moves updated:
         out.__dict__.update(f.__dict__)  # dataclasses.replace would re-run every field's init
-        out.__dict__.update(t=t, xy=xyf[:, :2], facing=np.mod(xyf[:, 2], 360.0),
-                            phase=(phase[0] + dt * phase[1]).clip(0.0, 1.0),
-                            prop_xy=props[0] + dt * props[1])
+        out.__dict__.update(self._moved(g, src, t))
         return out
 
-    def _segment(self, k: int) -> tuple:
-        """Segment k's frame (constants), and the values and slopes of what moves in it."""
-        a, b = float(self._breaks[k]), float(self._breaks[k + 1])
-        tb, tc = a + (b - a) / 3, a + 2 * (b - a) / 3
-        fb = self._full(tb, False, raw_facing=True)
-        # at tc only what moves is needed: worked out as _full(tc) would, the rest skipped
+    def _moved(self, g: np.ndarray, src: np.ndarray, t: float) -> dict:
+        """What moves, at t, from the float rows current at t (see _sample_direct)."""
         n, m = len(self.actors), len(self.props)
-        xy_c, facing_c, _ = self._sample_motion(n, tc, None)
-        phase_c = self._sample_posture(n, tc, None)[1]
-        prop_xy_c = self._sample_props(m, tc, xy_c, None)[1]
-        h = tc - tb
+        cur = g[4:7] + (t - g[0]) * g[1:4]  # value + slope × time since the keyframe
+        return {"t": t, "xy": cur[:, :n].T.copy()[:, :2], "facing": np.mod(cur[2, :n], 360.0),
+                "phase": np.minimum(cur[0, n + m:], 1.0),
+                "prop_xy": cur[:2, :n + m].T.take(src, axis=0)}
 
-        def slope(vb: np.ndarray, vc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            return vb, (vc - vb) / h
-        motion = slope(np.column_stack([fb.xy, fb.facing]), np.column_stack([xy_c, facing_c]))
-        seg = (fb, tb, motion, slope(fb.phase, phase_c), slope(fb.prop_xy, prop_xy_c))
-        if len(self._segments) >= SEGMENTS:
-            self._segments.pop(next(iter(self._segments)))
-        self._segments[k] = seg
-        return seg
+    def _sample_direct(self, t: float) -> Frame:
+        """sample(t) from the tables of _direct_tables: each owner's row current at t (a
+        checkpoint, moved on by the changes since), each table gathered once; what moves is a
+        row's value plus its slope times the time since its keyframe."""
+        d = self._direct
+        ev_t = d["ev_t"]
+        k = int(ev_t.searchsorted(t, side="right"))  # changes at or before t
+        c = k >> CHECKPOINT
+        i = d["checkpoints"][c].copy()
+        s = c << CHECKPOINT
+        if k > s:  # an owner's rows grow with time: his current one is the largest applied
+            np.maximum.at(i, d["ev_owner"][s:k], d["ev_row"][s:k])
+        n, m = len(self.actors), len(self.props)
+        nf, ni, nb, no = d["owners"]
+        # floats of motion (x, y, facing unwrapped), props (x, y) and posture (a bow's phase):
+        # t0, slope, value, and the t after which he walks (inf: he does not)
+        g = d["float"].take(i[:nf], axis=1)
+        ints = d["int"].take(i[nf:ni], axis=1)
+        bools = d["bool"].take(i[ni:nb])  # present, then True and False (a prop's visibility)
+        objs = d["object"].take(i[nb:no]).tolist()  # labels, hands, (events, captions), step,
+        # stage
+        src = ints[1, :m]  # where a prop's x, y come from: its holder's or its own
+        post = slice(m, m + n)
+        values = {name: ({col: ints[row, lo:hi] if row >= 0 else np.zeros(hi - lo)
+                          for col, row in cols} if lo >= 0 else
+                         self.channels[name].sample(self.channels[name].owners, t))
+                  for name, lo, hi, cols in d["values"]}
+        events, caps = objs[2 * n]
+        out = object.__new__(Frame)
+        out.__dict__.update(
+            self._moved(g, src, t), stage=objs[2 * n + 2], step=objs[2 * n + 1],
+            present=bools[:n], posture=ints[0, post], count=ints[1, post], moving=g[7, :n] < t,
+            holding=tuple(objs[n:2 * n]), prop_holder=ints[0, :m],
+            prop_visible=bools.take(ints[2, :m]), captions=caps, labels=tuple(objs[:n]),
+            values=values, events=events, seated=ints[2, post] != 0)
+        lo = float(ev_t[k - 1]) if k else -np.inf
+        if lo < t:  # the rows stay current until the next change: kept for playing on
+            hi = float(ev_t[k]) if k < len(ev_t) else np.inf
+            self._segments[-1] = (lo, hi, (out, g, src))
+        return out
 
     def _full(self, t: float, closing: bool, raw_facing: bool = False) -> Frame:
         """sample(t) worked out from the channels, with no segment's help."""
@@ -416,6 +429,258 @@ class Timeline:
             dest = self._packed["props"][j][:, 1:3]
             at[fly] = (at + a * (dest - at))[fly]
         return holder, at, visible
+
+def _objects(items: Sequence) -> np.ndarray:
+    """A 1-d object array of these items (tuples stay items, not rows)."""
+    out = np.empty(len(items), object)
+    for k, v in enumerate(items):
+        out[k] = v
+    return out
+
+
+def _before_first(ch: Channel, owners: int) -> np.ndarray:
+    """The row lookup() falls on for an owner with no keyframe yet at t: the last row of an
+    owner before him (or row 0). Its step values are not his (ok is False), but motion and
+    props read its x, y as they stand, and posture its t."""
+    return np.maximum(ch.owner.searchsorted(np.arange(owners), side="left") - 1, 0)
+
+
+def _next_row(ch: Channel) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's next row and whether that is the same owner's next keyframe."""
+    k = np.arange(len(ch.t))
+    j = np.minimum(k + 1, max(len(ch.t) - 1, 0))
+    return j, (j > k) & (ch.owner[j] == ch.owner)
+
+
+def _rows(parts: Sequence[tuple]) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """Tables for owners that follow on in the global owner order: first a row per owner
+    standing for "no keyframe yet", then every keyframe row in order of time (an owner's rows
+    grow with time: the current one is the largest applied). parts: (first global owner,
+    fallback rows per owner, keyframe t, keyframe owner, keyframe rows), rows being a tuple of
+    arrays, one per table. → the tables and the changes (t, global owner, row)."""
+    fb = [np.concatenate([p[1][c] for p in parts]) for c in range(len(parts[0][1]))]
+    t = np.concatenate([np.asarray(p[2], float) for p in parts])
+    g = np.concatenate([p[0] + np.asarray(p[3], np.int64) for p in parts])
+    order = np.argsort(t, kind="stable")
+    tables = tuple(np.concatenate((f, np.concatenate([p[4][c] for p in parts])[order]))
+                   for c, f in enumerate(fb))
+    return tables, (t[order], g[order], len(fb[0]) + np.arange(len(order)))
+
+
+def _hands(tl: Timeline, holder: np.ndarray, n: int, m: int) -> tuple[list, list, list]:
+    """What each actor holds (Frame.holding) as a step channel of its own: his tuple of prop
+    ids from each instant it changes. → keyframe t, actor, tuple."""
+    ch = tl.channels["props"]
+    keep = (ch.owner >= 0) & (ch.owner < m)
+    o, t, h = ch.owner[keep], ch.t[keep], holder[keep]
+    if not len(o):
+        return [], [], []
+    last = np.r_[(o[1:] != o[:-1]) | (t[1:] != t[:-1]), True]  # the row in effect at t
+    o, t, h = o[last], t[last], h[last]
+    prev = np.r_[SET_DOWN, h[:-1]]
+    prev[np.r_[True, o[1:] != o[:-1]]] = SET_DOWN
+    chg = (h != prev) & ((h >= 0) | (prev >= 0))
+    order = np.argsort(t[chg], kind="stable")
+    held: list[set[int]] = [set() for _ in range(n)]
+    seen: dict[tuple, tuple] = {}
+    out_t, out_a, out_v = [], [], []
+    ids = tl._prop_ids
+
+    def flush(at: float, touched: set[int]) -> None:
+        for a in sorted(touched):
+            v = tuple(ids[j] for j in sorted(held[a]))
+            out_t.append(at), out_a.append(a), out_v.append(seen.setdefault(v, v))
+    at, touched = None, set()
+    for tk, p, hk, pk in zip(*(x[chg][order].tolist() for x in (t, o, h, prev))):
+        if tk != at:
+            if touched:
+                flush(at, touched)
+            at, touched = tk, set()
+        if pk >= 0:
+            held[pk].discard(p)
+            touched.add(pk)
+        if hk >= 0:
+            held[hk].add(p)
+            touched.add(hk)
+    if touched:
+        flush(at, touched)
+    return out_t, out_a, out_v
+
+
+def _live_events(tl: Timeline) -> tuple[list, list]:
+    """The events live at t (t0 <= t < t1) and their captions, from each instant they change.
+    → instants, (events, captions) pairs."""
+    t0, t1 = tl._ev_t0.tolist(), tl._ev_t1.tolist()
+    out_t, out_v = [], []
+    active: set[int] = set()
+    p, last = 0, ()
+    for u in np.unique(np.r_[tl._ev_t0, tl._ev_t1]).tolist():
+        while p < len(t0) and t0[p] <= u:
+            active.add(p)
+            p += 1
+        active = {j for j in active if t1[j] > u}
+        live = tuple(sorted(active))
+        if live != last:
+            evs = tuple(tl.events[j] for j in live)
+            out_t.append(u)
+            out_v.append((evs, tuple((e.actor, e.text) for e in evs if e.kind == "say")))
+            last = live
+    return out_t, out_v
+
+
+def _direct_tables(tl: Timeline) -> dict | None:
+    """The tables sample(t) reads (see _sample_direct), or None where it would not give what
+    _full gives (no actors; keys that do not keep owners apart; a holder or label out of
+    range; steps not in order of time): sample() then works everything out by _full.
+
+    Four tables, each with owners of its own (global owner numbers follow on: floats, ints,
+    bools, objects), each owner's rows in order of time: floats (motion, props, posture: t0,
+    slope ×3, value ×3, the t after which he walks), ints (props: holder, where its x, y come
+    from, where its visibility comes from; posture: code, count, seated; then every other
+    channel's values), bools (present; True, False), objects (labels, what each holds, the
+    events live and their captions, step, stage)."""
+    n, m = len(tl.actors), len(tl.props)
+    ch = tl.channels
+    for c in ch.values():
+        if len(c.t) and (np.isnan(c.t).any() or c.t.min() < 0 or c.t.max() >= c.span
+                         or tl.duration >= c.span):
+            return None
+    holder = tl._packed["props"][:, 0].astype(int)
+    lab = ch["label"]
+    codes = (np.asarray(lab.values["label"]).astype(int) if len(lab.values.get("label", ()))
+             else np.full(len(lab.t), -1))
+    if (not n or (holder >= n).any() or (codes >= len(tl._labels)).any()
+            or (np.diff(tl._step_t0) < 0).any() or (np.diff(tl._stage_t0) < 0).any()):
+        return None
+    inf, z = np.inf, np.zeros
+
+    def fl(t0, slope, value, walk):  # float rows
+        k = len(t0)
+        return np.column_stack([t0, slope, z((k, 3 - slope.shape[1])), value,
+                                z((k, 3 - value.shape[1])), walk])
+
+    def mine(c, owners):  # the keyframes of a channel's owners
+        return (c.owner >= 0) & (c.owner < owners)
+
+    # motion: x, y, facing (unwrapped) move straight to the owner's next keyframe
+    mo, pm = ch["motion"], tl._packed["motion"]
+    r = _before_first(mo, n)  # lookup() falls there for one with no keyframe yet
+    j, nxt = _next_row(mo)
+    span = np.where(nxt & (mo.t[j] > mo.t), mo.t[j] - mo.t, inf)
+    d = np.where((span < inf)[:, None], pm[j] - pm, 0.0)
+    walk = np.where((span < inf) & ((d[:, 0] != 0) | (d[:, 1] != 0)), mo.t, inf)
+    fparts = [(0, (fl(mo.t[r] if len(mo.t) else z(n), z((n, 3)), pm[r] if len(mo.t) else
+                      z((n, 3)), np.full(n, inf)),),
+               mo.t, mo.owner, (fl(mo.t, d / span[:, None], pm, walk),), mine(mo, n))]
+    # props: an arrow in flight moves straight to its next keyframe, the rest stay put (or
+    # are where their holder is: ints)
+    pr, pp = ch["props"], tl._packed["props"]
+    r = _before_first(pr, m)
+    j, nxt = _next_row(pr)
+    fly = (holder == FLYING) & nxt
+    span = np.where(fly, np.where(pr.t[j] > pr.t, pr.t[j] - pr.t, 1.0), inf)
+    d = np.where(fly[:, None], pp[j, 1:3] - pp[:, 1:3], 0.0)
+    fparts.append((n, (fl(pr.t[r] if len(pr.t) else z(m), z((m, 2)), pp[r, 1:3] if len(pr.t)
+                          else z((m, 2)), np.full(m, inf)),),
+                   pr.t, pr.owner, (fl(pr.t, d / span[:, None], pp[:, 1:3], np.full(
+                       len(pr.t), inf)),), mine(pr, m)))
+    # posture: a bow's phase is (t - t0) / its length, 0 for other postures
+    po, pq = ch["posture"], tl._packed["posture"]
+    r = _before_first(po, n)
+    code = pq[:, 0].astype(int)
+    gesture = (code >= 2) & (pq[:, 1] > po.t)
+    inv = np.where(gesture, 1.0 / np.where(gesture, pq[:, 1] - po.t, 1.0), 0.0)
+    fparts.append((n + m, (fl(po.t[r] if len(po.t) else z(n), z((n, 1)), z((n, 1)),
+                              np.full(n, inf)),),
+                   po.t, po.owner, (fl(po.t, inv[:, None], z((len(po.t), 1)),
+                                       np.full(len(po.t), inf)),), mine(po, n)))
+    nf = n + m + n
+    # ints: props, posture, then each other channel sampled here
+    ci = max([3] + [len(c.values) for name, c in ch.items() if name not in STANDARD])
+
+    def wide(*cols):
+        k = len(cols[0])
+        return np.column_stack([*cols, z((k, ci - len(cols)), np.int64)]).astype(np.int64)
+
+    held = holder >= 0
+    iparts = [(nf, (wide(np.full(m, SET_DOWN), n + np.arange(m), np.full(m, n + 1)),),
+               pr.t, pr.owner, (wide(holder, np.where(held, holder, n + pr.owner),
+                                     np.where(pp[:, 3] != 0, np.where(held, holder, n),
+                                              n + 1)),), mine(pr, m)),
+              (nf + m, (wide(z(n), z(n), z(n)),), po.t, po.owner,
+               (wide(code, np.where(gesture, pq[:, 2], 0).astype(int),
+                     (pq[:, 3] != 0) | (code == 1)),), mine(po, n))]
+    values, slow, g = [], [], nf + m + n
+    for name, c in ch.items():
+        if name in STANDARD:
+            continue
+        kinds = [("zeros" if not len(v) else "int" if len(v) == len(c.t) and
+                  np.where(np.ones(1, bool), np.asarray(v)[:1], 0).dtype == np.int64 else "slow")
+                 for v in c.values.values()]
+        if "slow" in kinds or not len(c.t):  # sampled the long way (its changes: objects)
+            values.append((name, -1, -1, ()))
+            slow.append(c)
+            continue
+        vals = [np.asarray(v) if kd == "int" else z(len(c.t))
+                for v, kd in zip(c.values.values(), kinds)]
+        iparts.append((g, (wide(*([z(c.owners)] * len(vals))),), c.t, c.owner, (wide(*vals),),
+                       mine(c, c.owners)))
+        values.append((name, g - nf, g - nf + c.owners,
+                       tuple((col, k if kd == "int" else -1) for k, (col, kd) in
+                             enumerate(zip(c.values, kinds)))))
+        g += c.owners
+    ni = g
+    # bools: present, then two owners that never change, True and False
+    pres = ch["presence"]
+    pv = (np.asarray(pres.values["present"]) != 0 if len(pres.values.get("present", ()))
+          else z(len(pres.t), bool))
+    bparts = [(ni, (np.r_[z(n, bool), True, False],), pres.t, pres.owner, (pv,),
+               mine(pres, n))]
+    nb = ni + n + 2
+    # objects: labels, what each holds, the events live and their captions, step, stage, and
+    # for each channel sampled the long way its instants of change (None)
+    lab_v = [tl._labels[k if k >= 0 else len(tl.label_names) + a]
+             for k, a in zip(codes.tolist(), lab.owner.tolist())] if len(lab.t) else []
+    hand_t, hand_a, hand_v = _hands(tl, holder, n, m)
+    ev_t, ev_v = _live_events(tl)
+    oparts = [(nb, (_objects(tl._labels[len(tl.label_names):].tolist()),), lab.t, lab.owner,
+               (_objects(lab_v),), mine(lab, n)),
+              (nb + n, (_objects([()] * n),), hand_t, hand_a, (_objects(hand_v),),
+               np.ones(len(hand_t), bool)),
+              (nb + 2 * n, (_objects([((), ())]),), ev_t, z(len(ev_t), int), (_objects(ev_v),),
+               np.ones(len(ev_t), bool)),
+              (nb + 2 * n + 1, (_objects([0]),), tl._step_t0, z(len(tl._step_t0), int),
+               (_objects(list(range(len(tl._step_t0)))),), np.ones(len(tl._step_t0), bool)),
+              (nb + 2 * n + 2, (_objects([0]),), tl._stage_t0, z(len(tl._stage_t0), int),
+               (_objects(list(range(len(tl._stage_t0)))),), np.ones(len(tl._stage_t0), bool))]
+    oparts += [(nb + 2 * n + 3 + k, (_objects([None]),), c.t, z(len(c.t), int),
+                (_objects([None] * len(c.t)),), np.ones(len(c.t), bool))
+               for k, c in enumerate(slow)]
+    no = nb + 2 * n + 3 + len(slow)
+    tables, changes = [], []
+    for parts in (fparts, iparts, bparts, oparts):
+        (table,), chg = _rows([(g0, fb, np.asarray(t, float)[sel], np.asarray(o, int)[sel],
+                                tuple(x[sel] for x in rows))
+                               for g0, fb, t, o, rows, sel in parts])
+        tables.append(table)
+        changes.append(chg)
+    # every change in order of time, and each owner's row at every 2**CHECKPOINT-th
+    t, own, row = (np.concatenate(x) for x in zip(*changes))
+    order = np.argsort(t, kind="stable")
+    t, own, row = t[order], own[order].astype(np.int32), row[order].astype(np.int32)
+    state = np.concatenate([np.arange(nf), np.arange(ni - nf), np.arange(nb - ni),
+                            np.arange(no - nb)]).astype(np.int32)
+    checkpoints = np.empty(((len(t) >> CHECKPOINT) + 1, no), np.int32)
+    checkpoints[0] = state
+    for k in range(1, len(checkpoints)):
+        s = slice((k - 1) << CHECKPOINT, k << CHECKPOINT)
+        np.maximum.at(state, own[s], row[s])
+        checkpoints[k] = state
+    return {"ev_t": t, "ev_owner": own, "ev_row": row, "checkpoints": checkpoints,
+            "owners": (nf, ni, nb, no), "float": np.ascontiguousarray(tables[0].T),
+            "int": np.ascontiguousarray(tables[1].T), "bool": tables[2], "object": tables[3],
+            "values": values}
+
 
 def _pack(ch: Channel, cols: tuple[str, ...]) -> np.ndarray:
     """(K, len(cols)) float table of a channel's values (absent columns are 0)."""
