@@ -12,7 +12,8 @@ FLYING = -2  # … when it is in flight (an arrow)
 INTERPS = ("step", "linear")
 # the channels every timeline has; any other channel is sampled generically into Frame.values
 STANDARD = ("motion", "posture", "presence", "props", "label")
-CHECKPOINT = 9  # sample(t) starts from each owner's rows as they stood every 2**9 changes
+FLOAT_COLS = ("T", "S0", "S1", "S2", "A0", "A1", "A2", "W")
+CHECKPOINT = 8  # sample(t) starts from each owner's rows as they stood every 2**8 changes
 
 
 # the "score" channel's owners: the round under way, the 算 laid right and left in it, and the
@@ -299,9 +300,9 @@ class Timeline:
         """What moves, at t, from the float rows current at t (see _sample_direct)."""
         n, m = len(self.actors), len(self.props)
         cur = g[4:7] + (t - g[0]) * g[1:4]  # value + slope × time since the keyframe
-        return {"t": t, "xy": cur[:, :n].T.copy()[:, :2], "facing": np.mod(cur[2, :n], 360.0),
+        return {"t": t, "xy": cur[:2, :n].T, "facing": np.mod(cur[2, :n], 360.0),
                 "phase": np.minimum(cur[0, n + m:], 1.0),
-                "prop_xy": cur[:2, :n + m].T.take(src, axis=0)}
+                "prop_xy": cur[:2].take(src, axis=1).T}
 
     def _sample_direct(self, t: float) -> Frame:
         """sample(t) from the tables of _direct_tables: each owner's row current at t (a
@@ -317,15 +318,14 @@ class Timeline:
             np.maximum.at(i, d["ev_owner"][s:k], d["ev_row"][s:k])
         n, m = len(self.actors), len(self.props)
         nf, ni, nb, no = d["owners"]
-        # floats of motion (x, y, facing unwrapped), props (x, y) and posture (a bow's phase):
-        # t0, slope, value, and the t after which he walks (inf: he does not)
-        g = d["float"].take(i[:nf], axis=1)
-        ints = d["int"].take(i[nf:ni], axis=1)
+        # one row per owner of motion, props and posture (see _direct_tables), as columns
+        g = d["float"].take(i[:nf], axis=0).T.copy()
+        gi = g[2:8, n:].astype(np.int64)  # props: holder, src, visibility; posture: code …
+        src = gi[4, :m]  # where a prop's x, y come from: its holder's or its own
+        ints = d["int"].take(i[nf:ni], axis=1)  # the other channels' values
         bools = d["bool"].take(i[ni:nb])  # present, then True and False (a prop's visibility)
         objs = d["object"].take(i[nb:no]).tolist()  # labels, hands, (events, captions), step,
         # stage
-        src = ints[1, :m]  # where a prop's x, y come from: its holder's or its own
-        post = slice(m, m + n)
         values = {name: ({col: ints[row, lo:hi] if row >= 0 else np.zeros(hi - lo)
                           for col, row in cols} if lo >= 0 else
                          self.channels[name].sample(self.channels[name].owners, t))
@@ -334,13 +334,13 @@ class Timeline:
         out = object.__new__(Frame)
         out.__dict__.update(
             self._moved(g, src, t), stage=objs[2 * n + 2], step=objs[2 * n + 1],
-            present=bools[:n], posture=ints[0, post], count=ints[1, post], moving=g[7, :n] < t,
-            holding=tuple(objs[n:2 * n]), prop_holder=ints[0, :m],
-            prop_visible=bools.take(ints[2, :m]), captions=caps, labels=tuple(objs[:n]),
-            values=values, events=events, seated=ints[2, post] != 0)
-        lo = float(ev_t[k - 1]) if k else -np.inf
+            present=bools[:n], posture=gi[0, m:], count=gi[1, m:], moving=g[7, :n] < t,
+            holding=tuple(objs[n:2 * n]), prop_holder=gi[1, :m],
+            prop_visible=bools.take(gi[5, :m]), captions=caps, labels=tuple(objs[:n]),
+            values=values, events=events, seated=gi[3, m:] != 0)
+        lo, hi = ev_t[k - 1:k + 1].tolist() if 0 < k < len(ev_t) else (
+            float(ev_t[k - 1]) if k else -np.inf, float(ev_t[k]) if k < len(ev_t) else np.inf)
         if lo < t:  # the rows stay current until the next change: kept for playing on
-            hi = float(ev_t[k]) if k < len(ev_t) else np.inf
             self._segments[-1] = (lo, hi, (out, g, src))
         return out
 
@@ -554,63 +554,66 @@ def _direct_tables(tl: Timeline) -> dict | None:
         return None
     inf, z = np.inf, np.zeros
 
-    def fl(t0, slope, value, walk):  # float rows
-        k = len(t0)
-        return np.column_stack([t0, slope, z((k, 3 - slope.shape[1])), value,
-                                z((k, 3 - value.shape[1])), walk])
+    def fl(k, **cols):  # float rows: T S0 S1 S2 A0 A1 A2 W, by name (the rest 0)
+        out = z((k, 8))
+        for name, v in cols.items():
+            out[:, FLOAT_COLS.index(name)] = v
+        return out
 
     def mine(c, owners):  # the keyframes of a channel's owners
         return (c.owner >= 0) & (c.owner < owners)
 
-    # motion: x, y, facing (unwrapped) move straight to the owner's next keyframe
+    # motion: x, y, facing (unwrapped) move straight to the owner's next keyframe; W: the t
+    # after which he walks (inf: he does not)
     mo, pm = ch["motion"], tl._packed["motion"]
     r = _before_first(mo, n)  # lookup() falls there for one with no keyframe yet
     j, nxt = _next_row(mo)
     span = np.where(nxt & (mo.t[j] > mo.t), mo.t[j] - mo.t, inf)
-    d = np.where((span < inf)[:, None], pm[j] - pm, 0.0)
+    d = np.where((span < inf)[:, None], pm[j] - pm, 0.0) / span[:, None]
     walk = np.where((span < inf) & ((d[:, 0] != 0) | (d[:, 1] != 0)), mo.t, inf)
-    fparts = [(0, (fl(mo.t[r] if len(mo.t) else z(n), z((n, 3)), pm[r] if len(mo.t) else
-                      z((n, 3)), np.full(n, inf)),),
-               mo.t, mo.owner, (fl(mo.t, d / span[:, None], pm, walk),), mine(mo, n))]
+    fb = (fl(n, T=mo.t[r], A0=pm[r, 0], A1=pm[r, 1], A2=pm[r, 2], W=inf) if len(mo.t) else
+          fl(n, W=inf))
+    fparts = [(0, (fb,), mo.t, mo.owner, (fl(len(mo.t), T=mo.t, S0=d[:, 0], S1=d[:, 1],
+                                              S2=d[:, 2], A0=pm[:, 0], A1=pm[:, 1],
+                                              A2=pm[:, 2], W=walk),), mine(mo, n))]
     # props: an arrow in flight moves straight to its next keyframe, the rest stay put (or
-    # are where their holder is: ints)
+    # are where their holder is); holder, where its x, y come from (its holder's or its own)
+    # and where its visibility does (its holder's presence, True or False: bools)
     pr, pp = ch["props"], tl._packed["props"]
     r = _before_first(pr, m)
     j, nxt = _next_row(pr)
     fly = (holder == FLYING) & nxt
     span = np.where(fly, np.where(pr.t[j] > pr.t, pr.t[j] - pr.t, 1.0), inf)
-    d = np.where(fly[:, None], pp[j, 1:3] - pp[:, 1:3], 0.0)
-    fparts.append((n, (fl(pr.t[r] if len(pr.t) else z(m), z((m, 2)), pp[r, 1:3] if len(pr.t)
-                          else z((m, 2)), np.full(m, inf)),),
-                   pr.t, pr.owner, (fl(pr.t, d / span[:, None], pp[:, 1:3], np.full(
-                       len(pr.t), inf)),), mine(pr, m)))
-    # posture: a bow's phase is (t - t0) / its length, 0 for other postures
+    d = np.where(fly[:, None], pp[j, 1:3] - pp[:, 1:3], 0.0) / span[:, None]
+    held = holder >= 0
+    own = np.arange(m)
+    fb = fl(m, T=pr.t[r] if len(pr.t) else 0.0, A0=pp[r, 1] if len(pr.t) else 0.0,
+            A1=pp[r, 2] if len(pr.t) else 0.0, S2=SET_DOWN, A2=n + own, W=n + 1)
+    fparts.append((n, (fb,), pr.t, pr.owner, (fl(
+        len(pr.t), T=pr.t, S0=d[:, 0], S1=d[:, 1], A0=pp[:, 1], A1=pp[:, 2], S2=holder,
+        A2=np.where(held, holder, n + pr.owner),
+        W=np.where(pp[:, 3] != 0, np.where(held, holder, n), n + 1)),), mine(pr, m)))
+    # posture: a bow's phase is (t - t0) / its length (0 for other postures); code, count
+    # (bows in a gesture), seated
     po, pq = ch["posture"], tl._packed["posture"]
     r = _before_first(po, n)
     code = pq[:, 0].astype(int)
     gesture = (code >= 2) & (pq[:, 1] > po.t)
-    inv = np.where(gesture, 1.0 / np.where(gesture, pq[:, 1] - po.t, 1.0), 0.0)
-    fparts.append((n + m, (fl(po.t[r] if len(po.t) else z(n), z((n, 1)), z((n, 1)),
-                              np.full(n, inf)),),
-                   po.t, po.owner, (fl(po.t, inv[:, None], z((len(po.t), 1)),
-                                       np.full(len(po.t), inf)),), mine(po, n)))
+    fparts.append((n + m, (fl(n, T=po.t[r] if len(po.t) else 0.0),), po.t, po.owner, (fl(
+        len(po.t), T=po.t, S0=np.where(gesture, 1.0 / np.where(gesture, pq[:, 1] - po.t, 1.0),
+                                       0.0),
+        S1=code, S2=np.where(gesture, pq[:, 2], 0).astype(int),
+        A1=(pq[:, 3] != 0) | (code == 1)),), mine(po, n)))
     nf = n + m + n
-    # ints: props, posture, then each other channel sampled here
-    ci = max([3] + [len(c.values) for name, c in ch.items() if name not in STANDARD])
+    # ints: each other channel sampled here, its values side by side
+    ci = max([0] + [len(c.values) for name, c in ch.items() if name not in STANDARD])
 
     def wide(*cols):
         k = len(cols[0])
         return np.column_stack([*cols, z((k, ci - len(cols)), np.int64)]).astype(np.int64)
 
-    held = holder >= 0
-    iparts = [(nf, (wide(np.full(m, SET_DOWN), n + np.arange(m), np.full(m, n + 1)),),
-               pr.t, pr.owner, (wide(holder, np.where(held, holder, n + pr.owner),
-                                     np.where(pp[:, 3] != 0, np.where(held, holder, n),
-                                              n + 1)),), mine(pr, m)),
-              (nf + m, (wide(z(n), z(n), z(n)),), po.t, po.owner,
-               (wide(code, np.where(gesture, pq[:, 2], 0).astype(int),
-                     (pq[:, 3] != 0) | (code == 1)),), mine(po, n))]
-    values, slow, g = [], [], nf + m + n
+    iparts = []
+    values, slow, g = [], [], nf
     for name, c in ch.items():
         if name in STANDARD:
             continue
@@ -659,6 +662,9 @@ def _direct_tables(tl: Timeline) -> dict | None:
     no = nb + 2 * n + 3 + len(slow)
     tables, changes = [], []
     for parts in (fparts, iparts, bparts, oparts):
+        if not parts:  # no other channel: no ints
+            tables.append(z((0, ci), np.int64))
+            continue
         (table,), chg = _rows([(g0, fb, np.asarray(t, float)[sel], np.asarray(o, int)[sel],
                                 tuple(x[sel] for x in rows))
                                for g0, fb, t, o, rows, sel in parts])
@@ -677,9 +683,18 @@ def _direct_tables(tl: Timeline) -> dict | None:
         np.maximum.at(state, own[s], row[s])
         checkpoints[k] = state
     return {"ev_t": t, "ev_owner": own, "ev_row": row, "checkpoints": checkpoints,
-            "owners": (nf, ni, nb, no), "float": np.ascontiguousarray(tables[0].T),
-            "int": np.ascontiguousarray(tables[1].T), "bool": tables[2], "object": tables[3],
-            "values": values}
+            "owners": (nf, ni, nb, no), "float": _aligned(tables[0]),
+            "int": np.ascontiguousarray(tables[1].T),
+            "bool": tables[2], "object": tables[3], "values": values}
+
+
+def _aligned(a: np.ndarray) -> np.ndarray:
+    """A copy of a whose rows (64 bytes of floats) each lie in one cache line."""
+    buf = np.empty(a.size + 8, a.dtype)
+    k = (-buf.ctypes.data % 64) // a.itemsize
+    out = buf[k:k + a.size].reshape(a.shape)
+    out[...] = a
+    return out
 
 
 def _pack(ch: Channel, cols: tuple[str, ...]) -> np.ndarray:
