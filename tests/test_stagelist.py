@@ -282,3 +282,21 @@ def test_run_opens_a_resizable_window_sized_to_the_display(monkeypatch):
     monkeypatch.setattr(pygame, "quit", lambda: None)  # the other tests keep their pygame
     assert viz.app.run(FakeLayout(), many_stages(), fake_corpus()) == 0
     assert opened == [((1229, 675), pygame.RESIZABLE)]
+
+
+def test_the_window_opens_playing_the_rite(monkeypatch):
+    """`python main.py` plays the rite: the clock runs from the first frame, Space pauses."""
+    seen = []
+    real_update = viz.app.App.update
+
+    def update(self, dt):
+        real_update(self, dt)
+        seen.append((self.state.playing, self.t))
+
+    frames = iter([[], [], [pygame.event.Event(pygame.QUIT)]])
+    monkeypatch.setattr(viz.app.App, "update", update)
+    monkeypatch.setattr(pygame.event, "get", lambda: next(frames))
+    monkeypatch.setattr(pygame, "quit", lambda: None)
+    assert viz.app.run(FakeLayout(), many_stages(), fake_corpus(), size=(640, 400)) == 0
+    assert seen and all(playing for playing, _ in seen)
+    assert seen[-1][1] > 0.0  # the clock moved

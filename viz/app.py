@@ -456,6 +456,10 @@ class App:
         else:
             self._set(problems=tuple(_located(p) for p in res.problems) or ("?",))
 
+    def start_playing(self) -> None:
+        """Play from where the window stands (as the window opens: the rite plays at once)."""
+        self._set(playing=True)
+
     def _set(self, **changes) -> None:
         self.state = replace(self.state, **changes)
 
@@ -905,6 +909,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
     window = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.display.set_caption(title)
     app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader)
+    app.start_playing()  # `python main.py` plays the rite; Space pauses
     app.check_font()
     pygame.key.start_text_input()
     clock = pygame.time.Clock()
