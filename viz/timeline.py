@@ -14,6 +14,7 @@ INTERPS = ("step", "linear")
 STANDARD = ("motion", "posture", "presence", "props", "label")
 FLOAT_COLS = ("T", "S0", "S1", "S2", "A0", "A1", "A2", "W")
 CHECKPOINT = 8  # sample(t) starts from each owner's rows as they stood every 2**8 changes
+REFRESH = 4  # … and every 2**(8 + 4) changes a copy of every owner's current row is made
 
 
 # the "score" channel's owners: the round under way, the 算 laid right and left in it, and the
@@ -301,8 +302,8 @@ class Timeline:
         n, m = len(self.actors), len(self.props)
         cur = g[4:7] + (t - g[0]) * g[1:4]  # value + slope × time since the keyframe
         return {"t": t, "xy": cur[:2, :n].T, "facing": np.mod(cur[2, :n], 360.0),
-                "phase": np.minimum(cur[0, n + m:], 1.0),
-                "prop_xy": cur[:2].take(src, axis=1).T}
+                "phase": np.minimum(cur[0, n + m:n + m + n], 1.0),
+                "prop_xy": cur[:2, :n + m].take(src, axis=1).T}
 
     def _sample_direct(self, t: float) -> Frame:
         """sample(t) from the tables of _direct_tables: each owner's row current at t (a
@@ -322,11 +323,10 @@ class Timeline:
         g = d["float"].take(i[:nf], axis=0).T.copy()
         gi = g[2:8, n:].astype(np.int64)  # props: holder, src, visibility; posture: code …
         src = gi[4, :m]  # where a prop's x, y come from: its holder's or its own
-        ints = d["int"].take(i[nf:ni], axis=1)  # the other channels' values
         bools = d["bool"].take(i[ni:nb])  # present, then True and False (a prop's visibility)
         objs = d["object"].take(i[nb:no]).tolist()  # labels, hands, (events, captions), step,
         # stage
-        values = {name: ({col: ints[row, lo:hi] if row >= 0 else np.zeros(hi - lo)
+        values = {name: ({col: gi[row, lo:hi] if row >= 0 else np.zeros(hi - lo)
                           for col, row in cols} if lo >= 0 else
                          self.channels[name].sample(self.channels[name].owners, t))
                   for name, lo, hi, cols in d["values"]}
@@ -334,10 +334,11 @@ class Timeline:
         out = object.__new__(Frame)
         out.__dict__.update(
             self._moved(g, src, t), stage=objs[2 * n + 2], step=objs[2 * n + 1],
-            present=bools[:n], posture=gi[0, m:], count=gi[1, m:], moving=g[7, :n] < t,
+            present=bools[:n], posture=gi[0, m:m + n], count=gi[1, m:m + n],
+            moving=g[7, :n] < t,
             holding=tuple(objs[n:2 * n]), prop_holder=gi[1, :m],
             prop_visible=bools.take(gi[5, :m]), captions=caps, labels=tuple(objs[:n]),
-            values=values, events=events, seated=gi[3, m:] != 0)
+            values=values, events=events, seated=gi[3, m:m + n] != 0)
         lo, hi = ev_t[k - 1:k + 1].tolist() if 0 < k < len(ev_t) else (
             float(ev_t[k - 1]) if k else -np.inf, float(ev_t[k]) if k < len(ev_t) else np.inf)
         if lo < t:  # the rows stay current until the next change: kept for playing on
@@ -452,21 +453,6 @@ def _next_row(ch: Channel) -> tuple[np.ndarray, np.ndarray]:
     return j, (j > k) & (ch.owner[j] == ch.owner)
 
 
-def _rows(parts: Sequence[tuple]) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """Tables for owners that follow on in the global owner order: first a row per owner
-    standing for "no keyframe yet", then every keyframe row in order of time (an owner's rows
-    grow with time: the current one is the largest applied). parts: (first global owner,
-    fallback rows per owner, keyframe t, keyframe owner, keyframe rows), rows being a tuple of
-    arrays, one per table. → the tables and the changes (t, global owner, row)."""
-    fb = [np.concatenate([p[1][c] for p in parts]) for c in range(len(parts[0][1]))]
-    t = np.concatenate([np.asarray(p[2], float) for p in parts])
-    g = np.concatenate([p[0] + np.asarray(p[3], np.int64) for p in parts])
-    order = np.argsort(t, kind="stable")
-    tables = tuple(np.concatenate((f, np.concatenate([p[4][c] for p in parts])[order]))
-                   for c, f in enumerate(fb))
-    return tables, (t[order], g[order], len(fb[0]) + np.arange(len(order)))
-
-
 def _hands(tl: Timeline, holder: np.ndarray, n: int, m: int) -> tuple[list, list, list]:
     """What each actor holds (Frame.holding) as a step channel of its own: his tuple of prop
     ids from each instant it changes. → keyframe t, actor, tuple."""
@@ -533,12 +519,15 @@ def _direct_tables(tl: Timeline) -> dict | None:
     _full gives (no actors; keys that do not keep owners apart; a holder or label out of
     range; steps not in order of time): sample() then works everything out by _full.
 
-    Four tables, each with owners of its own (global owner numbers follow on: floats, ints,
-    bools, objects), each owner's rows in order of time: floats (motion, props, posture: t0,
-    slope ×3, value ×3, the t after which he walks), ints (props: holder, where its x, y come
-    from, where its visibility comes from; posture: code, count, seated; then every other
-    channel's values), bools (present; True, False), objects (labels, what each holds, the
-    events live and their captions, step, stage)."""
+    Three tables, each with owners of its own (global owner numbers follow on: floats, bools,
+    objects), each owner's rows in order of time after one row per owner for "no keyframe
+    yet": floats, 64 bytes a row (FLOAT_COLS: t0, slope ×3, value ×3, W) for motion (x, y,
+    facing; W: the t after which he walks), props (x, y; S2 holder, A2 where its x, y come
+    from, W where its visibility comes from), posture (a bow's phase; S1 code, S2 count, A1
+    seated) and the other step channels (their int values in S1 …); bools (present, then True
+    and False); objects (labels, what each holds, the events live and their captions, step,
+    stage). The changes: (t, owner, row) of every keyframe in order of time; checkpoints:
+    every owner's row after every 2**CHECKPOINT changes."""
     n, m = len(tl.actors), len(tl.props)
     ch = tl.channels
     for c in ch.values():
@@ -604,35 +593,28 @@ def _direct_tables(tl: Timeline) -> dict | None:
                                        0.0),
         S1=code, S2=np.where(gesture, pq[:, 2], 0).astype(int),
         A1=(pq[:, 3] != 0) | (code == 1)),), mine(po, n)))
-    nf = n + m + n
-    # ints: each other channel sampled here, its values side by side
-    ci = max([0] + [len(c.values) for name, c in ch.items() if name not in STANDARD])
-
-    def wide(*cols):
-        k = len(cols[0])
-        return np.column_stack([*cols, z((k, ci - len(cols)), np.int64)]).astype(np.int64)
-
-    iparts = []
-    values, slow, g = [], [], nf
+    # the other channels: up to six columns of ints (exact as floats) in the slots after S0
+    values, slow, g = [], [], n + m + n
     for name, c in ch.items():
         if name in STANDARD:
             continue
         kinds = [("zeros" if not len(v) else "int" if len(v) == len(c.t) and
-                  np.where(np.ones(1, bool), np.asarray(v)[:1], 0).dtype == np.int64 else "slow")
+                  np.where(np.ones(1, bool), np.asarray(v)[:1], 0).dtype == np.int64 and
+                  np.abs(np.asarray(v, np.int64)).max() < 2 ** 53 else "slow")
                  for v in c.values.values()]
-        if "slow" in kinds or not len(c.t):  # sampled the long way (its changes: objects)
+        if "slow" in kinds or not len(c.t) or len(kinds) > 6:  # sampled the long way
             values.append((name, -1, -1, ()))
             slow.append(c)
             continue
-        vals = [np.asarray(v) if kd == "int" else z(len(c.t))
-                for v, kd in zip(c.values.values(), kinds)]
-        iparts.append((g, (wide(*([z(c.owners)] * len(vals))),), c.t, c.owner, (wide(*vals),),
+        slots = {FLOAT_COLS[2 + k]: np.asarray(v, np.int64) for k, (v, kd) in
+                 enumerate(zip(c.values.values(), kinds)) if kd == "int"}
+        fparts.append((g, (fl(c.owners),), c.t, c.owner, (fl(len(c.t), **slots),),
                        mine(c, c.owners)))
-        values.append((name, g - nf, g - nf + c.owners,
+        values.append((name, g - n, g - n + c.owners,
                        tuple((col, k if kd == "int" else -1) for k, (col, kd) in
                              enumerate(zip(c.values, kinds)))))
         g += c.owners
-    ni = g
+    nf = ni = g
     # bools: present, then two owners that never change, True and False
     pres = ch["presence"]
     pv = (np.asarray(pres.values["present"]) != 0 if len(pres.values.get("present", ()))
@@ -660,32 +642,58 @@ def _direct_tables(tl: Timeline) -> dict | None:
                 (_objects([None] * len(c.t)),), np.ones(len(c.t), bool))
                for k, c in enumerate(slow)]
     no = nb + 2 * n + 3 + len(slow)
-    tables, changes = [], []
-    for parts in (fparts, iparts, bparts, oparts):
-        if not parts:  # no other channel: no ints
-            tables.append(z((0, ci), np.int64))
-            continue
-        (table,), chg = _rows([(g0, fb, np.asarray(t, float)[sel], np.asarray(o, int)[sel],
-                                tuple(x[sel] for x in rows))
-                               for g0, fb, t, o, rows, sel in parts])
-        tables.append(table)
-        changes.append(chg)
-    # every change in order of time, and each owner's row at every 2**CHECKPOINT-th
-    t, own, row = (np.concatenate(x) for x in zip(*changes))
+    # every change in order of time; each owner's rows grow with time in its table, and a
+    # copy of every owner's current row is made every 2**(CHECKPOINT + REFRESH) changes (so
+    # the rows current at any t lie near each other, however long the rite)
+    fams = []
+    for parts in (fparts, bparts, oparts):
+        sel = [p[5] for p in parts]
+        fams.append((parts[0][0], np.concatenate([p[1][0] for p in parts]),
+                     np.concatenate([np.asarray(p[2], float)[s] for p, s in zip(parts, sel)]),
+                     np.concatenate([p[0] + np.asarray(p[3], np.int64)[s]
+                                     for p, s in zip(parts, sel)]),
+                     np.concatenate([p[4][0][s] for p, s in zip(parts, sel)])))
+    fam = np.concatenate([np.full(len(f[2]), k) for k, f in enumerate(fams)])
+    t = np.concatenate([f[2] for f in fams])
     order = np.argsort(t, kind="stable")
-    t, own, row = t[order], own[order].astype(np.int32), row[order].astype(np.int32)
-    state = np.concatenate([np.arange(nf), np.arange(ni - nf), np.arange(nb - ni),
-                            np.arange(no - nb)]).astype(np.int32)
+    t, fam = t[order], fam[order]
+    own = np.concatenate([f[3] for f in fams])[order]
+    period = 1 << (CHECKPOINT + REFRESH)
+    blocks = max(len(t) - 1, 0) // period  # refreshes, before changes period, 2 period …
+    row = np.empty(len(t), np.int64)
+    tables, starts = [], []
+    for k, (g0, fb, _, _, payload) in enumerate(fams):
+        at = np.flatnonzero(fam == k)  # this table's changes, by their place in the order
+        size = len(fb)
+        row[at] = size + np.arange(len(at)) + at // period * size
+        table = np.empty((size + len(at) + blocks * size, *fb.shape[1:]), fb.dtype)
+        table[:size] = fb
+        table[row[at]] = payload[order[at] - _offset(fams, k)]
+        tables.append(table)
+        starts.append(size + at.searchsorted(np.arange(1, blocks + 1) * period)
+                      + np.arange(blocks) * size)
+    state = np.concatenate([np.arange(len(f[1])) for f in fams]).astype(np.int32)
+    own, row = own.astype(np.int32), row.astype(np.int32)
     checkpoints = np.empty(((len(t) >> CHECKPOINT) + 1, no), np.int32)
     checkpoints[0] = state
     for k in range(1, len(checkpoints)):
         s = slice((k - 1) << CHECKPOINT, k << CHECKPOINT)
         np.maximum.at(state, own[s], row[s])
+        p = (k << CHECKPOINT) // period
+        if not (k << CHECKPOINT) % period and p <= blocks:  # copies of the current rows
+            for table, (g0, fb, *_), first in zip(tables, fams, starts):
+                rows = first[p - 1] + np.arange(len(fb))
+                table[rows] = table[state[g0:g0 + len(fb)]]
+                state[g0:g0 + len(fb)] = rows
         checkpoints[k] = state
     return {"ev_t": t, "ev_owner": own, "ev_row": row, "checkpoints": checkpoints,
-            "owners": (nf, ni, nb, no), "float": _aligned(tables[0]),
-            "int": np.ascontiguousarray(tables[1].T),
-            "bool": tables[2], "object": tables[3], "values": values}
+            "owners": (nf, ni, nb, no), "float": _aligned(tables[0]), "bool": tables[1],
+            "object": tables[2], "values": values}
+
+
+def _offset(fams: list, k: int) -> int:
+    """Where table k's keyframes begin among all tables' keyframes, in their first order."""
+    return sum(len(f[2]) for f in fams[:k])
 
 
 def _aligned(a: np.ndarray) -> np.ndarray:
