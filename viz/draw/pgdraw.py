@@ -220,6 +220,10 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
     if d.prims == was.prims:  # the same objects (or equal ones) in the same order
         d.boxes, d.ops, d.spans = was.boxes, was.ops, was.spans
         return []
+    if len(d.prims) == len(was.prims):  # as playing: a few replaced where they stood
+        dirty = _reuse_in_place(d, was, camera, size)
+        if dirty is not None:
+            return dirty
     at = {id(p): k for k, p in enumerate(was.prims)}
     match: list[int | None] = [at.get(id(p)) for p in d.prims]
     found = [k for k in match if k is not None]
@@ -264,6 +268,39 @@ def _reuse(d: _Drawn, was: _Drawn, camera: Camera, size) -> list[tuple[tuple, py
         dirty += [(b, d.clip) for b in d.boxes if b is not None]
         used = set()
     dirty += [(b, was.clip) for k, b in enumerate(was.boxes) if k not in used and b is not None]
+    return dirty
+
+
+def _reuse_in_place(d: _Drawn, was: _Drawn, camera: Camera,
+                    size) -> list[tuple[tuple, pygame.Rect]] | None:
+    """_reuse when the primitives stand in the same order as last frame's and only a few are
+    other objects (walkers, their tags): those are planned again unless equal to the one they
+    replace (not a Sprite: a new token has moved), the rest taken as they were. None when more
+    than a quarter changed (then _reuse matches them wherever they are)."""
+    new, old = d.prims, was.prims
+    changed = [k for k, p in enumerate(new) if p is not old[k]]
+    if len(changed) * 4 > len(new):
+        return None
+    boxes, ops = list(was.boxes), list(was.ops)
+    dirty: list = []
+    fresh: list[int] = []
+    for k in changed:
+        p = new[k]
+        if type(p) is not Sprite and p == old[k]:
+            continue  # an equal primitive made anew: the same pixels
+        box, o = plan(p, camera, size)
+        if boxes[k] is not None:
+            dirty.append((boxes[k], was.clip))
+        if box is not None:
+            dirty.append((box, d.clip))
+        boxes[k], ops[k] = box, o
+        fresh.append(k)
+    d.boxes, d.ops = boxes, ops
+    if was.spans is not None:  # (was drawn through the same clip)
+        spans = was.spans.copy()
+        if fresh:
+            spans[fresh] = _spans([boxes[k] for k in fresh], [ops[k] for k in fresh], d.clip)
+        d.spans = spans
     return dirty
 
 
