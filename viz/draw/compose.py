@@ -541,12 +541,16 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
     pnear = (pxy[:, 0] >= x0) & (pxy[:, 0] <= x1) & (pxy[:, 1] >= y0) & (pxy[:, 1] <= y1)
     if near[frame.present].all() and pnear[frame.prop_visible].all():
         return frame
-    return replace(frame, present=frame.present & near,
-                   prop_visible=frame.prop_visible & pnear)
+    out = object.__new__(type(frame))  # replace() would run every field's __init__ again
+    out.__dict__.update(frame.__dict__)
+    out.__dict__.update(present=frame.present & near, prop_visible=frame.prop_visible & pnear)
+    return out
 
 
 def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primitive]:
     """Props set down, then the people, then what they say (back to front)."""
+    if not frame.present.any() and not frame.prop_visible.any():
+        return []  # nobody and nothing in this view (the inset, mostly)
     tl = model.timeline
     key = (captions, id(camera.breaks), camera.scale)
     o = _options.get(key)
