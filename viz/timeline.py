@@ -291,19 +291,11 @@ class Timeline:
         lo, hi, seg = self._segments.get(-1, _NONE)
         if not lo < t < hi:  # playing stays between two changes for many frames
             return self._sample_direct(t)
-        f, g, src = seg  # the rows found there are still current: only what moves is new
+        f, rows = seg  # the rows found there are still current: only what moves is new
         out = object.__new__(Frame)  # a copy of that frame with what moves updated:
         out.__dict__.update(f.__dict__)  # dataclasses.replace would re-run every field's init
-        out.__dict__.update(self._moved(g, src, t))
+        out.__dict__.update(_moved(*rows, t))
         return out
-
-    def _moved(self, g: np.ndarray, src: np.ndarray, t: float) -> dict:
-        """What moves, at t, from the float rows current at t (see _sample_direct)."""
-        n, m = len(self.actors), len(self.props)
-        cur = g[4:7] + (t - g[0]) * g[1:4]  # value + slope × time since the keyframe
-        return {"t": t, "xy": cur[:2, :n].T, "facing": np.mod(cur[2, :n], 360.0),
-                "phase": np.minimum(cur[0, n + m:n + m + n], 1.0),
-                "prop_xy": cur[:2, :n + m].take(src, axis=1).T}
 
     def _sample_direct(self, t: float) -> Frame:
         """sample(t) from the tables of _direct_tables: each owner's row current at t (a
@@ -331,9 +323,11 @@ class Timeline:
                          self.channels[name].sample(self.channels[name].owners, t))
                   for name, lo, hi, cols in d["values"]}
         events, caps = objs[2 * n]
+        nm = n + m
+        rows = (g[0], g[1:4], g[4:7], src, n, nm)  # whole rows: contiguous
         out = object.__new__(Frame)
         out.__dict__.update(
-            self._moved(g, src, t), stage=objs[2 * n + 2], step=objs[2 * n + 1],
+            _moved(*rows, t), stage=objs[2 * n + 2], step=objs[2 * n + 1],
             present=bools[:n], posture=gi[0, m:m + n], count=gi[1, m:m + n],
             moving=g[7, :n] < t,
             holding=tuple(objs[n:2 * n]), prop_holder=gi[1, :m],
@@ -342,7 +336,7 @@ class Timeline:
         lo, hi = ev_t[k - 1:k + 1].tolist() if 0 < k < len(ev_t) else (
             float(ev_t[k - 1]) if k else -np.inf, float(ev_t[k]) if k < len(ev_t) else np.inf)
         if lo < t:  # the rows stay current until the next change: kept for playing on
-            self._segments[-1] = (lo, hi, (out, g, src))
+            self._segments[-1] = (lo, hi, (out, rows))
         return out
 
     def _full(self, t: float, closing: bool, raw_facing: bool = False) -> Frame:
@@ -430,6 +424,17 @@ class Timeline:
             dest = self._packed["props"][j][:, 1:3]
             at[fly] = (at + a * (dest - at))[fly]
         return holder, at, visible
+
+def _moved(t0: np.ndarray, slope: np.ndarray, value: np.ndarray, src: np.ndarray, n: int,
+           nm: int, t: float) -> dict:
+    """What moves, at t, from the float rows current at t (motion, props, posture: see
+    _sample_direct): value + slope × the time since the keyframe, the same way whether the
+    rows were found for this sample or kept from one before it."""
+    cur = value + (t - t0) * slope
+    return {"t": t, "xy": cur[:2, :n].T, "facing": np.mod(cur[2, :n], 360.0),
+            "phase": np.minimum(cur[0, nm:nm + n], 1.0),
+            "prop_xy": cur[:2, :nm].take(src, axis=1).T}
+
 
 def _objects(items: Sequence) -> np.ndarray:
     """A 1-d object array of these items (tuples stay items, not rows)."""
