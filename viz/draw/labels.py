@@ -13,6 +13,7 @@ boxes are (x0, y0, x1, y1). Candidates of one label are tested against every box
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -250,10 +251,12 @@ class Placer:
 
 class _Dirty:
     """The boxes that came, went or moved in this call, bucketed by the CELL-sized squares
-    they meet: whether a span meets any (as _meets) looks only at those near it."""
+    they meet (when first asked: most calls only read the list): whether a span meets any (as
+    _meets) looks only at those near it."""
 
     def __init__(self, boxes) -> None:
-        self.cells: dict[tuple[int, int] | None, list[BoxT]] = {}
+        self._cells: dict[tuple[int, int] | None, list[BoxT]] = {}
+        self._indexed = 0  # boxes[:_indexed] are in the cells
         self.boxes: list[BoxT] = []
         self.odd = False  # a box not finite meets everything (as _meets says)
         for b in boxes:
@@ -263,14 +266,21 @@ class _Dirty:
         self.boxes.append(b)
         if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:
             self.odd = True
-            return
-        if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
-            self.cells.setdefault(None, []).append(b)
-            return
-        cells = self.cells
-        for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
-            for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
-                cells.setdefault((gx, gy), []).append(b)
+
+    @property
+    def cells(self) -> dict[tuple[int, int] | None, list[BoxT]]:
+        cells = self._cells
+        for b in self.boxes[self._indexed:]:
+            if (b[0] + b[1] + b[2] + b[3]) * 0.0 != 0.0:
+                continue  # odd: meets everything, never looked up
+            if b[2] - b[0] > 64 * CELL or b[3] - b[1] > 64 * CELL:
+                cells.setdefault(None, []).append(b)
+                continue
+            for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
+                for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
+                    cells.setdefault((gx, gy), []).append(b)
+        self._indexed = len(self.boxes)
+        return cells
 
     def meets(self, span: BoxT) -> bool:
         if self.odd:
@@ -315,6 +325,12 @@ def _arr(tried: tuple[BoxT, ...]) -> np.ndarray:
     return arr if arr is not None else np.asarray(tried, float).reshape(-1, 4)
 
 
+def _arr4(boxes: list) -> np.ndarray:
+    """(n, 4) floats from a list of 4-tuples (as np.asarray, in half its time)."""
+    return np.fromiter(itertools.chain.from_iterable(boxes), float,
+                       count=4 * len(boxes)).reshape(-1, 4)
+
+
 def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
               dirty: _Dirty, bounds: BoxT | None) -> dict[int, bool] | None:
     """For each label kept from the last call whose span something changed in (rank →
@@ -336,8 +352,8 @@ def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
             same.append((rank, old))
     if not same:
         return {}
-    d = np.asarray(dirty.boxes, float)
-    sp = np.asarray([old.span for _, old in same], float)
+    d = _arr4(dirty.boxes)
+    sp = _arr4([old.span for _, old in same])
     near = ((d[None, :, 0] < sp[:, None, 2]) & (sp[:, None, 0] < d[None, :, 2])
             & (d[None, :, 1] < sp[:, None, 3]) & (sp[:, None, 1] < d[None, :, 3])).any(axis=1)
     todo = [same[k] for k in np.flatnonzero(near).tolist()]  # dirty.meets(span), at once
@@ -359,7 +375,7 @@ def _verdicts(labels: Sequence[Label], names: list, kept: dict, obs: list[BoxT],
     rows = np.flatnonzero(hit)
     if not len(rows):
         return {rank: True for rank, _ in todo}
-    boxes = np.asarray(obs + prior, float).reshape(-1, 4)
+    boxes = _arr4(obs + prior)
     if not np.isfinite(boxes).all():
         return None
     before = np.concatenate([np.full(len(obs), -1), ranks])  # when each box was placed
