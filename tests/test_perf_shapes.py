@@ -332,29 +332,31 @@ def test_a_partial_redraw_never_cuts_an_antialiased_line_and_equals_a_whole_one(
 
 
 def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
-    cam = Camera((0, 0, *SIZE))
-    cam.scale, cam.center = 4.0, (0.0, 0.0)
     rng = np.random.default_rng(5)
     differ: set = set()
+    small = (320, 240)  # the primitives land all over it, near the edges too
+    cam = Camera((0, 0, *small))
+    cam.scale, cam.center = 2.0, (0.0, 0.0)
     for p in _random_prims(rng, 300):
-        box, ops = pgdraw.plan(p, cam, SIZE)
+        box, ops = pgdraw.plan(p, cam, small)
         if box is None:
             continue
         x0, y0, x1, y1 = box
         for _ in range(3):
             clip = pygame.Rect(int(rng.integers(x0 - 8, x1 + 8)), int(rng.integers(y0 - 8, y1 + 8)),
                                int(rng.integers(8, 64)), int(rng.integers(8, 64)))
-            clip = clip.clip(pygame.Rect(0, 0, *SIZE))
-            a, b = pygame.Surface(SIZE), pygame.Surface(SIZE)
+            clip = clip.clip(pygame.Rect(0, 0, *small))
+            if not clip:
+                continue
+            a, b = pygame.Surface(small), pygame.Surface(small)
             a.fill((255, 255, 255)), b.fill((255, 255, 255))
             for fn, args in ops:
                 fn(a, *args)
             b.set_clip(clip)
             for fn, args in ops:
                 fn(b, *args)
-            pa = pixels(a)[clip.top:clip.bottom, clip.left:clip.right]
-            pb = pixels(b)[clip.top:clip.bottom, clip.left:clip.right]
-            if (pa != pb).any():
+            pa = pygame.image.tobytes(a.subsurface(clip), "RGB")
+            if pa != pygame.image.tobytes(b.subsurface(clip), "RGB"):
                 fns = {fn for fn, _ in ops}
                 assert fns & pgdraw.CLIPPED_DIFFER, (p, fns)  # named: a redraw never cuts it
                 differ |= fns & pgdraw.CLIPPED_DIFFER
