@@ -18,7 +18,7 @@ those, the most walking (found by sampling every 0.5 s). Around it, rows time:
   things, and pygame drawing as many filled circles as the frame has primitives;
 - the first frame: a new process from `import viz.cli` to a frame on a Surface.
 
-The frame rows and the raw limits play their frames in passes (--passes, 3) and keep each
+The frame rows and the raw limits play their frames in passes (--passes, 5) and keep each
 frame's least time: other work sharing the cores only ever adds to a time (on two busy cores
 the median of one pass swung from 2× to 4× the raw limit between runs). The frames are the
 same frames each pass, each after the one before it, as when playing.
@@ -150,7 +150,7 @@ print(time.perf_counter() - t0)
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=120, help="frames to draw per row")
-    ap.add_argument("--passes", type=int, default=3,
+    ap.add_argument("--passes", type=int, default=5,
                     help="times each frame row plays its frames; a frame's least time is kept")
     ap.add_argument("--size", default="1920x1080", help="window size for the frame rows")
     args = ap.parse_args()
