@@ -7,7 +7,8 @@ The busiest moment is the instant of the scripted rite with the most people pres
 those, the most walking (found by sampling every 0.5 s). Around it, rows time:
 - sample(t) while playing (60 frames/s of rite time) and at random moments; and on a rite 100×
   longer, so one sees whether it stays flat (see `longer`: the compiled timeline played 100
-  times end to end, not a manifest listing the sections 100 times over);
+  times end to end, not a manifest listing the sections 100 times over); the two rites'
+  samples are timed by turns, in passes, each moment's least time kept;
 - compose (every layer's display list), of which the main view's people (their tokens and
   tags, placed: scene), and the window's frame (compose + draw through a LayerCache, as when
   playing: only what changed since the last frame is drawn again, walkers' new looks
@@ -21,7 +22,9 @@ those, the most walking (found by sampling every 0.5 s). Around it, rows time:
 The frame rows and the raw limits play their frames in passes (--passes, 5) and keep each
 frame's least time: other work sharing the cores only ever adds to a time (on two busy cores
 the median of one pass swung from 2× to 4× the raw limit between runs). The frames are the
-same frames each pass, each after the one before it, as when playing.
+same frames each pass, each after the one before it, as when playing. The window frame and the
+raw limit are timed by turns, frame by frame (on their own Surfaces), so a spell of other work
+slows both alike and their ratio stands.
 """
 from __future__ import annotations
 
@@ -80,6 +83,22 @@ def in_passes(fn, ts, passes: int) -> list[float]:
             cpu[p, k] = time.process_time() - c
     CPU[:] = [cpu.min(axis=0).tolist()]
     return wall.min(axis=0).tolist()
+
+
+def interleaved(fns, ts, passes: int) -> list[tuple[list[float], list[float]]]:
+    """As in_passes, for several functions called by turns (fn0(t), fn1(t), … for each t):
+    for each, each t's least wall time and least CPU time."""
+    wall = np.full((len(fns), passes, len(ts)), np.inf)
+    cpu = np.full((len(fns), passes, len(ts)), np.inf)
+    for p in range(passes):
+        for k, t in enumerate(ts):
+            for j, fn in enumerate(fns):
+                c, w = time.process_time(), time.perf_counter()
+                fn(t)
+                wall[j, p, k] = time.perf_counter() - w
+                cpu[j, p, k] = time.process_time() - c
+    return [(wall[j].min(axis=0).tolist(), cpu[j].min(axis=0).tolist())
+            for j in range(len(fns))]
 
 
 def busiest(tl) -> float:
@@ -178,23 +197,31 @@ def main() -> int:
     print(f"busiest moment: t = {t_busy:.1f} s, {int(f.present.sum())} present, "
           f"{int((f.moving & f.present).sum())} walking; window {size[0]}×{size[1]}; one run: "
           "compare rows as ratios")
-    play = iter(np.tile(t_busy + np.arange(600) / 60.0, 8))
-    tl.sample(t_busy)
-    row("sample(t) playing", timed(lambda: tl.sample(next(play)), 3000), "call")
-    rnd = iter(np.random.default_rng(1).uniform(0, tl.duration, 4000))
-    row("sample(t) at random moments", timed(lambda: tl.sample(next(rnd)), 2000), "call")
     long_tl = longer(tl, 100)
     mid = 50 * tl.duration  # the 51st time through: as far from either end as can be
     a, b = tl.sample(t_busy), long_tl.sample(mid + t_busy)
     both = a.present & b.present
     assert both.any() and np.allclose(a.xy[both], b.xy[both]), "the long rite differs"
-    long_play = iter(np.tile(mid + t_busy + np.arange(600) / 60.0, 8))
-    long_tl.sample(mid + t_busy)
-    row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.0f} h)",
-        timed(lambda: long_tl.sample(next(long_play)), 3000), "call")
-    long_rnd = iter(np.random.default_rng(1).uniform(0, long_tl.duration, 4000))
-    row("sample(t) at random moments, rite 100× longer",
-        timed(lambda: long_tl.sample(next(long_rnd)), 2000), "call")
+    # each rite's rows by turns with the other's (the same moments of its time through), in
+    # passes, each moment's least time kept: the ratio is the point, and a spell of other
+    # work slows both alike
+    play = (np.arange(600) / 60.0).tolist()  # 10 s of playing at 60 frames/s
+    tl.sample(t_busy), long_tl.sample(mid + t_busy)
+    (p_t, p_cpu), (lp_t, lp_cpu) = interleaved(
+        [lambda u: tl.sample(t_busy + u), lambda u: long_tl.sample(mid + t_busy + u)], play,
+        args.passes)
+    rnd = np.random.default_rng(1).uniform(0, 1, 2000).tolist()  # a share of the rite's time
+    (r_t, r_cpu), (lr_t, lr_cpu) = interleaved(
+        [lambda u: tl.sample(u * tl.duration), lambda u: long_tl.sample(u * long_tl.duration)],
+        rnd, args.passes)
+    CPU[:] = [p_cpu]
+    row("sample(t) playing", p_t, "call")
+    CPU[:] = [r_cpu]
+    row("sample(t) at random moments", r_t, "call")
+    CPU[:] = [lp_cpu]
+    row(f"sample(t) playing, rite 100× longer ({long_tl.duration / 3600:.0f} h)", lp_t, "call")
+    CPU[:] = [lr_cpu]
+    row("sample(t) at random moments, rite 100× longer", lr_t, "call")
 
     model = pgdraw.with_font(Model(d.layout, tl, d.corpus))
     surf = pygame.Surface(size)
@@ -219,8 +246,22 @@ def main() -> int:
 
     def window_frame(t):
         pgdraw.draw_layers(surf, compose(model, View(), size, t).layers, cache)
-    row("window frame (static layers cached)", in_passes(window_frame, ts, args.passes),
-        "frame")
+    n_things = int(f.present.sum() + f.prop_visible.sum())
+    rng = np.random.default_rng(2)
+    sprite = pygame.Surface((24, 24), pygame.SRCALPHA)
+    pygame.draw.circle(sprite, (120, 30, 30), (12, 12), 11)
+    spots = [tuple(p) for p in rng.uniform(0, min(size) - 24, (n_things, 2)).astype(int)]
+    raw = pygame.Surface(size)  # its own target: the window frame's holds the last frame
+
+    def blits(t):
+        raw.fill((250, 246, 238))
+        raw.blits([(sprite, p) for p in spots], doreturn=False)
+    # the window frame and the raw limit by turns, frame by frame: a spell of other work on
+    # the machine slows both alike, and their ratio stands
+    (frame_t, frame_cpu), (blit_t, blit_cpu) = interleaved([window_frame, blits], ts,
+                                                          args.passes)
+    CPU[:] = [frame_cpu]
+    row("window frame (static layers cached)", frame_t, "frame")
 
     def every_layer():
         pgdraw.draw_layers(surf, compose(model, View(), size, next(frames)).layers)
@@ -238,17 +279,9 @@ def main() -> int:
     row("paused, unchanged window (needs_redraw: no)", timed(paused, args.frames), "frame")
     layers = compose(model, View(), size, t_busy).layers
     n_prims = sum(len(la.prims) for la in layers)
-    n_things = int(f.present.sum() + f.prop_visible.sum())
-    rng = np.random.default_rng(2)
-    sprite = pygame.Surface((24, 24), pygame.SRCALPHA)
-    pygame.draw.circle(sprite, (120, 30, 30), (12, 12), 11)
-    spots = [tuple(p) for p in rng.uniform(0, min(size) - 24, (n_things, 2)).astype(int)]
-
-    def blits():
-        surf.fill((250, 246, 238))
-        surf.blits([(sprite, p) for p in spots], doreturn=False)
+    CPU[:] = [blit_cpu]
     row(f"raw limit: fill + blit {n_things} sprites",
-        in_passes(lambda t: blits(), ts, args.passes), "frame")
+        blit_t, "frame")
     pts = rng.uniform(0, min(size), (n_prims, 2)).astype(int)
 
     def circles():
@@ -266,10 +299,11 @@ def main() -> int:
     by = {r["row"]: r["median_s"] for r in rows}
     long_s = next((by[k] for k in by if k.startswith("sample(t) playing, rite")), float("nan"))
     frame_s = by["window frame (static layers cached)"]
-    blit_s = by[f"raw limit: fill + blit {n_things} sprites"]
+    blit_row = f"raw limit: fill + blit {n_things} sprites"
+    blit_s = by[blit_row]
     cpu = {r["row"]: r["cpu_median_s"] for r in rows}
     print(f"\n  by CPU time: window frame = "
-          f"{cpu['window frame (static layers cached)'] / cpu[f'raw limit: fill + blit {n_things} sprites']:.1f}"
+          f"{cpu['window frame (static layers cached)'] / cpu[blit_row]:.1f}"
           " × the raw limit", end="")
     print(f"\n  window frame = {frame_s / blit_s:.1f} × the raw limit of blitting as many sprites; "
           f"{1 / frame_s:.0f} frames/s possible; sample(t) playing = "
