@@ -108,6 +108,14 @@ class SceneOptions:
     breaks: tuple[Break, ...] = ()  # drawn as zig-zags with the true distance written
     px_per_chi: float = 4.0  # current zoom, so labels that would collide can be left out
 
+    def __hash__(self) -> int:  # worked out once: a view hands the same options every frame,
+        h = self.__dict__.get("_hash")  # and hashing the breaks each time costs
+        if h is None:
+            h = hash((self.captions, self.token_r, self.token_min_px, self.breaks,
+                      self.px_per_chi))
+            object.__setattr__(self, "_hash", h)
+        return h
+
 
 def party_color(party: str) -> Color:
     return PARTY_COLORS.get(party, OTHER_PARTY)
@@ -479,22 +487,7 @@ class _ViewMemo:
 _views: OrderedDict[SceneOptions, _ViewMemo] = OrderedDict()
 
 
-_last_views: dict[int, tuple[SceneOptions, _ViewMemo]] = {}  # id(options) → the view's memo:
-# a window hands the same options object every frame; hashing them (the breaks) each time costs
-
-
 def _memo(timeline, o: SceneOptions) -> _ViewMemo:
-    hit = _last_views.get(id(o))
-    if hit is not None and hit[0] is o and hit[1].timeline is timeline:
-        return hit[1]
-    m = _memo_slow(timeline, o)
-    if len(_last_views) >= VIEWS:
-        _last_views.clear()
-    _last_views[id(o)] = (o, m)
-    return m
-
-
-def _memo_slow(timeline, o: SceneOptions) -> _ViewMemo:
     m = _views.get(o)
     if m is None or m.timeline is not timeline:
         m = _views[o] = _ViewMemo(timeline)
