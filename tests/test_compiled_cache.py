@@ -125,7 +125,7 @@ def assert_same(a, b) -> None:
     for name in ta.channels:
         assert same(vars(ta.channels[name]), vars(tb.channels[name])), name
     for k in vars(ta):  # and the rest: packed arrays, indexes, thing_names, scoring …
-        if k not in ("channels", "_segments"):  # _segments: a memo of frames sampled
+        if k not in ("channels", "_current"):  # _current: the stretch sampled last
             assert same(getattr(ta, k), getattr(tb, k)), k
     for t in np.linspace(0, ta.duration, 7):
         fa, fb = ta.sample(t), tb.sample(t)

@@ -202,7 +202,7 @@ def build_channel(owner: Sequence[int], t: Sequence[float], interp: str = "step"
 
 
 
-_NONE = (np.inf, -np.inf, None)  # no segment sampled yet
+_NONE = (np.inf, -np.inf, None)  # no stretch sampled yet
 
 
 class Timeline:
@@ -255,8 +255,8 @@ class Timeline:
         # sample(t) reads everyone's state from a few tables built here (_direct_tables): each
         # owner's keyframe current at t is found by one search over every channel's changes in
         # order of time, from a checkpoint; what moves is worked out from that keyframe's slope.
-        # Between two changes the rows found stay current: playing reuses them (_segments[-1]).
-        self._segments: dict[int, tuple] = {}  # -1: the stretch between changes sampled last
+        # Between two changes the rows found stay current: playing reuses them.
+        self._current: tuple = _NONE  # (from, to, (frame, rows)): the stretch sampled last
         self._fast = all(c.interp == "step" for name, c in self.channels.items()
                          if name not in STANDARD)
         self._direct = _direct_tables(self) if self._fast else None
@@ -288,7 +288,7 @@ class Timeline:
         t = min(max(float(t), 0.0), self.duration)
         if closing or self._direct is None:
             return self._full(t, closing)
-        lo, hi, seg = self._segments.get(-1, _NONE)
+        lo, hi, seg = self._current
         if not lo < t < hi:  # playing stays between two changes for many frames
             return self._sample_direct(t)
         f, rows = seg  # the rows found there are still current: only what moves is new
@@ -336,7 +336,7 @@ class Timeline:
         lo, hi = ev_t[k - 1:k + 1].tolist() if 0 < k < len(ev_t) else (
             float(ev_t[k - 1]) if k else -np.inf, float(ev_t[k]) if k < len(ev_t) else np.inf)
         if lo < t:  # the rows stay current until the next change: kept for playing on
-            self._segments[-1] = (lo, hi, (out, rows))
+            self._current = (lo, hi, (out, rows))
         return out
 
     def _full(self, t: float, closing: bool, raw_facing: bool = False) -> Frame:
