@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.cli import load_all  # noqa: E402
-from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.cli.main import load_all  # noqa: E402
+from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
 
 
 def _cpu(a, b) -> float:
@@ -50,7 +50,7 @@ def main() -> int:
     args = ap.parse_args()
     import pygame
 
-    from viz.draw import pgdraw
+    from viz.backends import pgdraw
     from viz.draw.compose import Model, View, compose
     from viz.draw.plate import render_plate
     from viz.export.atlas import build_atlas

@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
-from viz.rite import Rite  # noqa: E402
+from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.model.rite import Rite  # noqa: E402
 from viz.text import load_corpus  # noqa: E402
-from viz.yamlsrc import load_file  # noqa: E402
+from viz.base.yamlsrc import load_file  # noqa: E402
 
 
 def simulated(rite: Path, times: int, folder: Path) -> Path:
@@ -58,8 +58,8 @@ def load_once(script: Path) -> tuple[float, int, float]:
 
 NEW_PROCESS = """
 import sys, time; sys.path.insert(0, {root!r})
-import viz.compile, viz.layout, viz.script  # Python's own start-up and imports are not timed
-from viz.rite import Rite; from viz.text import load_corpus
+import viz.model.compile, viz.model.layout, viz.model.script  # Python's own start-up and imports are not timed
+from viz.model.rite import Rite; from viz.text import load_corpus
 c = load_corpus(); m = Rite({script!r}, {layout!r}, c)
 t = time.perf_counter(); m.get(){touch}; print(time.perf_counter() - t)
 """

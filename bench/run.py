@@ -17,7 +17,7 @@ those, the most walking (found by sampling every 0.5 s). Around it, rows time:
   question; the bench fails if it draws);
 - for scale, the raw limit: blitting as many ready-made sprites as the frame has people and
   things, and pygame drawing as many filled circles as the frame has primitives;
-- the first frame: a new process from `import viz.cli` to a frame on a Surface.
+- the first frame: a new process from `import viz.cli.main` to a frame on a Surface.
 
 The frame rows and the raw limits play their frames in passes (--passes, 5) and keep each
 frame's least time: other work sharing the cores only ever adds to a time (on two busy cores
@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
-from viz.rite import Rite  # noqa: E402
+from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.model.rite import Rite  # noqa: E402
 
 
 CPU: list[list[float]] = []  # the CPU time (process_time) of each call of the last timed()
@@ -124,7 +124,7 @@ def longer(tl, times: int):
     keyframe yet in a later time through keeps what the time before left him, so the 51st
     time through may show someone the first does not; those in both stand alike.) The motion
     channel also holds each one's last keyframe to the end of each time through."""
-    from viz.timeline import Event, Timeline, build_channel
+    from viz.model.timeline import Event, Timeline, build_channel
 
     d, n_steps = tl.duration, len(tl.steps)
     span = times * d + 10.0
@@ -158,8 +158,8 @@ def longer(tl, times: int):
 FIRST_FRAME = """
 import os, sys, time; t0 = time.perf_counter(); sys.path.insert(0, {root!r})
 os.environ["SDL_VIDEODRIVER"] = "dummy"
-from viz.cli import load_all
-from viz.shot import render_surface
+from viz.cli.main import load_all
+from viz.export.shot import render_surface
 d = load_all({script!r}, {layout!r})
 render_surface(d.layout, d.timeline, d.corpus, 0.0, (1280, 800))
 print(time.perf_counter() - t0)
@@ -176,7 +176,7 @@ def main() -> int:
     size = tuple(int(v) for v in args.size.split("x"))
     import pygame
 
-    from viz.draw import pgdraw
+    from viz.backends import pgdraw
     from viz.draw.compose import Model, View, compose
 
     rows = []
@@ -266,7 +266,7 @@ def main() -> int:
     def every_layer():
         pgdraw.draw_layers(surf, compose(model, View(), size, next(frames)).layers)
     row("frame, every layer drawn (as shot)", timed(every_layer, args.frames), "frame")
-    from viz.app import App
+    from viz.app.window import App
 
     app = App(d.layout, tl, d.corpus, size=size)
     app.seek(t_busy)

@@ -33,10 +33,10 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.app import SPEEDS, App  # noqa: E402
-from viz.draw import pgdraw  # noqa: E402
-from viz.fileio import atomic_write_text, next_free_name  # noqa: E402
-from viz.reload import Reloader  # noqa: E402
+from viz.app.window import SPEEDS, App  # noqa: E402
+from viz.backends import pgdraw  # noqa: E402
+from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.model.reload import Reloader  # noqa: E402
 
 FPS = 60.0
 GROWTH_LIMIT = 32 * 2**20  # bytes the second half's resident peak may rise before it is a leak

@@ -13,14 +13,15 @@ import pygame
 import pytest
 from test_draw import FakeLayout, fake_corpus, fake_model, fake_timeline, pixels
 
-import viz.app
-from viz import fonts
-from viz.app import TOAST_SECONDS, App
-from viz.draw import hud, pgdraw
+import viz.app.window
+from viz.backends import fonts
+from viz.app.window import TOAST_SECONDS, App
+from viz.draw import hud
+from viz.backends import pgdraw
 from viz.draw.compose import View, compose
 from viz.draw.scene import FEATURE_STYLE
-from viz.fileio import OutputError, RefuseOverwrite
-from viz.shot import render_png, render_surface
+from viz.base.fileio import OutputError, RefuseOverwrite
+from viz.export.shot import render_png, render_surface
 
 SIZE = (960, 600)
 HALL = FEATURE_STYLE["hall"][0]
@@ -224,7 +225,7 @@ def test_a_failed_save_is_said_in_the_window(app, monkeypatch, error):
     def refuse(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(viz.app, "atomic_write_bytes", refuse)
+    monkeypatch.setattr(viz.app.window, "atomic_write_bytes", refuse)
     app.handle(key(pygame.K_s))
     assert app.running and app.state.toast == f"未存 not saved: {error}"
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
-from viz.cli import main
+from viz.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -129,9 +129,9 @@ def test_shot_rejects_a_bad_size(capsys, tmp_path):
 
 def test_via_a_named_way_of_the_text():
     """鉤楹內: to reach the 左物 under the 棟 the archer passes north of the 西楹."""
-    from viz.compile import compile_script
-    from viz.layout import load_layout
-    from viz.script import parse_script
+    from viz.model.compile import compile_script
+    from viz.model.layout import load_layout
+    from viz.model.script import parse_script
     from viz.text import load_corpus
 
     layout = load_layout(ROOT / "layouts" / "xu.yaml")

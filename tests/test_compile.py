@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viz.compile import compile_script
-from viz.errors import Collector
-from viz.script import parse_script
+from viz.model.compile import compile_script
+from viz.base.errors import Collector
+from viz.model.script import parse_script
 
 SCRIPT = textwrap.dedent("""\
     settings: {walk_speed: 5, turn: 0.5, spacing: 3, gestures: {拜: 2.0, take: 1.0, give: 1.0}}
@@ -236,7 +236,7 @@ def test_absent_props_setup_props_stage_labels_and_waits(field, corpus):
 
 
 def test_sample_with_empty_channels():
-    from viz.timeline import ActorInfo, Timeline, build_channel
+    from viz.model.timeline import ActorInfo, Timeline, build_channel
 
     empty = build_channel([], [])
     tl = Timeline([ActorInfo("a", "主人", "主", "主")], [], [], [], {"motion": empty}, [], 5.0)
@@ -262,7 +262,7 @@ def test_setup_brings_props_in_where_declared(field, corpus):
 def test_a_sample_inside_a_segment_agrees_with_the_full_reading(u):
     """The fast path (a segment's constants and slopes) gives what the channels give."""
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.rite import Rite
+    from viz.model.rite import Rite
 
     tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get().timeline
     t = u * tl.duration

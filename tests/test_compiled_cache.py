@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from viz import DEFAULT_LAYOUT
-from viz.reload import Reloader
-from viz.rite import Rite
+from viz.model.reload import Reloader
+from viz.model.rite import Rite
 
 # A small rite folder (manifest, cast, a folder of patterns, two sections) on the bundled layout
 FILES = {

@@ -20,7 +20,7 @@ from viz.draw.compose import (
 )
 from viz.draw.display import Rect, Text
 from viz.draw.hud import HudState
-from viz.timeline import ActorInfo, StageSpan, StepSpan, Timeline, build_channel
+from viz.model.timeline import ActorInfo, StageSpan, StepSpan, Timeline, build_channel
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (960, 600)
@@ -200,8 +200,8 @@ def test_the_inset_draws_only_those_on_the_range(corpus):
     in the court, 80 尺 north of the inset's top; his tag (弓·矢·扑) was placed inside the inset,
     under its title, because the inset took in everyone within 240 px of it."""
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.query import step_after
-    from viz.rite import Rite
+    from viz.query.state import step_after
+    from viz.model.rite import Rite
     got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
     tl = got.timeline
     m = Model(got.layout, tl, corpus)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.coverage import coverage, format_table, to_json
-from viz.script import parse_script
-from viz.yamlsrc import load_file
+from viz.query.coverage import coverage, format_table, to_json
+from viz.model.script import parse_script
+from viz.base.yamlsrc import load_file
 
 # a one-file script of 迎賔 (section 5): each step cites one clause, so removing one step leaves
 # exactly its clause uncited
@@ -158,7 +158,7 @@ def test_json_and_table(field, corpus):
 
 def test_command(tmp_path, capsys):
     """The command over a one-file script on the bundled layout: JSON, table, --strict."""
-    from viz.cli import main
+    from viz.cli.main import main
 
     f = tmp_path / "s.yaml"
     f.write_text(SCRIPT, encoding="utf-8")
@@ -187,7 +187,7 @@ def manifest_sections() -> list[int]:
 
 @pytest.fixture(scope="module")
 def bundled():
-    from viz.cli import load_all
+    from viz.cli.main import load_all
 
     d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     return d, coverage(d.script, d.corpus)

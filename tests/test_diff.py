@@ -11,9 +11,9 @@ import pytest
 from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT
-from viz.cli import main, parser
-from viz.diff import PLACE_EPS, diff, format_table, route_distance
-from viz.rite import Rite
+from viz.cli.main import main, parser
+from viz.query.diff import PLACE_EPS, diff, format_table, route_distance
+from viz.model.rite import Rite
 
 SECTION = "sections/14-立司正.yaml"
 # 戒賔 … 誘射 (01–17) of the bundled rite: the 司正 (14) and the first shooting (17, where the 物
@@ -200,7 +200,7 @@ def test_a_broken_revision_is_a_located_error(capsys, base, copy):
 
 
 def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
-    from viz.cli_live import watch
+    from viz.cli.live import watch
 
     section = copy / SECTION
     good = section.read_text(encoding="utf-8")
@@ -234,11 +234,11 @@ def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
 
 
 def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
-    import viz.cli_live
+    import viz.cli.live
 
     def interrupted(seconds: float) -> None:
         raise KeyboardInterrupt
-    monkeypatch.setattr(viz.cli_live.time, "sleep", interrupted)
+    monkeypatch.setattr(viz.cli.live.time, "sleep", interrupted)
     code, out, _ = run(capsys, "check", "--watch", "--script", str(copy))
     assert code == 0 and "] checked" in out and "ok: " in out
 

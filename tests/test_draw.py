@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from viz.draw import pgdraw
+from viz.backends import pgdraw
 from viz.draw.camera import Break, Camera, YMap
 from viz.draw.compose import Model, View, compose
 from viz.draw.display import Circle, Layer, Polygon, Rect, Text
@@ -32,7 +32,7 @@ from viz.draw.scene import (
     short_label,
 )
 from viz.text.corpus import Clause, Corpus, Section
-from viz.timeline import (
+from viz.model.timeline import (
     ActorInfo,
     Event,
     PropInfo,
@@ -463,7 +463,7 @@ def test_wrap_fits_the_width_and_keeps_closing_marks_off_line_starts(s, width):
 
 def test_real_layout_labels_never_overlap_at_window_scale():
     from viz.draw.scene import place_labels, text_width_em
-    from viz.layout import load_layout
+    from viz.model.layout import load_layout
 
     lay = load_layout(Path(__file__).resolve().parents[1] / "layouts" / "xu.yaml")
     scale = 5.0

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from viz import fileio
-from viz.fileio import (
+from viz.base import fileio
+from viz.base.fileio import (
     OutputError,
     RefuseOverwrite,
     atomic_write_bytes,

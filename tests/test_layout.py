@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viz.errors import InputError
-from viz.layout import DEFAULT_LAYOUT, FEATURE_KINDS, load_layout, load_layout_text
+from viz.base.errors import InputError
+from viz.model.layout import DEFAULT_LAYOUT, FEATURE_KINDS, load_layout, load_layout_text
 from viz.text.variants import normalize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,8 +126,8 @@ def test_a_sight_line_naming_no_place_is_a_located_error():
 
 
 def _segments_cross(a, bs, r):
-    """The sight check's test: viz.paths.hit_matrix for segments a → bs[k] and one rectangle."""
-    from viz.paths import hit_matrix
+    """The sight check's test: viz.model.paths.hit_matrix for segments a → bs[k] and one rectangle."""
+    from viz.model.paths import hit_matrix
     return hit_matrix(np.broadcast_to(a, bs.shape), bs, np.asarray([r], float))[:, 0]
 
 

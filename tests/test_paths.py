@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from viz.layout import DEFAULT_LAYOUT, load_layout
-from viz.paths import Planner, Unreachable
+from viz.model.layout import DEFAULT_LAYOUT, load_layout
+from viz.model.paths import Planner, Unreachable
 
 XU = load_layout(DEFAULT_LAYOUT)
 NAMES = sorted(XU.places)
 
 
-# -- geometry written here, independent of viz.paths -------------------------------------
+# -- geometry written here, independent of viz.model.paths -------------------------------------
 
 
 def _orient(a, b, c) -> float:

@@ -17,7 +17,9 @@ import numpy as np
 import pygame
 import pytest
 
-from viz.draw import labels, pgdraw, plate, scene, svgdraw, trails
+from viz.draw import labels, plate, scene, trails
+
+from viz.backends import pgdraw, svgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Text
@@ -28,7 +30,7 @@ SIZE = (960, 680)  # small enough for resvg to draw in well under a second
 
 @pytest.fixture(scope="module")
 def rite():
-    from viz.cli import load_all
+    from viz.cli.main import load_all
 
     return load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
 
@@ -332,8 +334,8 @@ def test_options_are_checked(rite):
 # ---------------------------------------------------------------- the command
 
 def _parser() -> argparse.ArgumentParser:
-    from viz import cli
-    from viz.cli_plate import add_commands
+    from viz.cli import main as cli
+    from viz.cli.plate import add_commands
 
     p = cli.parser()
     sub = p._subparsers._group_actions[0]  # noqa: SLF001 (argparse's own)
@@ -343,8 +345,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(argv: list[str]) -> int:
-    from viz.fileio import OutputError
-    from viz.query import QueryError
+    from viz.base.fileio import OutputError
+    from viz.query.state import QueryError
 
     args = _parser().parse_args(argv)
     try:
@@ -373,7 +375,7 @@ def test_plate_command_writes_svg_and_png_and_never_overwrites_unasked(tmp_path,
 
 
 def test_the_font_draws_every_word_a_plate_writes():
-    from viz import fonts
+    from viz.backends import fonts
 
     assert fonts.check_font(plate.TEXTS) == []
 

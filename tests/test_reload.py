@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.reload import Reloader
+from viz.model.reload import Reloader
 
 SECTION = "sections/05-迎賔.yaml"
 
@@ -167,11 +167,11 @@ def test_unknown_reading_is_refused_and_nothing_changes(reloader):
 
 
 def test_an_internal_error_does_not_escape(reloader, monkeypatch):
-    import viz.rite
+    import viz.model.rite
 
     def boom(*a, **k):
         raise RuntimeError("compiler bug")
-    monkeypatch.setattr(viz.rite.Rite, "get", boom)
+    monkeypatch.setattr(viz.model.rite.Rite, "get", boom)
     good = reloader.current
     got = reloader.reload()
     assert not got.ok and reloader.current is good and "compiler bug" in got.problems[0].message
@@ -188,7 +188,7 @@ def test_a_first_load_that_fails_has_no_current(rite, corpus):
 
 def test_files_are_read_from_disk_again_outside_a_reload(reloader, rite):
     # the read hook serves given texts only inside a reload; plain loads see the disk
-    from viz.layout import load_layout
+    from viz.model.layout import load_layout
 
     reloader.reload({rite[1]: "name: [\n"})
     assert len(load_layout(rite[1]).places) == len(reloader.current.layout.places)

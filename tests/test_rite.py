@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from test_script import GOOD, errors, loc_of
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.compile import compile_script
-from viz.errors import InputError
-from viz.rite import Rite
-from viz.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
-from viz.script import load_script, parse_script
-from viz.verbs import REGISTRY
+from viz.model.compile import compile_script
+from viz.base.errors import InputError
+from viz.model.rite import Rite
+from viz.model.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
+from viz.model.script import load_script, parse_script
+from viz.model.verbs import REGISTRY
 
 # A guard against a runaway (a refusal that reads on, recursion without end), not a speed
 # measure: speed is measured in bench/. Generous, so a loaded machine does not fail it.
@@ -32,7 +32,7 @@ def rite(small_rite) -> Path:
 
 @pytest.fixture(scope="module")
 def layout():
-    from viz.layout import load_layout
+    from viz.model.layout import load_layout
 
     return load_layout(DEFAULT_LAYOUT)
 
@@ -202,7 +202,7 @@ def test_a_model_per_reading_is_built_once(tmp_path):
 
 
 def test_the_bundled_rite_is_clean_under_strict(capsys):
-    from viz.cli import main
+    from viz.cli.main import main
 
     assert main(["check", "--strict"]) == 0
     assert "0 warnings" in capsys.readouterr().out
@@ -271,6 +271,6 @@ def test_the_docs_name_every_verb_and_key_a_script_may_use():
 
 
 def test_the_generated_schema_and_verb_table_are_fresh():
-    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), "run python -m viz.schema --write"
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), "run python -m viz.model.schema --write"
     docs = DOCS_PATH.read_text(encoding="utf-8")
-    assert docs_with_table(docs) == docs, "run python -m viz.schema --write"
+    assert docs_with_table(docs) == docs, "run python -m viz.model.schema --write"

@@ -14,11 +14,11 @@ import pygame
 import pytest
 from test_scoring import compiled, range_field, script  # noqa: F401  (range_field: a fixture)
 
-from viz import drum
-from viz.app import DRUM_NONE, DRUM_OFF, DRUM_ON, App
+from viz.app import drum
+from viz.app.window import DRUM_NONE, DRUM_OFF, DRUM_ON, App
 from viz.draw import hud
 from viz.draw.hud import ScoreInfo, beat_text, score_info, score_lines, score_rows
-from viz.scoring import score_values
+from viz.model.scoring import score_values
 
 MUSIC = ", music: {piece: 騶虞, beat: 1.5, beats_per_end: 4}"
 SIZE = (1100, 700)
@@ -350,7 +350,7 @@ def test_hovering_an_archer_gives_his_hits_and_redraws_once(score_app):
 
 
 def test_a_screenshot_shows_the_hovered_archer_as_the_window_does(score_app, monkeypatch):
-    import viz.app as app_module
+    import viz.app.window as app_module
 
     a = score_app
     a.seek(a.timeline.duration)
@@ -373,7 +373,7 @@ def test_the_last_count_is_shown_until_the_shooting_is_over(corpus):
     """三射畢 still shows round 3's count; from 旅酬 on the panel is gone (it kept the last
     announcement through 旅酬 and 燕)."""
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.rite import Rite
+    from viz.model.rite import Rite
     tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
     span = {s.name: s for s in tl.stages}
     end_of_shooting = score_info(tl, tl.sample(span["三射畢"].t1, True))

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from viz.rite import Rite
+from viz.model.rite import Rite
 from viz.text import load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent

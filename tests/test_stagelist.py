@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_draw import FakeLayout, fake_corpus, fake_timeline
 
-import viz.app
-from viz.app import App, choose_size, desktop_size
+import viz.app.window
+from viz.app.window import App, choose_size, desktop_size
 from viz.draw import hud
 from viz.draw.compose import compose
 from viz.draw.display import Rect, Text
-from viz.timeline import StageSpan, Timeline
+from viz.model.timeline import StageSpan, Timeline
 
 NAMES = ("戒賔", "設席陳器", "張侯", "速賔", "迎賔", "獻賔", "賔酢主人", "酬賔", "獻衆賔", "一人舉觶",
          "獻大夫", "大夫酢", "樂賔", "立司正", "司正舉觶", "請射", "誘射", "初射", "取矢", "再請射",
@@ -173,7 +173,7 @@ def test_the_list_scrolls_to_keep_the_pick_in_view_and_shows_only_what_fits(app)
     app.handle(key(pygame.K_HOME))
     assert app.state.stage_top == 0 and "戒賔" in list_texts(app)
     app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, precise_y=-2.0))
-    assert app.state.stage_top == 2 * viz.app.LIST_WHEEL_ROWS
+    assert app.state.stage_top == 2 * viz.app.window.LIST_WHEEL_ROWS
     click(app, row_pos(app, 7))
     assert app.t == 7.0
 
@@ -276,27 +276,27 @@ def test_run_opens_a_resizable_window_sized_to_the_display(monkeypatch):
         opened.append((tuple(size), flags))
         return real_set_mode(size, flags)
 
-    monkeypatch.setattr(viz.app, "desktop_size", lambda: (1366, 768))
+    monkeypatch.setattr(viz.app.window, "desktop_size", lambda: (1366, 768))
     monkeypatch.setattr(pygame.display, "set_mode", set_mode)
     monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.QUIT)])
     monkeypatch.setattr(pygame, "quit", lambda: None)  # the other tests keep their pygame
-    assert viz.app.run(FakeLayout(), many_stages(), fake_corpus()) == 0
+    assert viz.app.window.run(FakeLayout(), many_stages(), fake_corpus()) == 0
     assert opened == [((1229, 675), pygame.RESIZABLE)]
 
 
 def test_the_window_opens_playing_the_rite(monkeypatch):
     """`python main.py` plays the rite: the clock runs from the first frame, Space pauses."""
     seen = []
-    real_update = viz.app.App.update
+    real_update = viz.app.window.App.update
 
     def update(self, dt):
         real_update(self, dt)
         seen.append((self.state.playing, self.t))
 
     frames = iter([[], [], [pygame.event.Event(pygame.QUIT)]])
-    monkeypatch.setattr(viz.app.App, "update", update)
+    monkeypatch.setattr(viz.app.window.App, "update", update)
     monkeypatch.setattr(pygame.event, "get", lambda: next(frames))
     monkeypatch.setattr(pygame, "quit", lambda: None)
-    assert viz.app.run(FakeLayout(), many_stages(), fake_corpus(), size=(640, 400)) == 0
+    assert viz.app.window.run(FakeLayout(), many_stages(), fake_corpus(), size=(640, 400)) == 0
     assert seen and all(playing for playing, _ in seen)
     assert seen[-1][1] > 0.0  # the clock moved

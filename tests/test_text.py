@@ -141,7 +141,7 @@ def test_punctuation_only_adds_marks():
 
 
 def _run_cli(argv: list[str], capsys) -> tuple[int, str]:
-    from viz.cli_text import add_commands
+    from viz.cli.text import add_commands
 
     p = argparse.ArgumentParser()
     add_commands(p.add_subparsers(dest="command"))

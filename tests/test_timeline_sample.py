@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viz.timeline import (
+from viz.model.timeline import (
     FLYING,
     SET_DOWN,
     STANDARD,
@@ -205,7 +205,7 @@ def instants(tl) -> np.ndarray:
 @pytest.fixture(scope="module")
 def rite_tl(corpus):
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.rite import Rite
+    from viz.model.rite import Rite
 
     return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
 

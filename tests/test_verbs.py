@@ -8,11 +8,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from viz.compile import Compiler, compile_script
-from viz.errors import Collector
-from viz.lint import motion_warnings
-from viz.script import parse_script
-from viz.timeline import POSTURES, Timeline
+from viz.model.compile import Compiler, compile_script
+from viz.base.errors import Collector
+from viz.query.lint import motion_warnings
+from viz.model.script import parse_script
+from viz.model.timeline import POSTURES, Timeline
 
 HEAD = textwrap.dedent("""\
     settings: {walk_speed: 5, turn: 0.5, gestures: {拜: 2.0, 坐: 1.0, 興: 1.0, take: 1.0, put: 1.0}}
@@ -260,7 +260,7 @@ def test_a_jump_at_a_stage_boundary_is_reported(field, corpus):
 
 def _with_keyframe(ch, owner: int, t: float, dx: float):
     """The channel with one more keyframe: the owner moved by dx at t."""
-    from viz.timeline import build_channel
+    from viz.model.timeline import build_channel
 
     last = np.nonzero(ch.owner == owner)[0][-1]
     rows = {k: list(v) + [v[last] + (dx if k == "x" else 0)] for k, v in ch.values.items()}

@@ -15,19 +15,19 @@ imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
 from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.draw import pgdraw  # noqa: E402
+from viz.backends import pgdraw  # noqa: E402
 from viz.draw.compose import Model, compose  # noqa: E402
 from viz.export import video  # noqa: E402
-from viz.fileio import OutputError, RefuseOverwrite  # noqa: E402
-from viz.query import QueryError  # noqa: E402
-from viz.timeline import Event, Timeline  # noqa: E402
+from viz.base.fileio import OutputError, RefuseOverwrite  # noqa: E402
+from viz.query.state import QueryError  # noqa: E402
+from viz.model.timeline import Event, Timeline  # noqa: E402
 
 SIZE = (320, 200)  # tiny frames: a test video takes well under a second
 
 
 @pytest.fixture(scope="module")
 def rite():
-    from viz.cli import load_all
+    from viz.cli.main import load_all
 
     return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
 
@@ -69,7 +69,7 @@ def leftovers(folder) -> list[str]:
 def test_the_progress_bar_redraws_one_line_on_a_terminal_and_says_nothing_on_a_pipe():
     import io
 
-    from viz.export import Progress
+    from viz.export.common import Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -111,7 +111,7 @@ def test_the_video_decodes_to_the_composed_frames(rite, tmp_path):
     assert other > 2.5 * np.abs(frames[7].astype(int) - composed(rite, 90.7).astype(int)).mean()
     assert leftovers(tmp_path) == ["v.mp4"]  # no temporary file beside it
     # and `shot`'s PNG of the moment (paused, where the video plays: only the panel's ▶ differs)
-    from viz.shot import render_png
+    from viz.export.shot import render_png
 
     png = render_png(rite.layout, rite.timeline, rite.corpus, 90.7, SIZE, tmp_path / "s.png")
     shot = pygame.surfarray.array3d(pygame.image.load(png)).transpose(1, 0, 2).astype(int)
@@ -297,12 +297,12 @@ class Run:
 
 
 def run_cli(*argv: str, capsys) -> Run:
-    """viz.cli.main in this process with the export commands registered (whether or not viz.cli
+    """viz.cli.main.main in this process with the export commands registered (whether or not viz.cli.main
     has wired them in yet): a subprocess would spend most of its time importing."""
-    import viz.cli
-    from viz.cli_export import add_commands
+    import viz.cli.main
+    from viz.cli.export import add_commands
 
-    real = viz.cli.parser
+    real = viz.cli.main.parser
 
     def parser():
         p = real()
@@ -312,11 +312,11 @@ def run_cli(*argv: str, capsys) -> Run:
         return p
 
     capsys.readouterr()
-    viz.cli.parser = parser
+    viz.cli.main.parser = parser
     try:
-        rc = viz.cli.main(list(argv))
+        rc = viz.cli.main.main(list(argv))
     finally:
-        viz.cli.parser = real
+        viz.cli.main.parser = real
     out = capsys.readouterr()
     return Run(rc, out.out, out.err)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.lint import motion_warnings
-from viz.query import state
-from viz.rite import Rite
-from viz.scoring import report, score_values
+from viz.query.lint import motion_warnings
+from viz.query.state import state
+from viz.model.rite import Rite
+from viz.model.scoring import report, score_values
 
 SHOOTING = ["請射", "誘射", "初射獲而未釋獲", "取矢", "再請射", "再射釋獲", "賔主大夫衆賔射",
             "取矢視算", "飲不勝者", "獻獲者及釋獲者", "三請射", "三射用樂", "三射取矢視算",
@@ -119,7 +119,7 @@ def test_things_appear_when_the_text_sets_them(whole, corpus, thing, before, aft
     """Not drawn before the text brings them in (the review of 2026-11-30): hidden at the
     start and at the end of the stage before, set out by the end of the step that sets them."""
     from viz.draw.things import hidden
-    from viz.query import step_after
+    from viz.query.state import step_after
     tl = whole.timeline
     span = {s.name: s for s in tl.stages}
     assert thing in hidden(tl, tl.sample(0.0))

@@ -15,13 +15,13 @@ import pygame
 import pytest
 from test_draw import FakeLayout, fake_corpus, fake_timeline
 
-from viz.app import POLL_SECONDS, App
+from viz.app.window import POLL_SECONDS, App
 from viz.draw import ghosts, hud, trails
 from viz.draw.compose import View, column_w, compose
 from viz.draw.display import Circle, Line, Text
-from viz.errors import Loc, Problem
-from viz.reload import Result
-from viz.timeline import Timeline, build_channel
+from viz.base.errors import Loc, Problem
+from viz.model.reload import Result
+from viz.model.timeline import Timeline, build_channel
 
 SIZE = (960, 600)
 
@@ -97,7 +97,7 @@ class AoLayout(Layout):
 
 
 class FakeReloader:
-    """viz.reload.Reloader's interface over two fake compiles, 鄭 and 敖; counts its polls."""
+    """viz.model.reload.Reloader's interface over two fake compiles, 鄭 and 敖; counts its polls."""
 
     def __init__(self):
         self.compiled = {(): self._compiled(fake_timeline(), ()),
@@ -109,7 +109,7 @@ class FakeReloader:
 
     @staticmethod
     def _compiled(tl, readings, layout=None):
-        from viz.rite import Compiled
+        from viz.model.rite import Compiled
 
         return Compiled(layout or Layout(), fake_corpus(), None, tl, (), readings)
 
@@ -486,7 +486,7 @@ def test_view_defaults_draw_as_before(app):
 @pytest.fixture(scope="module")
 def rite_reloader():
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.reload import Reloader
+    from viz.model.reload import Reloader
 
     r = Reloader(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     assert r.result.ok, r.result.problems

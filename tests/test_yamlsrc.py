@@ -8,9 +8,9 @@ import time
 import pytest
 import yaml
 
-from viz import yamlsrc
-from viz.errors import MAX_MESSAGE, InputError, Loc, Problem, clip, shorten
-from viz.yamlsrc import YList, YMap, load_file, load_text, locate
+from viz.base import yamlsrc
+from viz.base.errors import MAX_MESSAGE, InputError, Loc, Problem, clip, shorten
+from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate
 
 # A guard against a runaway (a refusal that reads on, recursion without end), not a speed
 # measure: speed is measured in bench/. Generous, so a loaded machine does not fail it.
@@ -246,11 +246,11 @@ def test_an_unreadable_file_is_a_located_error(tmp_path, monkeypatch):
     p.write_text("a: 1\n", encoding="utf-8")
     p.chmod(0)
     if os.geteuid() == 0:  # root reads any file whatever its mode: refuse as the kernel would
-        import viz.yamlsrc
+        import viz.base.yamlsrc
 
         def denied(*_a, **_k):
             raise PermissionError(13, "Permission denied", str(p))
-        monkeypatch.setattr(viz.yamlsrc, "open", denied, raising=False)
+        monkeypatch.setattr(viz.base.yamlsrc, "open", denied, raising=False)
     prob, _ = refused_file(p)
     assert "cannot read" in prob.message and "ermission" in prob.message
 

@@ -1,1 +1,1 @@
-"""Showing a frame: display-list primitives, the scene builder, the camera, the pygame back end."""
+"""The pure composer: a moment of the model → layers of display primitives (scene, hud, camera, labels, trails, ghosts, plate layout). Imports the model and the queries; never pygame."""

@@ -22,7 +22,7 @@ from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import Bounds, SceneOptions, literal
-from viz.timeline import POSTURES
+from viz.model.timeline import POSTURES
 
 INSET_W = (236, 340)  # px: the column on the map's right with the legend and the range inset
 INSET_HEAD = 24  # px: the inset's title row

@@ -15,8 +15,8 @@ from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
-from viz.scenario import numeral
-from viz.scoring import results_until, score_values
+from viz.model.scenario import numeral
+from viz.model.scoring import results_until, score_values
 from viz.text import normalize
 
 PAPER: Color = (250, 247, 240)

@@ -4,8 +4,8 @@
                  size=(1600, 1130)) -> tuple[bytes, str]     # (PNG bytes, SVG text)
     plate_layers(compiled, moment_t, closing, *, style, trails, follow, size) -> Plate
 
-`compiled` is what viz.rite.Rite(...).get() returns (layout, corpus, timeline are read);
-`moment_t`/`closing` as viz.query.resolve_moment gives them; `trails` is "step" (the moves of
+`compiled` is what viz.model.rite.Rite(...).get() returns (layout, corpus, timeline are read);
+`moment_t`/`closing` as viz.query.state.resolve_moment gives them; `trails` is "step" (the moves of
 the step at the moment), "stage" (every move of its stage up to the moment) or "none"; `follow`
 an actor's id or name: only his moves. Both files are drawn from one list of layers (pgdraw for
 the PNG, svgdraw for the SVG), so they show the same plate.
@@ -90,7 +90,7 @@ _models: OrderedDict[int, tuple[object, Model]] = OrderedDict()
 
 def model_for(compiled) -> Model:
     """One composer Model per compiled rite (kept: it memoises stage bounds and static layers)."""
-    from viz.draw import pgdraw
+    from viz.backends import pgdraw
 
     key = id(compiled)
     kept = _models.get(key)
@@ -729,7 +729,7 @@ def png_bytes(plate: Plate) -> bytes:
     """The plate drawn by pgdraw, as PNG bytes."""
     import pygame
 
-    from viz.draw import pgdraw
+    from viz.backends import pgdraw
 
     surface = pygame.Surface(plate.size)
     pgdraw.draw_layers(surface, plate.layers)
@@ -761,7 +761,7 @@ def encode_png(rgb: np.ndarray, level: int = 3) -> bytes:
 
 def svg_text(plate: Plate) -> str:
     """The plate drawn by svgdraw, as an SVG document."""
-    from viz.draw import svgdraw
+    from viz.backends import svgdraw
 
     return svgdraw.svg_document(plate.layers, plate.size, plate.title)
 

@@ -18,7 +18,7 @@ import numpy as np
 from viz.draw import labels
 from viz.draw.camera import Break, Camera, ymap_for
 from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
-from viz.timeline import POSTURES
+from viz.model.timeline import POSTURES
 
 INK = (40, 34, 28)
 GREY = (120, 112, 100)

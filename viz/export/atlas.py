@@ -25,8 +25,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from viz import fonts
-from viz.export import (
+from viz.backends import fonts
+from viz.export.common import (
     FONT_FACE,
     FONT_FAMILY,
     FONTS,
@@ -35,7 +35,7 @@ from viz.export import (
     refuse_existing,
     write_all,
 )
-from viz.fileio import OutputError
+from viz.base.fileio import OutputError
 
 PLATE_SIZE = (1600, 1130)  # A4 landscape, as viz.draw.plate draws by default
 PLATES = "plates"
@@ -249,7 +249,7 @@ def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
 
 def _substituted(page: str) -> tuple[str, list[tuple[str, str]]]:
     """The page with the characters no font draws shown as the window shows them, and which."""
-    from viz.fonts import SUBSTITUTES
+    from viz.backends.fonts import SUBSTITUTES
 
     used = [(a, b) for a, b in sorted(SUBSTITUTES.items()) if a in page]
     for a, b in used:

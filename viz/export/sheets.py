@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from viz.draw import trails
-from viz.export import FONT_FACE, FONT_FAMILY, SHEET_FORMATS
-from viz.query import QueryError, dir_name
-from viz.timeline import POSTURES
+from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS
+from viz.query.state import QueryError, dir_name
+from viz.model.timeline import POSTURES
 
 MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
 MIN_TURN = 5.0  # degrees
@@ -167,7 +167,9 @@ def plan_png(layout, cue: Cue, size: tuple[int, int] = PLAN_SIZE, breaks=None) -
     window."""
     import pygame
 
-    from viz.draw import pgdraw, scene
+    from viz.backends import pgdraw
+
+    from viz.draw import scene
     from viz.draw.camera import Camera
     from viz.draw.display import Circle, Line, Text
 

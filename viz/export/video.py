@@ -10,7 +10,7 @@ a thread so that drawing the next frame overlaps the pipe write.
 The file is written under a temporary name in the target's folder and renamed into place only
 when ffmpeg has finished: an interrupted render (Ctrl-C, a failing ffmpeg, a full disk) leaves no
 partial file under the target name, and an existing file is replaced only when asked (the rules
-of viz.fileio).
+of viz.base.fileio).
 
 Audio: `audio="drum"` synthesises a drum hit (numpy, at run time) at every beat of the
 timeline's "beat" events (三射用樂: 不鼓不釋) and muxes it as AAC.
@@ -38,17 +38,17 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from viz import fonts
-from viz.draw import pgdraw
+from viz.backends import fonts
+from viz.backends import pgdraw
 from viz.draw.compose import Model, View, compose
 from viz.draw.hud import HudState
-from viz.export import Progress, ffmpeg_exe
+from viz.export.common import Progress, ffmpeg_exe
 
-# The private helpers of viz.fileio are the only implementation of its rules (refuse, keep the
+# The private helpers of viz.base.fileio are the only implementation of its rules (refuse, keep the
 # mode, never replace a name that appeared meanwhile); ffmpeg writes the temporary file itself,
 # so atomic_write_bytes, which wants the bytes in memory, does not fit a video of many MB.
-from viz.fileio import OutputError, _check_target, _describe, _put_in_place, _temp_file
-from viz.query import QueryError, stage_index, step_after
+from viz.base.fileio import OutputError, _check_target, _describe, _put_in_place, _temp_file
+from viz.query.state import QueryError, stage_index, step_after
 
 BEAT = "beat"  # the timeline's events at the drum's beats (viz/compile.py close_scoring)
 AUDIO_KINDS = ("drum",)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from viz.cache import load_blob, store_blob
-from viz.errors import Collector, Loc
-from viz.script import (
+from viz.base.cache import load_blob, store_blob
+from viz.base.errors import Collector, Loc
+from viz.model.script import (
     Action,
     Expect,
     Formation,
@@ -27,7 +27,7 @@ from viz.script import (
     ThingPlacement,
     Way,
 )
-from viz.timeline import (
+from viz.model.timeline import (
     FLYING,
     POSTURES,
     SCORE_OWNERS,
@@ -40,7 +40,7 @@ from viz.timeline import (
     Timeline,
     build_channel,
 )
-from viz.verbs import REACH, REGISTRY
+from viz.model.verbs import REACH, REGISTRY
 
 STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its own final state
 CORNER_TURN = 0.25  # seconds to turn at a corner of a path

@@ -6,13 +6,13 @@ posting events headless drive it the same way. What a frame shows is
 `compose(model, view, size, t)`, as for `shot`; only t accumulates. `needs_redraw()` says
 whether anything the picture depends on changed since the last draw, so a paused window idles.
 
-Given a viz.reload.Reloader, the window also switches readings (R), draws a second one over the
+Given a viz.model.reload.Reloader, the window also switches readings (R), draws a second one over the
 first (V, Shift+R), and polls its files (`poll`), so a saved edit plays from the same clause or
 lists its located errors over the last good picture (`apply_reload`; `reload(texts)` in tests).
 A click selects a person (his stage's trail, his next move; C follows him), G shows where
 everyone was at the end of the previous step. While a round is shot the panel keeps its score
 (the 算 laid, the drum's beat, the count; the hits of the archer selected or under the mouse),
-and D sounds the drum on the beats as playback passes them (viz.drum).
+and D sounds the drum on the beats as playback passes them (viz.app.drum).
 """
 from __future__ import annotations
 
@@ -25,8 +25,11 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from viz import drum, fonts
-from viz.draw import ghosts, hud, pgdraw
+from viz.app import drum
+
+from viz.backends import fonts
+from viz.draw import ghosts, hud
+from viz.backends import pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import (
     Compare,
@@ -43,7 +46,7 @@ from viz.draw.compose import (
 )
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import SceneOptions, literal
-from viz.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
+from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
@@ -129,7 +132,7 @@ class App:
 
     def __init__(self, layout, timeline, corpus=None, size: tuple[int, int] = (1280, 800),
                  shots_dir: str | Path = "screenshots", reloader=None):
-        """`reloader` (a viz.reload.Reloader whose current compile is layout, timeline, corpus)
+        """`reloader` (a viz.model.reload.Reloader whose current compile is layout, timeline, corpus)
         gives the window its readings and its edits; without one it shows what it is given."""
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
         self.reloader = reloader
@@ -435,7 +438,7 @@ class App:
             self.apply_reload(res)
 
     def reload(self, texts=None):
-        """Reload now (texts {path: text or None} stand in for files, as in viz.reload)."""
+        """Reload now (texts {path: text or None} stand in for files, as in viz.model.reload)."""
         if self.reloader is None:
             return None
         res = self.reloader.reload(texts)
@@ -897,7 +900,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None) -> int:
     """Open the window and play; returns the exit status. Without a size the window fits the
-    display (choose_size). With a reloader (viz.reload), R and V switch and compare readings
+    display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
     and a saved edit reloads while it plays."""
     drum.take_back_audio()  # the real audio driver, unless the user chose one (D: the drum)
     pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum

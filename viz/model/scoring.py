@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.timeline import FLYING, SCORE_OWNERS, Frame, Timeline
+from viz.model.timeline import FLYING, SCORE_OWNERS, Frame, Timeline
 
 ARROW_KIND = "矢"
 

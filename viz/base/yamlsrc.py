@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
-from viz.errors import InputError, Loc, Problem, clip, shorten
+from viz.base.errors import InputError, Loc, Problem, clip, shorten
 
 MAX_BYTES = 16 * 1024 * 1024
 # The bundled script is 640 lines and the biggest real one is expected near 20,000; generated

@@ -11,7 +11,9 @@ from pathlib import Path
 import pygame
 import pygame.freetype
 
-FONT_PATH = Path(__file__).resolve().parents[1] / "assets" / "fonts" / "NotoSerifTC-Xiangshe.otf"
+from viz import ASSETS
+
+FONT_PATH = ASSETS / "fonts" / "NotoSerifTC-Xiangshe.otf"
 
 # Characters no font on hand draws, shown as their standard form. 𤣥 is the Qing taboo form of 玄
 # (缺末筆, avoiding 康熙's name 玄燁); showing 玄 keeps the reading and the legend says so.

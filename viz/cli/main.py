@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.errors import InputError, Loc, Problem
+from viz.base.errors import InputError, Loc, Problem
 
 VALUE_OPTIONS = {"--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
                  "--stage", "-o",
@@ -21,7 +21,7 @@ def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple =
     """Layout, text, script → checked model → compiled timeline (a model.Compiled);
     InputError on any problem, including a reading no file knows. args: the command line's
     --set and --seed (the scenario)."""
-    from viz.rite import Rite
+    from viz.model.rite import Rite
 
     sets, seed = scenario_of(args)
     return Rite(script_path, layout_path, sets=sets, seed=seed).get(tuple(readings))
@@ -29,7 +29,7 @@ def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple =
 
 def scenario_of(args) -> tuple[list[tuple[str, str]], int | None]:
     """--set KEY=VALUE … and --seed N from parsed arguments (none given: the defaults)."""
-    from viz.scenario import parse_sets
+    from viz.model.scenario import parse_sets
 
     try:
         sets = parse_sets(getattr(args, "set", None) or [])
@@ -86,8 +86,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def cmd_play(args) -> int:
-    from viz.app import run
-    from viz.reload import Reloader
+    from viz.app.window import run
+    from viz.model.reload import Reloader
 
     # the window reloads the files it loaded when one is saved, and switches readings (R, V);
     # the first load's problems (a reading no file knows among them) stop it as any command
@@ -102,8 +102,8 @@ def cmd_play(args) -> int:
 
 
 def cmd_shot(args) -> int:
-    from viz.query import QueryError, resolve_moment
-    from viz.shot import render_png
+    from viz.query.state import QueryError, resolve_moment
+    from viz.export.shot import render_png
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":
@@ -117,7 +117,7 @@ def cmd_shot(args) -> int:
 
 
 def cmd_state(args) -> int:
-    from viz.query import format_state, resolve_moment, state
+    from viz.query.state import format_state, resolve_moment, state
 
     d = load_all(args.script, args.layout, args.reading, args)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
@@ -128,14 +128,14 @@ def cmd_state(args) -> int:
 
 def cmd_check(args) -> int:
     if args.watch:
-        from viz.cli_live import watch
+        from viz.cli.live import watch
 
         return watch(args, report_check)
     return report_check(args, load_all(args.script, args.layout, args.reading, args))
 
 
 def cmd_score(args) -> int:
-    from viz.scoring import format_report, report
+    from viz.model.scoring import format_report, report
 
     d = load_all(args.script, args.layout, args.reading, args)
     rep = report(d.timeline)
@@ -146,7 +146,7 @@ def cmd_score(args) -> int:
 
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
-    from viz.lint import motion_warnings
+    from viz.query.lint import motion_warnings
 
     warnings = d.warnings + tuple(motion_warnings(d.timeline))
     tl = d.timeline
@@ -205,19 +205,19 @@ def parser() -> argparse.ArgumentParser:
     _common(sc)
     sc.add_argument("--json", action="store_true", help="as JSON")
     sc.set_defaults(func=cmd_score)
-    from viz.coverage import add_command as add_coverage_command
+    from viz.query.coverage import add_command as add_coverage_command
 
     add_coverage_command(sub, _common)
-    from viz.cli_text import add_commands
+    from viz.cli.text import add_commands
 
     add_commands(sub)
-    from viz.cli_live import add_commands as add_live_commands
+    from viz.cli.live import add_commands as add_live_commands
 
     add_live_commands(sub)
-    from viz.cli_plate import add_commands as add_plate_commands
+    from viz.cli.plate import add_commands as add_plate_commands
 
     add_plate_commands(sub)
-    from viz.cli_export import add_commands as add_export_commands
+    from viz.cli.export import add_commands as add_export_commands
 
     add_export_commands(sub)
     return p
@@ -237,8 +237,8 @@ def _command_first(argv: list[str], commands: set[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from viz.fileio import OutputError
-    from viz.query import QueryError
+    from viz.base.fileio import OutputError
+    from viz.query.state import QueryError
 
     # no sound but the window's drum (D); app.run lifts this default, never the user's choice
     os.environ.setdefault("XIANGSHE_AUDIO_DEFAULTED",

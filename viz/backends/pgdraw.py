@@ -17,7 +17,7 @@ import numpy as np
 import pygame
 import pygame.gfxdraw
 
-from viz import fonts
+from viz.backends import fonts
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, chars_drawn
 from viz.draw.display import Circle, Color, Layer, Line, Polygon, Primitive, Rect, Sprite, Text

@@ -9,15 +9,15 @@ import time
 from collections.abc import Callable
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.rite import DEFAULT_READING
+from viz.model.rite import DEFAULT_READING
 
 POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
-    from viz.cli import _shown
-    from viz.cli_text import _piped
+    from viz.cli.main import _shown
+    from viz.cli.text import _piped
 
     p = subparsers.add_parser(
         "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
@@ -41,8 +41,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
     """(label, script, readings) of the two sides the options ask for."""
-    from viz.cli import _shown
-    from viz.query import QueryError
+    from viz.cli.main import _shown
+    from viz.query.state import QueryError
 
     scripts, readings = list(args.script), list(args.reading)
     if len(scripts) > 2:
@@ -60,8 +60,8 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from viz.diff import diff, format_table, to_json
-    from viz.rite import Rite
+    from viz.query.diff import diff, format_table, to_json
+    from viz.model.rite import Rite
     from viz.text import load_corpus
 
     corpus = load_corpus()
@@ -85,10 +85,10 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
     """Check, then re-check whenever a file of the rite changes, until Ctrl-C (status 0).
     report(args, compiled) prints a good result as `check` does; sleep, clock and polls (how
     many polls before returning; None: forever) are for tests, which must not wait."""
-    from viz.reload import Reloader
+    from viz.model.reload import Reloader
 
     sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
-    from viz.cli import scenario_of
+    from viz.cli.main import scenario_of
 
     sets, seed = scenario_of(args)
     reloader = Reloader(args.script, args.layout, args.reading, sets=sets, seed=seed)

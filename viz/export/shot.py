@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pygame
 
-from viz.draw import pgdraw
+from viz.backends import pgdraw
 from viz.draw.compose import Model, View, compose
-from viz.fileio import atomic_write_bytes
+from viz.base.fileio import atomic_write_bytes
 
 
 def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from viz.errors import Collector, InputError, Loc, Problem
+from viz.base.errors import Collector, InputError, Loc, Problem
 
 DEFAULT_READING = "鄭"
 
@@ -44,8 +44,8 @@ class Rite:
         self._layout_reads = None  # the bytes that layout was loaded from
 
     def default_layout(self):
-        from viz.cache import Reads
-        from viz.layout import load_layout
+        from viz.base.cache import Reads
+        from viz.model.layout import load_layout
 
         if self._layout is None:
             self._layout_reads = Reads()
@@ -57,7 +57,7 @@ class Rite:
         """鄭, then every reading that moves something: the layout's place and obstacle
         variants, and the script's step variants that carry actions (a variant that is only a
         note is kept as data, not offered as a reading)."""
-        from viz.script import read_document, script_readings
+        from viz.model.script import read_document, script_readings
 
         doc, _ = read_document(self.script_path)
         names = [DEFAULT_READING, *self.default_layout().variant_readings,
@@ -76,7 +76,7 @@ class Rite:
                                       f"{'、'.join(known)}") for r in bad])
 
     def get(self, readings: Sequence[str] = ()) -> Compiled:
-        from viz import cache
+        from viz.base import cache
 
         key = tuple(r for r in readings if r != DEFAULT_READING)
         if key in self._cache:
@@ -107,9 +107,9 @@ class Rite:
         return str(p.parent) if p.name == "manifest.yaml" else None
 
     def _compile(self, key: tuple[str, ...]) -> Compiled:
-        from viz.compile import compile_script
-        from viz.layout import load_layout
-        from viz.script import load_script
+        from viz.model.compile import compile_script
+        from viz.model.layout import load_layout
+        from viz.model.script import load_script
 
         self.check_readings(key)
         # the layout moves what its variants name; a reading only the script knows moves steps
@@ -133,7 +133,7 @@ class _Kept(Compiled):
     def script(self):
         d = self.__dict__
         if "_script" not in d:
-            from viz import cache
+            from viz.base import cache
 
             d["_script"] = cache.loads(d["_script_data"], d["_kept"])
         return d["_script"]
@@ -148,7 +148,7 @@ class _Kept(Compiled):
 
     @staticmethod
     def pack(c: Compiled, kept: dict) -> tuple:
-        from viz import cache
+        from viz.base import cache
 
         return ("compiled-2", c.layout, c.timeline, c.warnings, c.readings,
                 cache.dumps(c.script, kept))

@@ -28,9 +28,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from viz import yamlsrc
-from viz.errors import InputError
-from viz.yamlsrc import read_text
+from viz.base import yamlsrc
+from viz.base.errors import InputError
+from viz.base.yamlsrc import read_text
 
 VERSION = b"xiangshe-cache-1"
 MAX_ENTRIES = 400  # beyond this the oldest entries are removed
@@ -107,7 +107,7 @@ def store_blob(name: str, salt: bytes, value: Any) -> None:
 
 
 def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None) -> None:
-    from viz.fileio import OutputError, atomic_write_bytes
+    from viz.base.fileio import OutputError, atomic_write_bytes
 
     try:
         if data is None:
@@ -123,12 +123,12 @@ def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None) -> 
 
 # ---- whole compiles ----------------------------------------------------------------------
 
-# What a compile depends on among this program's sources: every module under viz/ and viz/text/
-# except these front ends (an edit of the window does not change a Timeline). A module not
-# listed counts, so a new one is safe.
-FRONT_ENDS = frozenset({"app.py", "cli.py", "cli_export.py", "cli_live.py", "cli_plate.py",
-                        "cli_text.py", "shot.py", "fonts.py", "drum.py", "diff.py", "query.py",
-                        "coverage.py", "reload.py", "fileio.py", "__main__.py"})
+# What a compile depends on among this program's sources: every module of the packages below the
+# queries (viz.base, viz.text, viz.model), searched recursively, plus viz/__init__.py. A module
+# added to them counts, so a new one is safe; the front ends (query, draw, back ends, export, the
+# window, the command line) do not change a Timeline. Files that hold no part of a compile:
+FRONT_ENDS = frozenset({"base/fileio.py", "model/reload.py"})
+COMPILE_PACKAGES = ("base", "text", "model")
 _BAD_PICKLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
                ValueError, IndexError, KeyError, MemoryError, RecursionError)
 
@@ -139,13 +139,15 @@ def program_salt() -> bytes:
     compiler (or a new numpy's random numbers) is a new program, whose compiles are its own."""
     import numpy
 
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256(VERSION + b"compiled-1")
+    viz = Path(__file__).resolve().parents[1]
+    here = viz  # paths are hashed relative to the project's root, viz/'s parent
+    h = hashlib.sha256(VERSION + b"compiled-2")
     h.update(f"{sys.version_info[:2]} {numpy.__version__}".encode())
-    files = sorted(f for f in [*here.glob("*.py"), *here.glob("text/*.py")]
-                   if f.parent != here or f.name not in FRONT_ENDS)
-    files += [here.parent / "layouts" / "layout.schema.json",
-              here.parent / "assets" / "rites" / "script.schema.json"]
+    files = [viz / "__init__.py"] + sorted(
+        f for pkg in COMPILE_PACKAGES for f in (viz / pkg).rglob("*.py")
+        if f.relative_to(viz).as_posix() not in FRONT_ENDS)
+    files += [viz.parent / "layouts" / "layout.schema.json",
+              viz.parent / "assets" / "rites" / "script.schema.json"]
     for f in files:
         try:
             data = f.read_bytes()

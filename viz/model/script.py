@@ -20,12 +20,12 @@ from typing import Any
 
 import jsonschema
 
-from viz import scenario
-from viz.cache import cached
-from viz.errors import Collector, InputError, Loc, Problem, clip
-from viz.schema import file_schema, schema_text
-from viz.verbs import REGISTRY, Key
-from viz.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.model import scenario
+from viz.base.cache import cached
+from viz.base.errors import Collector, InputError, Loc, Problem, clip
+from viz.model.schema import file_schema, schema_text
+from viz.model.verbs import REGISTRY, Key
+from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
 
 DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0,
         "西": 270.0, "西北": 315.0}

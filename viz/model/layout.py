@@ -14,14 +14,14 @@ from typing import Any
 import jsonschema
 import numpy as np
 
-from viz.cache import cached
-from viz.errors import Collector, InputError, Loc, Problem
-from viz.paths import Planner, count_crossings, hit_matrix
-from viz.yamlsrc import YList, YMap, load_text, locate, numbers
+from viz.base.cache import cached
+from viz.base.errors import Collector, InputError, Loc, Problem
+from viz.model.paths import Planner, count_crossings, hit_matrix
+from viz.base.yamlsrc import YList, YMap, load_text, locate, numbers
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LAYOUT = ROOT / "layouts" / "xu.yaml"
-SCHEMA_PATH = ROOT / "layouts" / "layout.schema.json"
+from viz import DEFAULT_LAYOUT, LAYOUTS, ROOT  # noqa: F401 (ROOT and DEFAULT_LAYOUT are read from here too)
+
+SCHEMA_PATH = LAYOUTS / "layout.schema.json"
 
 REGIONS = ("堂", "階", "庭", "侯道", "門外", "elsewhere")
 
@@ -216,7 +216,7 @@ class Layout:
         edge (only the stairs join 堂 and 庭). `via` holds place names or the names of ways
         (鉤楹內 …). An end inside an obstacle (a 楹, the 乏) stops at its side facing the walk.
 
-        Raises viz.paths.Unreachable (a ValueError carrying both ends) if no walk exists;
+        Raises viz.model.paths.Unreachable (a ValueError carrying both ends) if no walk exists;
         load_layout has checked that every named place can be walked to from the 堂."""
         pts = [np.asarray(a, float)]
         for v in via:

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from viz.errors import Loc
+from viz.base.errors import Loc
 
 KINDS = ("經", "記")
 CITED, NOTED, MISSING = "cited", "noted", "missing"
@@ -288,7 +288,7 @@ def cmd_coverage(args) -> int:
     missing, else 0."""
     import json
 
-    from viz.cli import load_all
+    from viz.cli.main import load_all
 
     d = load_all(args.script, args.layout, args.reading, args)
     cov = coverage(d.script, d.corpus)

@@ -22,7 +22,7 @@ files of the rite folder), so it is cheap enough to run every half second.
     Result(ok, compiled, problems, changed, seconds)
         ok        the load, checks and compile succeeded; compiled is the new Compiled
         compiled  None when not ok (r.current is still the last good one)
-        problems  the located errors (viz.errors.Problem, `file:line:col: message`) when not
+        problems  the located errors (viz.base.errors.Problem, `file:line:col: message`) when not
                   ok; warnings are in compiled.warnings
         changed   the files whose change set off a check() reload (empty for reload())
         seconds   how long the reload took
@@ -34,7 +34,7 @@ an unexpected exception inside the compiler, all become a Result with ok False.
 Every reload reads each file once into a snapshot, and everything compiled from it (other
 readings too) uses that snapshot, so a reading switch never mixes old and new files nor fails
 because the disk is half-saved. The snapshot is taken by routing the one place every file of a
-script or layout is read through viz.yamlsrc.READ_HOOK, a context variable: files named in it
+script or layout is read through viz.base.yamlsrc.READ_HOOK, a context variable: files named in it
 are served from memory, others are read from disk and recorded. The parse cache (viz/cache.py)
 keys by the text it is given, so given texts are parsed, never a stale cached file. Texts
 given to reload() stay current until a file changes on disk again (check() compares the disk
@@ -49,9 +49,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from viz import yamlsrc
-from viz.errors import InputError, Loc, Problem
-from viz.rite import DEFAULT_READING, Compiled, Rite
+from viz.base import yamlsrc
+from viz.base.errors import InputError, Loc, Problem
+from viz.model.rite import DEFAULT_READING, Compiled, Rite
 
 Stat = tuple[int, int, int] | None  # (mtime_ns, size, inode), None: no such file
 

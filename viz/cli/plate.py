@@ -13,7 +13,7 @@ SUFFIXES = (".svg", ".png")
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `plate` on an argparse subparsers object."""
-    from viz.cli import _common, _size, _when
+    from viz.cli.main import _common, _size, _when
 
     p = subparsers.add_parser(
         "plate", help="one moment as a printed 禮圖 plate (SVG or PNG): the hall in line, people "
@@ -56,10 +56,10 @@ def _dpi(text: str) -> float:
 
 
 def cmd_plate(args: argparse.Namespace) -> int:
-    from viz.cli import load_all
+    from viz.cli.main import load_all
     from viz.draw import plate
-    from viz.fileio import atomic_write_bytes
-    from viz.query import QueryError, resolve_moment
+    from viz.base.fileio import atomic_write_bytes
+    from viz.query.state import QueryError, resolve_moment
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     suffix = Path(args.output).suffix.lower()

@@ -40,8 +40,8 @@ class Glyphs:
 
     def __init__(self, path=None) -> None:
         # the font pgdraw draws with, and its substitutes; looked up here, not at import,
-        # because viz.fonts imports pygame and importing this module should not
-        from viz.fonts import FONT_PATH, SUBSTITUTES
+        # because viz.backends.fonts imports pygame and importing this module should not
+        from viz.backends.fonts import FONT_PATH, SUBSTITUTES
 
         self._substitutes = SUBSTITUTES
         try:

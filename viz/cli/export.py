@@ -6,10 +6,10 @@ import argparse
 import os
 from pathlib import Path
 
-# the module, not its names: viz.cli imports this one while building its parser, so its
+# the module, not its names: viz.cli.main imports this one while building its parser, so its
 # helpers are looked up when a command is registered or run, never at import. Everything else
 # is imported by the command that needs it: the parser is built at every start.
-from viz import cli
+from viz.cli import main as cli
 
 
 def _positive(text: str) -> float:
@@ -56,7 +56,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_video(args: argparse.Namespace) -> int:
     from viz.export.video import render_video, span_of
-    from viz.query import QueryError
+    from viz.query.state import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
@@ -73,7 +73,7 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 
 def add_sheet(subparsers: argparse._SubParsersAction) -> None:
-    from viz.export import SHEET_FORMATS
+    from viz.export.common import SHEET_FORMATS
 
     s = subparsers.add_parser(
         "sheet", help="a role's cue sheet: every step in which he acts",
@@ -103,8 +103,10 @@ def _format(args: argparse.Namespace) -> str:
 def cmd_sheet(args: argparse.Namespace) -> int:
     import sys
 
-    from viz.export import FONTS, font_files, sheets, write_all
-    from viz.query import QueryError
+    from viz.export.common import FONTS, font_files, write_all
+
+    from viz.export import sheets
+    from viz.query.state import QueryError
 
     if args.all == (args.actor is not None):
         raise QueryError("give one ACTOR, or --all -o DIR")

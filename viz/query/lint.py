@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viz.errors import Loc, Problem
+from viz.base.errors import Loc, Problem
 
 PASS = 1.0  # 尺: two people closer than this, one of them walking, pass through each other
 DT = 0.2  # seconds between samples: a walker covers under 1 尺 in that time

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from viz.script import DIRS
-from viz.timeline import POSTURES, Timeline
+from viz.model.script import DIRS
+from viz.model.timeline import POSTURES, Timeline
 
 DIR_NAMES = sorted(DIRS, key=DIRS.get)  # 北 東北 東 … in clockwise order
 
@@ -95,7 +95,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
     At a boundary between steps the step reported is the one beginning, unless `step` names the
     one just finished (as `--after TEXT` does: the answer is about the words asked for), and
     closing samples the state that step left."""
-    from viz.scoring import actor_fields, state_fields
+    from viz.model.scoring import actor_fields, state_fields
 
     f = timeline.sample(t, closing)
     step = timeline.steps[f.step if step is None else step] if timeline.steps else None

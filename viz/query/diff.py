@@ -287,7 +287,7 @@ def _topics(a, b) -> tuple[dict, ...]:
 
 
 def diff(a, b, a_label: str, b_label: str) -> Diff:
-    """Where compiled rite b differs from a (viz.rite.Compiled each), step by matched step."""
+    """Where compiled rite b differs from a (viz.model.rite.Compiled each), step by matched step."""
     wa, wb = _Walks(a.timeline), _Walks(b.timeline)
     ids_a = [x.id for x in a.timeline.actors]
     ids_b = [x.id for x in b.timeline.actors]

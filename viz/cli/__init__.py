@@ -1,0 +1,1 @@
+"""The command line: main builds the parser from the subcommand modules; options is shared by them and imports none. Nothing imports viz.cli."""

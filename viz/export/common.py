@@ -1,0 +1,119 @@
+"""Exports of the rite for people away from the window: video, cue sheets, the atlas.
+
+Each is a back end of the same composed frames (viz.draw.compose) or of the same timeline, so
+what is exported is what the window shows. This module holds what they share: the terminal
+progress bar, the ffmpeg that imageio-ffmpeg ships, writing a set of files (all refused before
+any is written), and the bundled font that HTML pages name.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes
+
+
+class Progress:
+    """A one-line progress bar on a terminal; on a pipe or a file only the final line, so logs
+    stay readable. Redrawn at most ten times a second: printing is not free at 100 frames/s."""
+
+    def __init__(self, total: int, label: str, stream: TextIO | None = None,
+                 enabled: bool = True):
+        self.total, self.label = max(int(total), 1), label
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.done = 0
+        self.start = time.perf_counter()
+        self._shown = 0.0
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if self.tty and (now - self._shown >= 0.1 or self.done >= self.total):
+            self._shown = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        frac = min(self.done / self.total, 1.0)
+        width = 30
+        bar = "█" * int(frac * width) + "·" * (width - int(frac * width))
+        rate = self.done / max(now - self.start, 1e-9)
+        shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"  # plates: 4.2/s, frames: 70/s
+        self.stream.write(f"\r{self.label} {bar} {self.done}/{self.total} ({shown}/s) ")
+        self.stream.flush()
+
+    def close(self, message: str = "") -> None:
+        if not self.enabled:
+            return
+        if self.tty:
+            self.stream.write("\n")
+        if message:
+            self.stream.write(message + "\n")
+        self.stream.flush()
+
+
+def ffmpeg_exe() -> str:
+    """The ffmpeg binary inside the imageio-ffmpeg wheel: no system ffmpeg, no network."""
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        raise OutputError("video needs the imageio-ffmpeg package (python -m pip install -e "
+                          "'.[video]'; it ships its own ffmpeg)") from None
+    try:
+        return imageio_ffmpeg.get_ffmpeg_exe()
+    except RuntimeError as e:  # the wheel for another platform, or the binary removed
+        raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
+
+
+SHEET_FORMATS = ("md", "csv", "html")  # here, not in sheets: the parser needs them at every start
+FONTS = "fonts"  # the folder beside an HTML page that holds the bundled font
+# The page names the bundled font first: where the file sits beside it (the atlas, sheet --all)
+# a machine with no CJK font still shows the text; where it does not, the browser falls back
+# to the families after it, silently.
+FONT_FACE = ('@font-face { font-family: "Xiangshe Serif"; '
+             'src: url("fonts/NotoSerifTC-Xiangshe.otf") format("opentype"); }')
+FONT_FAMILY = '"Xiangshe Serif", "Noto Serif CJK TC", "Noto Serif TC", "Source Han Serif TC", serif'
+
+
+def font_files(folder: Path) -> list[tuple[Path, bytes]]:
+    """The bundled font and its licence (the OFL requires it to travel with the font), for
+    folder/fonts/."""
+    from viz.backends.fonts import FONT_PATH
+
+    return [(folder / FONTS / FONT_PATH.name, FONT_PATH.read_bytes()),
+            (folder / FONTS / "OFL.txt", (FONT_PATH.parent / "OFL.txt").read_bytes())]
+
+
+def refuse_existing(paths: Iterable[Path]) -> None:
+    """RefuseOverwrite naming the first of these that exists (and how many more do)."""
+    taken = [str(p) for p in paths if os.path.lexists(p)]
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise RefuseOverwrite(f"{taken[0]}{more} exist{'s' if not more else ''}; pass --force "
+                              "to replace them")
+
+
+def write_all(files: Sequence[tuple[Path, bytes]], overwrite: bool,
+              folders: Iterable[Path] = ()) -> None:
+    """Write many files by viz.base.fileio's rules, refusing before writing any of them when one
+    exists and not `overwrite`, so a refused export leaves the folder as it was. `folders` are
+    created first (one level: a missing parent is an error, as for any output)."""
+    if not overwrite:
+        refuse_existing(p for p, _ in files)
+    for d in folders:
+        try:
+            d.mkdir(exist_ok=True)
+        except FileExistsError:
+            raise OutputError(f"cannot write in {d}: it is not a folder") from None
+        except FileNotFoundError:
+            raise OutputError(f"cannot create {d}: folder {d.parent} does not exist "
+                              "(create it first)") from None
+        except OSError as e:
+            raise OutputError(f"cannot create folder {d}: {e.strerror or e}") from None
+    for p, data in files:
+        atomic_write_bytes(p, data, overwrite=overwrite)

@@ -1,0 +1,1 @@
+"""Questions asked of a compiled rite: the state at a moment, coverage, diff, lint. Imports the model and below; never pygame."""
