@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.cli.main import load_all  # noqa: E402
+from viz.cli.options import load_all  # noqa: E402
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def main() -> int:
 
     from viz.backends import pgdraw
     from viz.draw.compose import Model, View, compose
-    from viz.draw.plate import render_plate
+    from viz.export.plate import render_plate
     from viz.export.atlas import build_atlas
     from viz.export.video import render_video
 

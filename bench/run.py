@@ -158,7 +158,7 @@ def longer(tl, times: int):
 FIRST_FRAME = """
 import os, sys, time; t0 = time.perf_counter(); sys.path.insert(0, {root!r})
 os.environ["SDL_VIDEODRIVER"] = "dummy"
-from viz.cli.main import load_all
+from viz.cli.options import load_all
 from viz.export.shot import render_surface
 d = load_all({script!r}, {layout!r})
 render_surface(d.layout, d.timeline, d.corpus, 0.0, (1280, 800))

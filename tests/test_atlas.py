@@ -18,7 +18,7 @@ from viz.base.fileio import RefuseOverwrite
 @pytest.fixture(scope="module")
 def rite(tmp_path_factory):
     """The bundled rite's sections 01–05 (戒賔 … 迎賔): a whole rite, small enough to draw twice."""
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     compiled = load_all(trimmed_rite(tmp_path_factory.mktemp("rite")), DEFAULT_LAYOUT)
     assert [s.name for s in compiled.timeline.stages][-1] == "迎賔"

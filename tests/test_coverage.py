@@ -187,7 +187,7 @@ def manifest_sections() -> list[int]:
 
 @pytest.fixture(scope="module")
 def bundled():
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     return d, coverage(d.script, d.corpus)

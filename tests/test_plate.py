@@ -18,6 +18,7 @@ import pygame
 import pytest
 
 from viz.draw import labels, plate, scene, trails
+from viz.export import plate as plate_files
 
 from viz.backends import pgdraw, svgdraw
 from viz.draw.camera import Camera
@@ -30,7 +31,7 @@ SIZE = (960, 680)  # small enough for resvg to draw in well under a second
 
 @pytest.fixture(scope="module")
 def rite():
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     return load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
 
@@ -228,20 +229,20 @@ def _plate_clashes(p: plate.Plate) -> tuple[list, list]:
 
 
 def test_no_name_on_a_plate_overlaps_another_or_anyones_mark(rite, busiest):
-    p = plate.plate_layers(rite, busiest, True, trails="stage", size=plate.DEFAULT_SIZE)
+    p = plate_files.plate_layers(rite, busiest, True, trails="stage", size=plate.DEFAULT_SIZE)
     texts, clash = _plate_clashes(p)
     present = int(rite.timeline.sample(busiest, True).present.sum())
     assert len(texts) >= present > 30
     assert clash == [], [(texts[i][0].text, j) for i, j in clash[:5]]
     for s in rite.timeline.stages:  # and at the end of every stage, with its step's moves
-        texts, clash = _plate_clashes(plate.plate_layers(rite, s.t1, True))
+        texts, clash = _plate_clashes(plate_files.plate_layers(rite, s.t1, True))
         assert clash == [], (s.name, [(texts[i][0].text, j) for i, j in clash[:5]])
 
 
 @pytest.mark.parametrize("size,inset", [((1280, 800), True), ((960, 600), True),
                                         ((1920, 1080), True), ((1280, 800), False)])
 def test_no_tag_in_the_fitted_window_overlaps_another_or_a_token(rite, busiest, size, inset):
-    model = plate.model_for(rite)
+    model = plate_files.model_for(rite)
     comp = compose(model, View(inset=inset), size, busiest, True)
     layer = next(ly for ly in comp.layers if ly.name == "people")
     cam = layer.camera
@@ -288,22 +289,22 @@ MEAN_TOL, REGION_TOL = 3.0, 12.0
 def test_svg_rendered_by_resvg_matches_the_png(rite, stage, style):
     resvg = pytest.importorskip("resvg_py")
     s = _stage(rite, stage)
-    p = plate.plate_layers(rite, s.t1, True, style=style, trails="stage", size=SIZE)
-    png, svg = plate.png_bytes(p), plate.svg_text(p)
+    p = plate_files.plate_layers(rite, s.t1, True, style=style, trails="stage", size=SIZE)
+    png, svg = plate_files.png_bytes(p), plate_files.svg_text(p)
     assert "<image" not in svg  # vector, not a raster wrapped in SVG
     rendered = resvg.svg_to_bytes(svg_string=svg, skip_system_fonts=True)  # no font installed
     mean, worst = compare(png, rendered)
     assert mean < MEAN_TOL and worst < REGION_TOL, (mean, worst)
     # and the comparison sees a plate that lost its names
     people = [ly for ly in p.layers if "people" not in ly.name]
-    bare = plate.svg_text(plate.Plate(tuple(people), p.size, p.title, (), ()))
+    bare = plate_files.svg_text(plate.Plate(tuple(people), p.size, p.title, (), ()))
     mean2, worst2 = compare(png, resvg.svg_to_bytes(svg_string=bare, skip_system_fonts=True))
     assert worst2 > REGION_TOL, (mean2, worst2)
 
 
 def test_a_plate_is_ink_on_paper_titled_with_the_stage_and_clause(rite):
     s = _stage(rite, "迎賔")
-    p = plate.plate_layers(rite, s.t1, True, size=SIZE)
+    p = plate_files.plate_layers(rite, s.t1, True, size=SIZE)
     texts = [t for ly in p.layers for t in ly.prims if isinstance(t, Text)]
     # ink (greys of it), paper and 朱: none of the window's party colours or washes
     for t in texts:
@@ -318,16 +319,16 @@ def test_a_plate_is_ink_on_paper_titled_with_the_stage_and_clause(rite):
     clause = rite.corpus.clause_at(step.span[0])
     assert clause.punct in names and p.title.startswith("迎賔圖")
     assert any("尺" in t and "m" in t for t in names)  # the scale, in 尺 and m
-    png, svg = plate.render_plate(rite, s.t1, True, size=SIZE)
+    png, svg = plate_files.render_plate(rite, s.t1, True, size=SIZE)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and svg.lstrip().startswith("<?xml")
     assert pygame.image.load(io.BytesIO(png)).get_size() == SIZE
 
 
 def test_options_are_checked(rite):
     with pytest.raises(ValueError, match="style"):
-        plate.plate_layers(rite, 1.0, style="neon")
+        plate_files.plate_layers(rite, 1.0, style="neon")
     with pytest.raises(ValueError, match="trails"):
-        plate.plate_layers(rite, 1.0, trails="all")
+        plate_files.plate_layers(rite, 1.0, trails="all")
     assert plate.size_for_dpi(100) == (1169, 827)
 
 
@@ -391,6 +392,6 @@ def test_a_small_rite_plates_in_every_style_and_trail_with_or_without_its_text(w
     for t in (0.0, 6.0, 20.0):
         for style in plate.STYLES:
             for trails_mode in plate.TRAILS:
-                png, svg = plate.render_plate(rite, t, True, style=style, trails=trails_mode,
+                png, svg = plate_files.render_plate(rite, t, True, style=style, trails=trails_mode,
                                               size=(480, 340))
                 assert png[:4] == b"\x89PNG" and svg.rstrip().endswith("</svg>")

@@ -16,7 +16,7 @@ from viz.query.state import QueryError
 
 @pytest.fixture(scope="module")
 def rite():
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
 
@@ -130,7 +130,7 @@ def test_html_is_self_contained_with_the_plans_inline(rite, frames):
 
 
 def test_the_command(tmp_path, capsys):
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     # a small whole rite (sections 01–05, 戒賔 … 迎賔): quick to compile, and the 主人 acts in it
     small = trimmed_rite(tmp_path / "rite")

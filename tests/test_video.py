@@ -27,7 +27,7 @@ SIZE = (320, 200)  # tiny frames: a test video takes well under a second
 
 @pytest.fixture(scope="module")
 def rite():
-    from viz.cli.main import load_all
+    from viz.cli.options import load_all
 
     return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
 

@@ -6,7 +6,6 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 import pygame
 import pygame.freetype

@@ -6,10 +6,9 @@ import argparse
 import os
 from pathlib import Path
 
-# the module, not its names: viz.cli.main imports this one while building its parser, so its
-# helpers are looked up when a command is registered or run, never at import. Everything else
-# is imported by the command that needs it: the parser is built at every start.
-from viz.cli import main as cli
+# Everything but the shared options is imported by the command that needs it: the parser is
+# built at every start.
+from viz.cli.options import _common, _size, load_all
 
 
 def _positive(text: str) -> float:
@@ -30,7 +29,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     "× SPEED), the clause captioned in the panel, encoded with the ffmpeg of "
                     "imageio-ffmpeg. Never replaces FILE unless --force; an interrupted render "
                     "leaves nothing under FILE.")
-    cli._common(v)
+    _common(v)
     v.add_argument("-o", "--output", required=True, metavar="FILE.mp4")
     v.add_argument("--from", dest="start", metavar="S|STAGE|TEXT",
                    help="start: seconds, a stage (its start; name or name of its section), or "
@@ -39,7 +38,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="end: seconds, a stage (its end), or words (the end of the step "
                         "enacting them); default the end of the rite")
     v.add_argument("--fps", type=_positive, default=30.0, help="frames per second (default 30)")
-    v.add_argument("--size", type=cli._size, default=(1280, 720), metavar="WxH",
+    v.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="even width and height (default 1280x720)")
     v.add_argument("--speed", type=_positive, default=1.0,
                    help="rite seconds per video second (default 1)")
@@ -61,7 +60,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
         raise QueryError(f"-o {args.output}: expected a file name ending in .mp4")
-    d = cli.load_all(args.script, args.layout, args.reading, args)
+    d = load_all(args.script, args.layout, args.reading, args)
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
@@ -80,7 +79,7 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
         description="For one role: time, stage, the clause, from where to where (place and 尺), "
                     "facing, posture, what he holds, and a small plan of each move (html: "
                     "inline; md: PNGs in FILE.plans/ beside FILE.md; csv: none).")
-    cli._common(s)
+    _common(s)
     s.add_argument("actor", nargs="?", metavar="ACTOR",
                    help="an actor id (shangshe1), or a name or label only one person has")
     s.add_argument("--all", action="store_true", help="every role, one sheet each, into -o DIR")
@@ -113,7 +112,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if args.all and not args.output:
         raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
     fmt = _format(args)
-    d = cli.load_all(args.script, args.layout, args.reading, args)
+    d = load_all(args.script, args.layout, args.reading, args)
     tl = d.timeline
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
@@ -153,7 +152,7 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
         description="DIR/index.html shows each plate (DIR/plates/*.png and *.svg) beside the "
                     "經 punctuated, the 注 under each clause and the script's notes; offline, "
                     "printable one plate a page, byte-identical for the same rite.")
-    cli._common(a)
+    _common(a)
     a.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder (created if missing; its parent must exist)")
     a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
@@ -165,7 +164,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     from viz.export.atlas import build_atlas
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = cli.load_all(args.script, args.layout, args.reading, args)
+    d = load_all(args.script, args.layout, args.reading, args)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")

@@ -16,8 +16,8 @@ POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
-    from viz.cli.main import _shown
-    from viz.cli.text import _piped
+    from viz.cli.options import _shown
+    from viz.cli.options import _piped
 
     p = subparsers.add_parser(
         "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
@@ -41,7 +41,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
     """(label, script, readings) of the two sides the options ask for."""
-    from viz.cli.main import _shown
+    from viz.cli.options import _shown
     from viz.query.state import QueryError
 
     scripts, readings = list(args.script), list(args.reading)
@@ -88,7 +88,7 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
     from viz.model.reload import Reloader
 
     sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
-    from viz.cli.main import scenario_of
+    from viz.cli.options import scenario_of
 
     sets, seed = scenario_of(args)
     reloader = Reloader(args.script, args.layout, args.reading, sets=sets, seed=seed)

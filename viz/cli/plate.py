@@ -8,12 +8,10 @@ from pathlib import Path
 
 from viz.draw.plate import DEFAULT_SIZE, STYLES, TRAILS
 
-SUFFIXES = (".svg", ".png")
-
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `plate` on an argparse subparsers object."""
-    from viz.cli.main import _common, _size, _when
+    from viz.cli.options import _common, _size, _when
 
     p = subparsers.add_parser(
         "plate", help="one moment as a printed 禮圖 plate (SVG or PNG): the hall in line, people "
@@ -56,14 +54,14 @@ def _dpi(text: str) -> float:
 
 
 def cmd_plate(args: argparse.Namespace) -> int:
-    from viz.cli.main import load_all
-    from viz.draw import plate
+    from viz.cli.options import load_all
+    from viz.export import plate
     from viz.base.fileio import atomic_write_bytes
     from viz.query.state import QueryError, resolve_moment
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     suffix = Path(args.output).suffix.lower()
-    if suffix not in SUFFIXES:
+    if suffix not in plate.WRITERS:
         raise QueryError(f"-o {args.output}: expected a file name ending in .svg or .png")
     d = load_all(args.script, args.layout, args.reading, args)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
@@ -74,7 +72,7 @@ def cmd_plate(args: argparse.Namespace) -> int:
     except ValueError as e:  # an unknown --follow
         raise QueryError(str(e)) from None
     try:
-        data = plate.svg_text(p).encode("utf-8") if suffix == ".svg" else plate.png_bytes(p)
+        data = plate.WRITERS[suffix](p)
     except RuntimeError as e:  # SVG without fontTools to read the glyphs
         raise QueryError(str(e)) from None
     path = atomic_write_bytes(args.output, data, overwrite=args.force)

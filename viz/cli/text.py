@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Callable
 
+from viz.cli.options import _piped
 from viz.text import Corpus, Section, load_corpus
 
 PARTS = {"經": ("經",), "注": ("注",), "記": ("記",), "all": None}
@@ -22,17 +21,6 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     f = subparsers.add_parser("find", help="where a phrase occurs (variant characters equal)")
     f.add_argument("query", metavar="TEXT")
     f.set_defaults(func=_piped(cmd_find))
-
-
-def _piped(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Let `text … | head` stop quietly when the reader closes the pipe."""
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return cmd(args)
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 0
-    return run
 
 
 def _utf8() -> None:

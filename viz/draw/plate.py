@@ -1,10 +1,9 @@
-"""Plates: one moment of the rite as a printed 禮圖 plate (or as the window draws it), PNG and SVG.
+"""Plates: one moment of the rite as a printed 禮圖 plate (or as the window draws it), as layers.
 
-    render_plate(compiled, moment_t, closing, *, style="plate", trails="step", follow=None,
-                 size=(1600, 1130)) -> tuple[bytes, str]     # (PNG bytes, SVG text)
-    plate_layers(compiled, moment_t, closing, *, style, trails, follow, size) -> Plate
+    plate_layers(model, moment_t, closing, *, style, trails, follow, size) -> Plate
 
-`compiled` is what viz.model.rite.Rite(...).get() returns (layout, corpus, timeline are read);
+The files (PNG, SVG) are written by viz.export.plate, which hands this module a Model measured
+with the back end's font. `model` is a composer Model of what viz.model.rite.Rite(...).get() returns (layout, corpus, timeline are read);
 `moment_t`/`closing` as viz.query.state.resolve_moment gives them; `trails` is "step" (the moves of
 the step at the moment), "stage" (every move of its stage up to the moment) or "none"; `follow`
 an actor's id or name: only his moves. Both files are drawn from one list of layers (pgdraw for
@@ -19,9 +18,6 @@ or anyone's mark; a name pushed off its spot has a leader line. `screen` is the 
 """
 from __future__ import annotations
 
-import struct
-import zlib
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -85,25 +81,6 @@ class Plate:
     marks: tuple[labels.BoxT, ...]
 
 
-_models: OrderedDict[int, tuple[object, Model]] = OrderedDict()
-
-
-def model_for(compiled) -> Model:
-    """One composer Model per compiled rite (kept: it memoises stage bounds and static layers)."""
-    from viz.backends import pgdraw
-
-    key = id(compiled)
-    kept = _models.get(key)
-    if kept is not None and kept[0] is compiled:
-        _models.move_to_end(key)
-        return kept[1]
-    m = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
-    _models[key] = (compiled, m)
-    if len(_models) > 4:
-        _models.popitem(last=False)
-    return m
-
-
 def size_for_dpi(dpi: float) -> tuple[int, int]:
     """An A4 landscape page at `dpi`."""
     return (round(A4_MM[0] / 25.4 * dpi), round(A4_MM[1] / 25.4 * dpi))
@@ -134,15 +111,15 @@ def _trail_steps(timeline, t: float, closing: bool, trails_mode: str) -> list[in
     return list(range(s.first_step, k + 1))
 
 
-def plate_layers(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
+def plate_layers(model: Model, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE) -> Plate:
-    """The layers of one plate (see the module docstring)."""
+    """The layers of one plate (see the module docstring). model: a composer Model whose text
+    is measured with the font the back end will draw with (viz.export.plate.model_for)."""
     if style not in STYLES:
         raise ValueError(f"style {style!r}: expected one of {', '.join(STYLES)}")
     if trails not in TRAILS:
         raise ValueError(f"trails {trails!r}: expected one of {', '.join(TRAILS)}")
-    model = model_for(compiled)
     tl = model.timeline
     size = (int(size[0]), int(size[1]))
     fi = actor_index(tl, follow)
@@ -721,75 +698,3 @@ def _legend(x: float, bottom: float, px: float) -> tuple[list[Primitive], float]
             Text((x + 2 * step + k * 0.5, y1), "1", k * 0.9, PAPER, "c", bg=ZHU, screen=True),
             Text((x + 2 * step + k * 1.3, y1), LEGEND[5], k, INK, "w", screen=True)]
     return out, 2 * row + k
-
-
-# ------------------------------------------------------------------ output
-
-def png_bytes(plate: Plate) -> bytes:
-    """The plate drawn by pgdraw, as PNG bytes."""
-    import pygame
-
-    from viz.backends import pgdraw
-
-    surface = pygame.Surface(plate.size)
-    pgdraw.draw_layers(surface, plate.layers)
-    w, h = surface.get_size()
-    return encode_png(np.frombuffer(pygame.image.tobytes(surface, "RGB"), np.uint8)
-                      .reshape(h, w, 3))
-
-
-def encode_png(rgb: np.ndarray, level: int = 3) -> bytes:
-    """An (h, w, 3) uint8 image as PNG bytes: every row unfiltered, one zlib stream.
-
-    pygame's PNG writer took three quarters of a plate's time (150 ms at 1600×1130); this one
-    takes about 20 ms at zlib level 3, and its bytes depend on the pixels alone (an atlas built
-    twice is byte-identical). A plate is flat paper with lines on it: unfiltered rows come out
-    a fifth smaller than Sub-filtered ones, and sooner."""
-    h, w, _ = rgb.shape
-    rows = np.empty((h, w * 3 + 1), np.uint8)
-    rows[:, 0] = 0  # filter type 0 (None) on each row
-    rows[:, 1:] = rgb.reshape(h, w * 3)
-    data = rows.tobytes()
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return (struct.pack(">I", len(body)) + kind + body
-                + struct.pack(">I", zlib.crc32(kind + body)))
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(data, level)) + chunk(b"IEND", b""))
-
-
-def svg_text(plate: Plate) -> str:
-    """The plate drawn by svgdraw, as an SVG document."""
-    from viz.backends import svgdraw
-
-    return svgdraw.svg_document(plate.layers, plate.size, plate.title)
-
-
-def render_plate(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
-                 trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE) -> tuple[bytes, str]:
-    """(PNG bytes, SVG text) of one plate; see the module docstring."""
-    p = plate_layers(compiled, moment_t, closing, style=style, trails=trails, follow=follow,
-                     size=size)
-    return png_bytes(p), svg_text(p)
-
-
-def bench(compiled, moments: Sequence[tuple[float, bool]], size=DEFAULT_SIZE) -> dict[str, float]:
-    """Plates per second for these moments: layers, PNG and SVG timed apart (bench/ calls it)."""
-    import time
-
-    out = {}
-    t0 = time.perf_counter()
-    plates = [plate_layers(compiled, t, c, size=size) for t, c in moments]
-    out["layers_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
-    t0 = time.perf_counter()
-    for p in plates:
-        png_bytes(p)
-    out["png_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
-    t0 = time.perf_counter()
-    for p in plates:
-        svg_text(p)
-    out["svg_per_s"] = len(plates) / max(time.perf_counter() - t0, 1e-9)
-    return out
-

@@ -3,7 +3,7 @@
     DIR/index.html               every plate beside its 經 (punctuated), the 注 under each
                                  clause, and the notes on the choices the script made; a
                                  contents list and previous/next links; one plate a printed page
-    DIR/plates/stage-01.png|svg  from viz.draw.plate.render_plate (steps: step-001.png|svg)
+    DIR/plates/stage-01.png|svg  from viz.export.plate.render_plate (steps: step-001.png|svg)
     DIR/fonts/                   the bundled font subset and its licence (OFL), which the page
                                  names first: a machine with no CJK font still shows the text
 
@@ -77,7 +77,7 @@ _compiled = None  # the rite a forked worker draws from (set in the parent befor
 
 
 def _draw(page: Page) -> tuple[str, bytes, bytes]:
-    from viz.draw.plate import render_plate
+    from viz.export.plate import render_plate
 
     png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE)
     return page.anchor, png, svg.encode("utf-8")

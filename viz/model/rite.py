@@ -31,6 +31,13 @@ class Compiled:
     readings: tuple[str, ...]
 
 
+def load(script_path: str | Path, layout_path: str | Path, readings: Sequence[str] = (),
+         sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Compiled:
+    """Layout, text and script → checked model → compiled timeline, under the readings and the
+    scenario (--set, --seed); InputError on any problem, a reading no file knows among them."""
+    return Rite(script_path, layout_path, sets=sets, seed=seed).get(tuple(readings))
+
+
 class Rite:
     def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None,
                  sets: Sequence[tuple[str, str]] = (), seed: int | None = None):

@@ -1,0 +1,31 @@
+"""The `coverage` subcommand: each section's clauses and the steps that cite them."""
+from __future__ import annotations
+
+import json
+
+from viz.cli.options import _common, load_all
+from viz.query.coverage import coverage, format_table, to_json
+
+
+def cmd_coverage(args) -> int:
+    """`python main.py coverage [--json] [--strict]`: exit 1 under --strict if a 經 clause is
+    missing, else 0."""
+    d = load_all(args.script, args.layout, args.reading, args)
+    cov = coverage(d.script, d.corpus)
+    if args.json:
+        print(json.dumps(to_json(cov, args.script, d.readings), ensure_ascii=False, indent=2))
+    else:
+        print(format_table(cov, args.script))
+    return 1 if args.strict and cov.missing("經") else 0
+
+
+def add_commands(sub) -> None:
+    """The `coverage` subparser (common: the options every command takes)."""
+    cv = sub.add_parser("coverage", help="each section's 經 and 記 clauses, the steps citing "
+                                         "each, and those no step cites (noted: a stage's rule "
+                                         "gives the reason); --strict: exit 1 if a 經 clause is "
+                                         "missing")
+    _common(cv)
+    cv.add_argument("--json", action="store_true", help="the documented JSON (see README)")
+    cv.add_argument("--strict", action="store_true", help="exit 1 if any 經 clause is missing")
+    cv.set_defaults(func=cmd_coverage)

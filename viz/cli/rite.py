@@ -1,0 +1,124 @@
+"""The rite's own subcommands: play (the window), shot, state, check, score."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from viz.base.errors import InputError
+from viz.cli.options import _common, _print_warnings, _size, _when, load_all, scenario_of
+
+
+def cmd_play(args) -> int:
+    from viz.app.window import run
+    from viz.model.reload import Reloader
+
+    # the window reloads the files it loaded when one is saved, and switches readings (R, V);
+    # the first load's problems (a reading no file knows among them) stop it as any command
+    sets, seed = scenario_of(args)
+    r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
+    if not r.result.ok:
+        raise InputError(r.result.problems)
+    d = r.current
+    _print_warnings(d.warnings)
+    return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout,
+               reloader=r)
+
+
+def cmd_shot(args) -> int:
+    from viz.query.state import QueryError, resolve_moment
+    from viz.export.shot import render_png
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    if Path(args.output).suffix.lower() != ".png":
+        raise QueryError(f"-o {args.output}: expected a file name ending in .png")
+    d = load_all(args.script, args.layout, args.reading, args)
+    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
+                      overwrite=args.force, closing=m.closing)
+    print(f"wrote {path} (t = {m.t:.1f} s)")
+    return 0
+
+
+def cmd_state(args) -> int:
+    from viz.query.state import format_state, resolve_moment, state
+
+    d = load_all(args.script, args.layout, args.reading, args)
+    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    s = state(d.timeline, d.layout, d.corpus, m.t, m.step, m.closing)
+    print(json.dumps(s, ensure_ascii=False, indent=2) if args.json else format_state(s))
+    return 0
+
+
+def cmd_check(args) -> int:
+    if args.watch:
+        from viz.cli.live import watch
+
+        return watch(args, report_check)
+    return report_check(args, load_all(args.script, args.layout, args.reading, args))
+
+
+def cmd_score(args) -> int:
+    from viz.model.scoring import format_report, report
+
+    d = load_all(args.script, args.layout, args.reading, args)
+    rep = report(d.timeline)
+    print(json.dumps(rep, ensure_ascii=False, indent=2) if args.json
+          else format_report(rep, d.timeline))
+    return 0
+
+
+def report_check(args, d) -> int:
+    """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+    from viz.query.lint import motion_warnings
+
+    warnings = d.warnings + tuple(motion_warnings(d.timeline))
+    tl = d.timeline
+    if args.strict and warnings:
+        for w in warnings:
+            print(f"{w.loc}: {w.message}", file=sys.stderr)
+        n = len(warnings)
+        print(f"{n} error{'s' if n > 1 else ''} (--strict: warnings are errors)", file=sys.stderr)
+        return 2
+    _print_warnings(warnings)
+    readings = "、".join(d.readings) or "鄭"
+    print(f"ok: {args.layout}: {len(d.layout.places)} places; reading {readings}; "
+          f"{args.script}: {len(d.script.files)} files, "
+          f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
+          f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Register play, shot, state, check and score."""
+    play = sub.add_parser("play", help="play the rite in a window (the default)")
+    _common(play)
+    play.set_defaults(func=cmd_play)
+    shot = sub.add_parser("shot", help="render one frame to a PNG, headless")
+    _common(shot)
+    _when(shot)
+    shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
+    shot.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH")
+    shot.add_argument("--force", action="store_true", help="replace FILE.png if it exists")
+    shot.set_defaults(func=cmd_shot)
+    st = sub.add_parser("state", help="who is where, facing which way, holding what, at a time")
+    _common(st)
+    _when(st)
+    st.add_argument("--json", action="store_true", help="the documented JSON (see README)")
+    st.set_defaults(func=cmd_state)
+    chk = sub.add_parser("check", help="validate layout and script, and the motion it compiles "
+                                       "to; warnings; exit 2 on errors")
+    _common(chk)
+    chk.add_argument("--strict", action="store_true", help="warnings are errors (exit 2)")
+    chk.add_argument("--watch", action="store_true",
+                     help="after checking, check again whenever a file of the rite or the "
+                          "layout changes (polled twice a second); Ctrl-C ends it")
+    chk.set_defaults(func=cmd_check)
+    sc = sub.add_parser("score", help="the shooting: each round's shots (hit or miss, on the "
+                                      "beat or not), tallies, announcement and who drank, read "
+                                      "from the compiled rite (--seed, --set change it)")
+    _common(sc)
+    sc.add_argument("--json", action="store_true", help="as JSON")
+    sc.set_defaults(func=cmd_score)
