@@ -190,3 +190,44 @@ def test_after_draws_and_reports_the_closing_state(capsys, tmp_path):
     who = {a["id"]: a for a in s["actors"]}
     assert code == 0 and s["step"]["cite"] == "再拜"
     assert who["bin"]["posture"] == "立"
+
+
+# -- one way to name a stage; unknown commands ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["18", "⑱", "１８", "初射", "初射獲而未釋獲"])
+def test_text_and_state_name_a_stage_the_same_way(capsys, name):
+    code, out, err = run(capsys, "text", "--stage", name, "--part", "經")
+    assert code == 0 and err == "" and out.startswith("司馬命獲者執旌以負侯")
+    code, out, _ = run(capsys, "state", "--stage", name)
+    assert code == 0 and "stage 18 初射獲而未釋獲" in out
+
+
+def test_text_names_a_circled_number_beyond_the_sections_without_a_traceback(capsys):
+    code, out, err = run(capsys, "text", "--stage", "㊿")
+    assert code == 2 and out == ""
+    assert err.startswith("text: no section '㊿': expected a number from 1 to 37, or a name: 1 戒賔、")
+
+
+def test_a_beginning_of_several_stages_lists_them(capsys):
+    code, _, err = run(capsys, "text", "--stage", "三射")
+    assert code == 2
+    assert err == "text: '三射' begins 2 sections: 27 三射用樂、30 三射畢; say which (or its number)\n"
+    code, _, err = run(capsys, "state", "--stage", "三射")
+    assert code == 2 and err == ("error: '三射' begins 4 stages: 27 三射用樂、28 三射取矢視算、"
+                                 "29 三射飲不勝者、30 三射畢; say which (or its number)\n")
+
+
+@pytest.mark.parametrize(("argv", "guess"), [
+    (["shoot"], "; did you mean shot or sheet?"),
+    (["--seed", "3", "chek"], "; did you mean check?"),
+    (["zzzz"], ""),
+])
+def test_an_unknown_command_is_named_with_the_commands(capsys, argv, guess):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    word = argv[-1]
+    assert err.splitlines() == [
+        f"error: unknown command {word!r}{guess}",
+        "commands: play, shot, state, check, score, coverage, text, find, diff, plate, video, "
+        "sheet, atlas (python main.py --help explains each)"]

@@ -699,3 +699,20 @@ def test_a_layout_listing_no_sight_lines_is_still_held_to_the_arrows_and_the_fla
     cut = [str(w) for w in load_layout_text(text, "n.yaml", ["庭三堂深"]).warnings]
     assert len(cut) == 4 and all(c.startswith("n.yaml:1:1: warning: sight line") for c in cut)
     assert any("implied" in c and "to 乏 at (-30, -180) is cut by the wall 南壁" in c for c in cut)
+
+
+def test_a_place_typed_ten_times_too_far_by_the_elsewhere_scene_is_a_warning_at_its_line():
+    """司射位 at x -290 instead of -29 lands by the 賔門 scene: no longer taken as the scene's
+    (its places: are listed), so check points at the line that is wrong."""
+    text = _damage(("司射位: {x: -29, y: -36,", "司射位: {x: -290, y: -36,"))
+    assert _warnings(text) == [
+        f"{_at(text, '司射位: {')}: warning: place 司射位 at (-290, -36) lies 223 尺 off the site "
+        f"({SPANS}), by the 賔門 scene, whose places are 賔門外; expected a place on the site, or "
+        "list it in elsewhere: places: (a typing slip makes every walk to it long)"]
+
+
+def test_the_elsewhere_scene_lists_only_places_there_are():
+    text = _damage(("places: [賔門外]", "places: [賔門外, 賓門內]"))
+    with pytest.raises(InputError) as e:
+        load_layout_text(text, "bad.yaml")
+    assert f"{_at(text, '賓門內]')}: elsewhere: places: no place '賓門內' in places:" in str(e.value)

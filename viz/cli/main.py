@@ -26,7 +26,8 @@ def parser() -> argparse.ArgumentParser:
 
 def _command_first(argv: list[str], commands: set[str]) -> list[str]:
     """Options may come before the command (`main.py --reading 敖 check`): move the command to
-    the front; with none, the command is play."""
+    the front; with none, the command is play. A bare word that is no command, standing where
+    a command would, is refused (UnknownCommand), not read as play's stray argument."""
     if argv and argv[0] in (*commands, "-h", "--help"):
         return argv
     for i, tok in enumerate(argv):
@@ -34,7 +35,26 @@ def _command_first(argv: list[str], commands: set[str]) -> list[str]:
             return [tok, *argv[:i], *argv[i + 1:]]
     if any(a in ("-h", "--help") for a in argv):
         return argv
+    for i, tok in enumerate(argv):
+        if not tok.startswith("-") and (i == 0 or argv[i - 1] not in VALUE_OPTIONS
+                                        or "=" in argv[i - 1]):
+            raise UnknownCommand(tok, commands)
     return ["play", *argv]
+
+
+class UnknownCommand(Exception):
+    def __init__(self, word: str, commands: set[str]):
+        import difflib
+
+        close = difflib.get_close_matches(word, sorted(commands), n=3, cutoff=0.5)
+        guess = f"; did you mean {' or '.join(close)}?" if close else ""
+        order = [c for c in _help_order() if c in commands]
+        super().__init__(f"unknown command {word!r}{guess}\ncommands: {', '.join(order)} "
+                         f"(python main.py --help explains each)")
+
+
+def _help_order() -> list[str]:
+    return list(parser()._subparsers._group_actions[0].choices)  # noqa: SLF001
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     p = parser()
     commands = set(p._subparsers._group_actions[0].choices)  # noqa: SLF001 (argparse's own)
-    argv = _command_first(argv, commands)
+    try:
+        argv = _command_first(argv, commands)
+    except UnknownCommand as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     args = p.parse_args(argv)
     try:
         return args.func(args)

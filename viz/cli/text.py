@@ -15,7 +15,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("text", help="print the text: 經, 注, 記 or all, by section")
     p.add_argument("--part", choices=tuple(PARTS), default="all",
                    help="經 alone (one section per line), 注, 記, or all runs labelled")
-    p.add_argument("--stage", metavar="NAME", help="one section, by name (variants equal) or 1..37")
+    p.add_argument("--stage", metavar="NAME", help="one section: its number (1, ①), its name (variants equal) or a name's "
+                        "beginning")
     p.add_argument("--punct", action="store_true", help="add modern punctuation to 經 and 記")
     p.set_defaults(func=_piped(cmd_text))
     f = subparsers.add_parser("find", help="where a phrase occurs (variant characters equal)")
@@ -31,18 +32,20 @@ def _utf8() -> None:
 
 
 def pick_sections(corpus: Corpus, stage: str | None) -> list[Section] | None:
-    """All sections, or the one --stage names (telling which one when the name repeats)."""
+    """All sections, or the one --stage names (viz.text.names: a number, ①, a name or its
+    beginning), telling which one when the name repeats."""
+    from viz.text.names import UnknownName, number_of, pick
+
     if stage is None:
         return list(corpus.sections)
-    sec = corpus.section_named(stage)
-    if sec is None:
-        names = "、".join(s.name for s in corpus.sections)
-        print(f"text: no section {stage!r}; expected a number 1..37 or one of: {names}",
-              file=sys.stderr)
+    try:
+        found = pick(stage, [s.name for s in corpus.sections], "section")
+    except UnknownName as e:
+        print(f"text: {e}", file=sys.stderr)
         return None
-    same = corpus.sections_named(sec.name)
-    if len(same) > 1 and not stage.strip().isdigit():
-        others = ", ".join(str(s.index) for s in same if s is not sec)
+    sec = corpus.sections[found[0]]
+    if len(found) > 1 and number_of(stage) is None:
+        others = ", ".join(str(corpus.sections[i].index) for i in found[1:])
         print(f"text: {stage!r} names sections {sec.index} and {others}; showing {sec.index} "
               f"(give the number to pick another)", file=sys.stderr)
     return [sec]

@@ -610,12 +610,26 @@ def _check_far(root: YMap, col: Collector, site: dict[str, Rect | None],
                    spec["variants"].loc_of(i)) for i, v in enumerate(spec.get("variants", ()))]
     xy = np.array([(x, y) for _, x, y, _ in spots])
     off = _distances(xy, grounds).min(axis=1)
-    slips = (off > _SITE_MARGIN) & ~(_distances(xy, near) <= _ELSEWHERE_MARGIN).any(axis=1)
+    by_scene = (_distances(xy, near) <= _ELSEWHERE_MARGIN).any(axis=1)
+    slips = (off > _SITE_MARGIN) & ~by_scene
     far = f" and more than {_ELSEWHERE_MARGIN:g} 尺 from the {elsewhere['name']}" if near else ""
     for i in np.flatnonzero(slips):
         label, px, py, loc = spots[i]
         col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 outside the hall, "
                       f"court and range ({spans}){far}; {expected}")
+    own = elsewhere.get("places") if elsewhere is not None else None
+    if own is None:
+        return  # the scene lists no places of its own: any place by it is taken as its
+    for j, name in enumerate(own):
+        if name not in places:
+            col.error(own.loc_of(j), f"elsewhere: places: no place {name!r} in places:")
+    for i in np.flatnonzero((off > _SITE_MARGIN) & by_scene):
+        label, px, py, loc = spots[i]
+        if label.split(" (")[0] not in own:
+            col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 off the site "
+                          f"({spans}), by the {elsewhere['name']} scene, whose places are "
+                          f"{'、'.join(own)}; expected a place on the site, or list it in "
+                          f"elsewhere: places: (a typing slip makes every walk to it long)")
 
 
 def _check_reach(root: YMap, col: Collector, layout: Layout, gate: Rect) -> None:

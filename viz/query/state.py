@@ -39,24 +39,15 @@ def step_after(timeline: Timeline, corpus, text: str) -> int:
 
 
 def stage_index(timeline: Timeline, name: str) -> int:
-    """A stage by name (variants equal) or by 1-based number."""
-    from viz.text import normalize
+    """A stage by number (1, ①), name or section (variants equal), or a name's beginning
+    (viz.text.names: the one way every command names a stage)."""
+    from viz.text.names import UnknownName, pick
 
-    if name.isascii() and name.isdigit() and 1 <= int(name) <= len(timeline.stages):
-        return int(name) - 1
-    want = normalize(name)
-    for s in timeline.stages:
-        if normalize(s.name) == want or normalize(s.section) == want:
-            return s.index
-    # a name's beginning, if it is the beginning of one stage only (初射 → 初射獲而未釋獲)
-    starts = [s for s in timeline.stages if want and normalize(s.name).startswith(want)]
-    if len(starts) == 1:
-        return starts[0].index
-    if len(starts) > 1:
-        raise QueryError(f"{name!r} begins {len(starts)} stages: "
-                         f"{'、'.join(s.name for s in starts)}; say which (or its number)")
-    names = "、".join(s.name for s in timeline.stages)
-    raise QueryError(f"no stage named {name!r}; the script has: {names}")
+    try:
+        return pick(name, [s.name for s in timeline.stages], "stage",
+                    also=[s.section or s.name for s in timeline.stages])[0]
+    except UnknownName as e:
+        raise QueryError(str(e)) from None
 
 
 @dataclass(frozen=True)
