@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viz.model.compile import compile_script
+from viz.model.compile.compiler import compile_script
 from viz.base.errors import Collector
 from viz.model.script import parse_script
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from viz.model.compile import Compiler, compile_script
+from viz.model.compile.compiler import Compiler, compile_script
 from viz.base.errors import Collector
 from viz.query.lint import motion_warnings
 from viz.model.script import parse_script

@@ -48,7 +48,7 @@ Busy = dict[int, float]  # when each actor is free again within the step being c
 @runtime_checkable
 class CompileContext(Protocol):
     """What a verb's compile step may use of the compiler, and all it may: the compiler
-    (viz.model.compile.Compiler) is one, and is what `Verb.compile` is handed. This
+    (viz.model.compile.compiler.Compiler) is one, and is what `Verb.compile` is handed. This
     module never imports the compiler; a test checks that the Compiler has every name here, and
     that the verbs use no other name of `c`."""
 
