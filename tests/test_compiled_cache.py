@@ -279,3 +279,35 @@ def test_a_reloader_loaded_from_the_cache_still_watches_every_file(rite, corpus,
     got = r.check()
     assert got is not None and got.ok and str(sec) in got.changed
     assert end_state(got.compiled) != end_state(before)
+
+
+def test_the_program_salt_covers_every_module_of_the_compiler(tmp_path):
+    """program_salt (viz/base/cache.py) hashes viz/base, viz/text and viz/model recursively, so a
+    compiled rite is not served from the cache once the compiler has changed: in a copy of those
+    packages, one byte changed in any module of viz/model/compile/ is a new program."""
+    import importlib.util
+
+    import viz
+
+    src, copy = Path(viz.__file__).parent, tmp_path / "viz"
+    copy.mkdir()
+    shutil.copy2(src / "__init__.py", copy / "__init__.py")
+    for pkg in ("base", "text", "model"):
+        shutil.copytree(src / pkg, copy / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def salt() -> bytes:  # the copy's cache.py, loaded afresh: its program_salt hashes the copy
+        spec = importlib.util.spec_from_file_location("_copied_cache", copy / "base" / "cache.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.program_salt()
+
+    before = salt()
+    assert salt() == before
+    modules = sorted((copy / "model" / "compile").glob("*.py"))
+    assert {"motion.py", "compiler.py", "keyframes.py"} <= {f.name for f in modules}
+    for f in modules:
+        data = f.read_bytes()
+        f.write_bytes(data[:-1] + b" ")  # the last newline, one byte, made a space
+        assert salt() != before, f.name
+        f.write_bytes(data)
+    assert salt() == before

@@ -3,16 +3,19 @@ down and taking up, places relative to a thing, one person after another, bundle
 labels that change at a step, expectations, ways walked both ways, and the checks while moving."""
 from __future__ import annotations
 
+import ast
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from viz.model.compile import Compiler, compile_script
+from viz.model.compile.compiler import Compiler, compile_script
 from viz.base.errors import Collector
 from viz.query.lint import motion_warnings
 from viz.model.script import parse_script
 from viz.model.timeline import POSTURES, Timeline
+from viz.model.verbs import CompileContext
 
 HEAD = textwrap.dedent("""\
     settings: {walk_speed: 5, turn: 0.5, gestures: {拜: 2.0, 坐: 1.0, 興: 1.0, take: 1.0, put: 1.0}}
@@ -256,6 +259,40 @@ def test_a_jump_at_a_stage_boundary_is_reported(field, corpus):
     c.check_boundaries(jumped)
     assert [w.message for w in c.out.warnings] == ["司正 (sz) jumps where 司正舉觶 hands over to 請射"]
     assert c.out.warnings[0].loc.line == text.splitlines().index("  - name: 請射") + 1
+
+
+def _context_names() -> set[str]:
+    """The protocol's members: its annotated attributes and its methods."""
+    return set(CompileContext.__annotations__) | {
+        n for n, v in vars(CompileContext).items() if not n.startswith("_") and callable(v)}
+
+
+def test_the_compiler_is_a_compile_context(field, corpus):
+    """verbs.py types the compiler it is handed by CompileContext, never importing it: the real
+    Compiler has every name of it, and the verbs use no name of `c` that it does not list."""
+    script = parse_script(HEAD + "      - cite: 司正洗觶\n        do: [{wait: {dur: 1}}]\n",
+                          field, corpus, "v.yaml")
+    assert isinstance(Compiler(script, field), CompileContext)
+    import viz.model.verbs as verbs
+
+    source = Path(verbs.__file__).read_text(encoding="utf-8")
+    used = {n.attr for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "c"}
+    assert used == _context_names()
+
+
+def test_a_compiler_without_one_of_the_names_is_not_a_compile_context(field, corpus, monkeypatch):
+    script = parse_script(HEAD + "      - cite: 司正洗觶\n        do: [{wait: {dur: 1}}]\n",
+                          field, corpus, "v.yaml")
+    c = Compiler(script, field)
+    names = sorted(_context_names())
+    assert len(names) >= 30
+    for name in names:
+        owner = c if name in vars(c) else next(k for k in type(c).__mro__ if name in vars(k))
+        monkeypatch.delattr(owner, name)
+        assert not isinstance(c, CompileContext), name
+        monkeypatch.undo()
+    assert isinstance(c, CompileContext)
 
 
 def _with_keyframe(ch, owner: int, t: float, dx: float):

@@ -1,6 +1,6 @@
 """Things set out in the course of the rite (設席陳器, 張侯, 設楅, 設中, 設豐, the 物 drawn): the
 layout's features a frame shows. The timeline's "things" channel says which feature names are
-set out at a moment (viz/compile.py); a drawing leaves the others out."""
+set out at a moment (viz/model/compile/props.py); a drawing leaves the others out."""
 from __future__ import annotations
 
 from typing import Any

@@ -50,7 +50,7 @@ from viz.export.common import Progress, ffmpeg_exe
 from viz.base.fileio import OutputError, _check_target, _describe, _put_in_place, _temp_file
 from viz.query.state import QueryError, stage_index, step_after
 
-BEAT = "beat"  # the timeline's events at the drum's beats (viz/compile.py close_scoring)
+BEAT = "beat"  # the timeline's events at the drum's beats (viz/model/compile/shooting.py close_scoring)
 AUDIO_KINDS = ("drum",)
 RATE = 44100  # Hz, the synthesised audio
 MAX_FPS = 120.0

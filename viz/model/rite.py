@@ -114,7 +114,7 @@ class Rite:
         return str(p.parent) if p.name == "manifest.yaml" else None
 
     def _compile(self, key: tuple[str, ...]) -> Compiled:
-        from viz.model.compile import compile_script
+        from viz.model.compile.compiler import compile_script
         from viz.model.layout import load_layout
         from viz.model.script import load_script
 

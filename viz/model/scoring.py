@@ -1,6 +1,6 @@
 """The shooting as the compiled timeline has it: at a moment (state --json, the window's score
 panel) and over the whole rite (the score command). Nothing is computed a second time: the
-shots, tallies and announcements are the compile's own (viz/compile.py)."""
+shots, tallies and announcements are the compile's own (viz/model/compile/shooting.py)."""
 from __future__ import annotations
 
 from typing import Any

@@ -3,21 +3,20 @@
 A verb is the one home of an action: `keys` gives the schema fragment (viz/schema.py builds
 script.schema.json from it), the reader parses each key by its kind (viz/script.py), `check`
 adds what a schema cannot say, `compile` writes keyframes through the compiler's primitives
-(viz/compile.py), and `doc` with the keys' docs is the verb's row in docs/SCRIPT.md (generated;
+(viz/model/compile/), and `doc` with the keys' docs is the verb's row in docs/SCRIPT.md (generated;
 a test keeps the file in step). Adding a verb touches this file only.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from viz.model.timeline import FLYING, SET_DOWN
 
 if TYPE_CHECKING:
-    from viz.model.compile import Compiler
     from viz.model.script import Action
 
 REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
@@ -37,6 +36,67 @@ class Key:
     lo: float | None = None  # numbers: smallest allowed (inclusive unless open_lo)
     open_lo: bool = False
     hi: float | None = None
+
+
+if TYPE_CHECKING:  # the rest of the script's data classes CompileContext names
+    from viz.base.errors import Loc
+    from viz.model.script import Formation, Music, PlaceRef, Script, Settings, Shot
+
+Busy = dict[int, float]  # when each actor is free again within the step being compiled
+
+
+@runtime_checkable
+class CompileContext(Protocol):
+    """What a verb's compile step may use of the compiler, and all it may: the compiler
+    (viz.model.compile.compiler.Compiler) is one, and is what `Verb.compile` is handed. This
+    module never imports the compiler; a test checks that the Compiler has every name here, and
+    that the verbs use no other name of `c`."""
+
+    # the script and the compile's state, as the step so far has left it
+    cfg: Settings
+    s: Script
+    ai: Mapping[str, int]  # actor id → index
+    pos: np.ndarray  # (actors, 2): where each stands
+    face: np.ndarray  # (actors,): facing in degrees
+    holder: np.ndarray  # (props,): who holds each (an actor's index, SET_DOWN or FLYING)
+    visible: np.ndarray  # (props,): in the scene
+    marks: dict[str, np.ndarray]  # spots named by put: {…, mark: NAME}
+    loosed: set[int]  # arrows shot and lying where they fell, not yet gathered
+
+    # places and people
+    def xy(self, ref: PlaceRef, loc: Loc | None = None) -> np.ndarray: ...
+    def prop_spot(self, p: int) -> np.ndarray: ...
+    def members(self, pid: str) -> list[int]: ...
+    def heading_to(self, a: int, p: np.ndarray) -> float: ...
+    def unit(self, deg: float) -> np.ndarray: ...
+    def spots(self, who, anchor: np.ndarray, form: Formation | None, face: float | None,
+              spacing: float | None) -> list[np.ndarray]: ...
+    def start(self, busy: Busy, who: list[int]) -> float: ...
+
+    # keyframes (times relative to the step)
+    def teleport(self, a: int, t: float, xy, face: float | None) -> None: ...
+    def set_presence(self, a: int, t: float, present: bool) -> None: ...
+    def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None: ...
+    def set_label(self, a: int, t: float, text: str) -> None: ...
+    def event(self, t0: float, t1: float, kind: str, a: int, text: str,
+              data: dict | None = None) -> None: ...
+
+    # motion: each returns when it ends
+    def turn(self, a: int, t: float, deg: float, way: str | None = None) -> float: ...
+    def posture(self, a: int, t: float, kind: str, count: int) -> float: ...
+    def move(self, act: Action, busy: Busy) -> float: ...
+
+    # things and props
+    def show_things(self, act: Action, busy: Busy, shown: bool) -> float: ...
+    def gather(self, act: Action, a: int, members: list[int], busy: Busy) -> float: ...
+    def some(self, members: list[int], a: int, giver: int | None, n: int) -> list[int]: ...
+    def holder_check(self, act: Action, p: int, a: int | None, what: str) -> None: ...
+    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str) -> None: ...
+
+    # the shooting
+    def on_beat(self, t: float, music: Music, on: bool) -> float: ...
+    def scored(self, act: Action, shot: Shot, p: int, t0: float, t1: float, goal) -> float: ...
+    def count(self, act: Action, a: int, busy: Busy) -> float: ...
 
 
 AFTER = Key("who", "start only when these people have finished what is written before this "
@@ -61,7 +121,7 @@ class Verb:
                 say(f"{cls.name} needs exactly one of {' or '.join(k + ':' for k in group)}")
 
     @staticmethod
-    def compile(c: Compiler, act: Action, busy: dict[int, float]) -> float:
+    def compile(c: CompileContext, act: Action, busy: Busy) -> float:
         """Write the action's keyframes; return when (relative to the step) it ends."""
         raise NotImplementedError
 
@@ -69,7 +129,7 @@ class Verb:
 REGISTRY: dict[str, type[Verb]] = {}
 
 
-def each(c: Compiler, act: Action, busy: dict[int, float],
+def each(c: CompileContext, act: Action, busy: Busy,
          do: Callable[[int, float], float]) -> float:
     """do(actor, start) for each person of `who`, each from when he is free; the last end."""
     end = 0.0

@@ -1,0 +1,94 @@
+"""The warnings about the compiled state: an expect that does not hold, a step too short to walk,
+two people in one spot, and anyone or anything that jumps where one stage hands over to the next.
+
+_Checks owns no state: it reads _Keyframes' and reports to out.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
+from viz.model.script import Expect, Step
+from viz.model.timeline import FLYING, Timeline
+
+OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
+JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
+
+
+class _Checks(_Keyframes):
+    # ---- warnings ----
+    def check_expect(self, ex: Expect) -> None:
+        for w in ex.who:
+            a = self.ai[w]
+            name = self.s.cast[a].name
+            if ex.present is not None and bool(self.present[a]) != ex.present:
+                self.out.warn(ex.loc, f"expected {name} {'present' if ex.present else 'gone'}")
+            if ex.at is not None:
+                goal = self.xy(ex.at, ex.loc)
+                d = float(np.hypot(*(goal - self.pos[a])))
+                if d > ex.within:
+                    self.out.warn(ex.loc, f"expected {name} within {ex.within:g} 尺 of "
+                                          f"({goal[0]:.1f}, {goal[1]:.1f}); he is {d:.1f} 尺 away, "
+                                          f"at ({self.pos[a][0]:.1f}, {self.pos[a][1]:.1f})")
+            if ex.face is not None and abs(unwrap_to(ex.face, self.face[a]) - ex.face) > 10:
+                self.out.warn(ex.loc, f"expected {name} to face {ex.face:g}°, he faces "
+                                      f"{self.face[a] % 360:.0f}°")
+            if ex.posture is not None and self.base[a] != ex.posture:
+                self.out.warn(ex.loc, f"expected {name} {ex.posture}, he is {self.base[a]}")
+            if ex.holding is not None:
+                held = {self.s.props[p].id for p in np.nonzero(self.holder == a)[0]}
+                missing = [p for p in ex.holding if p not in held]
+                if missing:
+                    self.out.warn(ex.loc, f"expected {name} to hold {', '.join(missing)}")
+
+    def check_speed(self, step: Step, buf: _Buffer, scale: float) -> None:
+        by_actor: dict[int, list] = {}
+        for a, t, x, y, *_ in buf.motion:
+            by_actor.setdefault(a, []).append((t * scale, x, y))
+        for a, ks in by_actor.items():
+            for (t0, x0, y0), (t1, x1, y1) in zip(ks, ks[1:]):
+                d = math.hypot(x1 - x0, y1 - y0)
+                if t1 > t0 and d / (t1 - t0) > self.cfg.brisk_speed:
+                    self.out.warn(step.loc, f"{self.s.cast[a].name} moves at "
+                                            f"{d / (t1 - t0):.1f} 尺/s, faster than a brisk walk "
+                                            f"({self.cfg.brisk_speed:g} 尺/s): dur is too short")
+                    return
+
+    def check_overlap(self, step: Step, buf: _Buffer) -> None:
+        """Two people in one spot when the step ends: only those who moved or came in can have
+        come to stand on someone."""
+        moved = sorted({r[0] for r in buf.motion} | {r[0] for r in buf.presence})
+        moved = [a for a in moved if self.present[a]]
+        idx = np.nonzero(self.present)[0]
+        if not moved or len(idx) < 2:
+            return
+        d = np.hypot(*(self.pos[moved][:, None, :] - self.pos[idx][None, :, :]).transpose(2, 0, 1))
+        seen: set[tuple[int, int]] = set()
+        for i, j in zip(*np.nonzero(d < OVERLAP)):
+            a, b = sorted((moved[i], int(idx[j])))
+            if a == b or (a, b) in seen:
+                continue
+            seen.add((a, b))
+            x, y = self.s.cast[a], self.s.cast[b]
+            self.out.warn(step.loc, f"{x.name} ({x.id}) and {y.name} ({y.id}) stand "
+                                    f"{d[i, j]:.1f} 尺 apart at the end of this step")
+
+    def check_boundaries(self, tl: Timeline) -> None:
+        """Nobody and nothing jumps where one stage hands over to the next, unless the next
+        declares a gap in the text (and so may set the scene anew)."""
+        for prev, st in zip(tl.stages, tl.stages[1:]):
+            if st.gap:
+                continue
+            a, b = tl.sample(prev.t1, closing=True), tl.sample(st.t0)
+            loc = self.s.stages[st.index].loc
+            moved = np.hypot(*(a.xy - b.xy).T) > JUMP
+            for i in np.nonzero((a.present != b.present) | ((a.present & b.present) & moved))[0]:
+                self.out.warn(loc, f"{tl.actors[i].name} ({tl.actors[i].id}) jumps where "
+                                   f"{prev.name} hands over to {st.name}")
+            shown = a.prop_visible | b.prop_visible
+            pm = (np.hypot(*(a.prop_xy - b.prop_xy).T) > JUMP) | (a.prop_visible != b.prop_visible)
+            for j in np.nonzero(shown & pm & (b.prop_holder != FLYING))[0]:
+                self.out.warn(loc, f"{tl.props[j].name} ({tl.props[j].id}) jumps where "
+                                   f"{prev.name} hands over to {st.name}")

@@ -1,0 +1,155 @@
+"""The shooting: releases on the drum's beat, hits called (唱獲) and laid as 算 (釋獲), the count
+(視算), and the rounds.
+
+_Shooting owns the round under way (round, tally: the 算 laid each side, laid: which), the stage's
+music (music_t0, when it began) and 獲者 (caller), and what the timeline's scoring reports
+(shot_log, results); it writes the score channel and events through _Keyframes.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from viz.base.errors import Collector
+from viz.model.compile.keyframes import _Keyframes, unit
+from viz.model.script import Action, Script
+from viz.model.timeline import SET_DOWN
+from viz.model.verbs import REACH
+
+SUAN = "suan"  # the bundle of 算 (記: 箭籌八十), laid one for each hit that counts
+HAND = 8  # 算 taken at a time (釋獲者坐取中之八算; 興，執而俟 … 又取中之八算)
+
+
+class _Shooting(_Keyframes):
+    def __init__(self, script: Script, layout, out: Collector | None = None):
+        super().__init__(script, layout, out)
+        self.tally = {"右": 0, "左": 0}
+        self.round = 0
+        self.music_t0: float | None = None  # when the current stage's music began
+        self.shot_log: list[dict] = []
+        self.results: list[dict] = []
+        self.caller: str | None = None
+        self.laid: dict[int, bool] = {}  # 算 laid in the round under way
+
+    # ---- the shooting ----
+    def on_beat(self, t: float, music, on: bool) -> float:
+        """The release moved to the drum's next beat (不鼓不釋), or half a beat off it."""
+        if self.music_t0 is None:
+            return t
+        rel = self.t + t - self.music_t0
+        k = math.ceil(rel / music.beat - 1e-9)
+        at = k * music.beat + (0.0 if on else music.beat / 2)
+        return at + self.music_t0 - self.t
+
+    def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> float:
+        """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts;
+        returns when that is done."""
+        caller = self.ai.get(self.caller, -1)
+        entry = {"round": shot.round, "actor": shot.actor, "n": shot.n, "side": shot.side,
+                 "hit": shot.hit, "on_beat": shot.on_beat, "tallied": False,
+                 "prop": self.s.props[p].id, "x": float(goal[0]), "y": float(goal[1]),
+                 "t_release": t0, "t_land": t1}  # relative; made absolute when flushed
+        if shot.hit:
+            words = "獲" if shot.on_beat else "獲 (不鼓不釋)"
+            self.event(t1, t1 + 1.5, "call", caller, words,
+                       {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
+            if caller >= 0:  # 唱獲, heard and shown as his words (獲者坐而獲，舉旌以宮)
+                self.event(t1, t1 + 1.5, "say", caller, "獲")
+        end = t1
+        if shot.tallied and act.args.get("tally") in self.ai:
+            scorer = self.ai[act.args["tally"]]
+            entry["tallied"] = self.lay(act, scorer, shot.side, t1 + 1.0)
+            end = t1 + 1.0
+        self.event(t0, t1, "shot", self.ai[shot.actor], "", {"shot": entry})
+        self.shot_log.append(entry)
+        return end
+
+    def lay(self, act: Action, a: int, side: str, t: float) -> bool:
+        """The scorer lays one 算: 上射's to his right, 下射's to his left (his own, facing
+        east: right is south). An empty hand first takes eight more from the 中."""
+        suan = self.bundles.get(SUAN, [])
+        held = [p for p in suan if self.holder[p] == a]
+        if not held:
+            near = [p for p in suan if self.holder[p] == SET_DOWN and not self.laid.get(p)
+                    and float(np.hypot(*(self.prop_xy[p] - self.pos[a]))) <= REACH]
+            for p in near[:HAND]:
+                self.set_prop(p, t - 0.5, a, self.pos[a])
+            held = near[:HAND]
+        if not held:
+            self.out.warn(act.loc, f"{self.s.cast[a].name} has no 算 to lay for this hit (take "
+                                   "them from the 中 first: take: {prop: suan, count: 8})")
+            return False
+        k = self.tally[side]
+        right = unit(self.face[a] + 90.0)
+        side_v = right if side == "右" else -right
+        ahead = unit(self.face[a])
+        spot = (self.pos[a] + side_v * (1.2 + 0.35 * (k // 10)) + ahead * (0.8 + 0.25 * (k % 10)))
+        self.set_prop(held[0], t, SET_DOWN, spot)
+        self.laid[held[0]] = True
+        self.tally[side] = k + 1
+        self.score_key(side, t, k + 1)
+        return True
+
+    def count(self, act: Action, a: int, busy: dict) -> float:
+        res = act.args["result"]
+        laid = self.tally["右"] + self.tally["左"]
+        t = busy.get(a, 0.0) + self.cfg.gestures["count"] + 0.4 * laid
+        if (self.tally["右"], self.tally["左"]) != (res.right, res.left):
+            self.out.warn(act.loc, f"the 算 laid ({self.tally['右']} right, {self.tally['左']} "
+                                   f"left) are not the round's hits that count ({res.right}, "
+                                   f"{res.left})")
+        d = max(self.cfg.gestures["say"], 0.3 * len(res.announce))
+        data = {"round": res.round, "右": res.right, "左": res.left, "announce": res.announce,
+                "winner": res.winner}
+        self.event(t, t + d, "say", a, res.announce)
+        self.event(t, t + d, "count", a, res.announce, data)
+        self.results.append(data)
+        if self.round == res.round:  # counted: the round is over
+            self.end_round(t + d)
+        busy[a] = t + d
+        return t + d
+
+    # ---- the rounds, as stages open and close ----
+    def open_scoring(self, sc) -> None:
+        """A stage of a round: the round's number from its first stage, its music from now."""
+        self.caller = sc.caller if sc is not None else None
+        self.music_t0 = None
+        if sc is None:
+            return
+        if sc.round != self.round:
+            self.round = sc.round
+            self.tally = {"右": 0, "左": 0}
+            self.laid = {}
+            for k, v in (("round", sc.round), ("右", 0), ("左", 0)):
+                self.score_key(k, self.t, v)
+        if sc.music is not None:
+            self.music_t0 = self.t
+
+    def close_scoring(self, sc, nxt) -> None:
+        """The beats of the stage's music, and the round's end when the next stage is not of it."""
+        if sc is None:
+            return
+        m = sc.music
+        if m is not None and self.music_t0 is not None:
+            total = m.ends * m.beats_per_end
+            k = 0
+            while k < total and self.music_t0 + k * m.beat < self.t:
+                tb = self.music_t0 + k * m.beat
+                self.score_key("beat", tb, k + 1)
+                self.score_key("終", tb, 1 + k // m.beats_per_end)
+                self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
+                                        {"beat": k + 1, "終": 1 + k // m.beats_per_end}))
+                k += 1
+            end = min(self.t, self.music_t0 + total * m.beat)
+            self.score_key("beat", end, 0)
+            self.score_key("終", end, 0)
+        # a round that counts stays under way until its count (視算, often in a stage with no
+        # shooting); one that does not (獲而未釋獲) ends with its last stage of shooting
+        if (nxt is None or nxt.round != sc.round) and sc.tally is None:
+            self.end_round(self.t)
+
+    def end_round(self, t: float) -> None:
+        for k in ("round", "右", "左"):
+            self.score_key(k, t, 0)
+        self.round = 0
