@@ -39,32 +39,52 @@ MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped t
 
 class Compiler(_Props, _Shooting, _Checks):
     # ---- the whole script ----
-    def run(self) -> Timeline:
+    def run(self, on_stage=None) -> Timeline:
+        """The whole script's Timeline. on_stage(compiler, si), if given, is called after each
+        stage is compiled: it may take a snapshot() of the stages so far (a window shows what is
+        ready while the rest compiles)."""
+        self.begin()
+        for si in range(len(self.s.stages)):
+            self.compile_stage(si)
+            if on_stage is not None:
+                on_stage(self, si)
+        return self.timeline(self.done_stages, self.done_steps)
+
+    def begin(self) -> None:
         self.initial_props()
         for n in self.thing_names:
             self.kf.things.append((self.ti[n], 0.0, self.shown[n], -1))
         for k in range(len(SCORE_OWNERS)):
             self.kf.score.append((k, 0.0, 0, -1))
-        stages, steps = [], []
-        all_stages = self.s.stages
-        for si, stage in enumerate(all_stages):
-            if si:
-                self.t += STAGE_GAP
-            t0, first = self.t, len(steps)
-            self.w = first
-            if si == 0 or stage.gap:
-                self.setup(stage.setup)
-            for aid, text in stage.labels.items():
-                self.set_label(self.ai[aid], self.t, text)
-            self.open_scoring(stage.scoring)
-            opening = tuple(self.labels)
-            for step in stage.steps:
-                steps.append(self.step(step, si, len(steps)))
-            self.close_scoring(stage.scoring, all_stages[si + 1].scoring
-                               if si + 1 < len(all_stages) else None)
-            stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
-                                    len(steps) - 1, opening, stage.gap))
-        return self.timeline(stages, steps)
+        self.done_stages: list[StageSpan] = []
+        self.done_steps: list[StepSpan] = []
+
+    def compile_stage(self, si: int) -> None:
+        """Stage si, after those before it: where the last one left everyone, unless it sets the
+        scene anew."""
+        stages, steps, all_stages = self.done_stages, self.done_steps, self.s.stages
+        stage = all_stages[si]
+        if si:
+            self.t += STAGE_GAP
+        t0, first = self.t, len(steps)
+        self.w = first
+        if si == 0 or stage.gap:
+            self.setup(stage.setup)
+        for aid, text in stage.labels.items():
+            self.set_label(self.ai[aid], self.t, text)
+        self.open_scoring(stage.scoring)
+        opening = tuple(self.labels)
+        for step in stage.steps:
+            steps.append(self.step(step, si, len(steps)))
+        self.close_scoring(stage.scoring, all_stages[si + 1].scoring
+                           if si + 1 < len(all_stages) else None)
+        stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
+                                len(steps) - 1, opening, stage.gap))
+
+    def snapshot(self) -> Timeline:
+        """The Timeline of the stages compiled so far (their steps and keyframes), without the
+        end-of-compile checks; the compile goes on unchanged after it."""
+        return self.timeline(list(self.done_stages), list(self.done_steps), final=False)
 
     def initial_props(self) -> None:
         for j, p in enumerate(self.s.props):
@@ -156,7 +176,7 @@ class Compiler(_Props, _Shooting, _Checks):
             self.kf.events.append((T + a * scale, T + b * scale, k, w, s, d))
 
     # ---- arrays ----
-    def timeline(self, stages, steps) -> Timeline:
+    def timeline(self, stages, steps, final: bool = True) -> Timeline:
         n, m = len(self.s.cast), len(self.s.props)
         motion = list(self.kf.motion)
         first = {}
@@ -179,7 +199,7 @@ class Compiler(_Props, _Shooting, _Checks):
             "score": _chan(self.kf.score, "step", span, len(SCORE_OWNERS), "value"),
         }
         events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in self.kf.events]
-        if self.new_legs and self.legs_salt is not None:
+        if final and self.new_legs and self.legs_salt is not None:
             store_blob("legs", self.legs_salt, self.legs)
         tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
@@ -189,7 +209,10 @@ class Compiler(_Props, _Shooting, _Checks):
         tl.scoring = {"seed": self.s.seed, "scenario": dict(self.s.scenario),
                       "sides": dict(self.s.sides), "skills": dict(self.s.skills),
                       "shots": self.shot_log, "results": self.results}
-        self.check_boundaries(tl)
+        if not final:  # the compile goes on appending to these
+            tl.scoring.update(shots=list(self.shot_log), results=list(self.results))
+        if final:
+            self.check_boundaries(tl)
         return tl
 
 
@@ -202,6 +225,8 @@ def _chan(rows: list, interp: str, span: float, owners: int, *names: str):
                          **{k: list(c) for k, c in zip(names, cols[2:-1])})
 
 
-def compile_script(script: Script, layout, out: Collector | None = None) -> Timeline:
-    """The one compile: a Timeline whose sample(t) is a look-up, never a replay."""
-    return Compiler(script, layout, out).run()
+def compile_script(script: Script, layout, out: Collector | None = None,
+                   on_stage=None) -> Timeline:
+    """The one compile: a Timeline whose sample(t) is a look-up, never a replay. on_stage: see
+    Compiler.run."""
+    return Compiler(script, layout, out).run(on_stage)
