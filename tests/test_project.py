@@ -40,7 +40,7 @@ def test_pyproject_declares_the_runtime_dependencies():
 
 def test_the_model_does_not_import_pygame():
     code = ("import sys\n"
-            "import viz.text, viz.model.layout, viz.model.paths, viz.model.script, viz.model.compile, viz.model.timeline, "
+            "import viz.text, viz.model.layout, viz.model.paths, viz.model.script.reader, viz.model.compile, viz.model.timeline, "
             "viz.query.state, viz.draw.display, viz.draw.scene, viz.draw.camera, viz.draw.hud, "
             "viz.draw.compose, viz.model.verbs, viz.model.schema, viz.model.rite, viz.query.lint, viz.base.cache\n"
             "print('pygame' in sys.modules)")
