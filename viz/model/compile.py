@@ -15,7 +15,7 @@ import numpy as np
 
 from viz.base.cache import load_blob, store_blob
 from viz.base.errors import Collector, Loc
-from viz.model.script.reader import (
+from viz.model.script.nodes import (
     Action,
     Expect,
     Formation,

@@ -18,7 +18,7 @@ from viz.model.timeline import FLYING, SET_DOWN
 
 if TYPE_CHECKING:
     from viz.model.compile import Compiler
-    from viz.model.script.reader import Action
+    from viz.model.script.nodes import Action
 
 REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
 ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s

@@ -13,245 +13,47 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from viz.model import scenario
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
-from viz.model.schema import file_schema, schema_text
-from viz.model.verbs import REGISTRY, Key
 from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.model import scenario
+from viz.model.schema import file_schema, schema_text
+from viz.model.script.nodes import (
+    Action,
+    Actor,
+    Expect,
+    Music,
+    Placement,
+    PlaceRef,
+    Prop,
+    PropPlacement,
+    Result,
+    Rule,
+    Scoring,
+    Script,
+    Settings,
+    Shot,
+    Stage,
+    Step,
+    ThingPlacement,
+    Way,
+    direction,
+    formation,
+    reading_matches,
+)
+from viz.model.verbs import REGISTRY, Key
 
-DIRS = {"北": 0.0, "東北": 45.0, "東": 90.0, "東南": 135.0, "南": 180.0, "西南": 225.0,
-        "西": 270.0, "西北": 315.0}
 MAX_PATTERN_DEPTH = 8
 MANIFEST = "manifest.yaml"
 PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
 MAX_OFFSET = 2000.0  # 尺: no offset in a hall and its range is larger
-
-
-@dataclass(frozen=True)
-class Settings:
-    walk_speed: float = 4.0
-    stair_step: float = 0.7
-    turn: float = 0.4
-    spacing: float = 3.0
-    brisk_speed: float = 6.5  # 尺/s, about 1.5 m/s: faster than this looks like running
-    gestures: Mapping[str, float] = field(default_factory=lambda: {
-        "拜": 2.5, "揖": 1.0, "坐": 1.0, "興": 0.8, "立": 0.3, "say": 2.5, "take": 1.0,
-        "put": 1.0, "give": 1.2, "enter": 0.5, "exit": 0.5, "shoot": 1.2, "set": 1.0,
-        "clear": 1.0, "count": 1.0})
-
-
-@dataclass(frozen=True)
-class Actor:
-    id: str
-    name: str
-    party: str
-    label: str
-    note: str
-    loc: Loc
-    late: bool = False  # declared by a section: not in the scene until he enters
-
-
-@dataclass(frozen=True)
-class PlaceRef:
-    """A spot: a named place, an actor's position or a prop's, optionally offset (side+dist,
-    or dx/dy). A prop's spot is where it lies, or where it was last set down if someone holds
-    it now (奠於其所)."""
-
-    loc: Loc
-    place: str | None = None
-    actor: str | None = None
-    prop: str | None = None
-    mark: str | None = None  # a spot named by an earlier put (put: {…, mark: NAME})
-    side: float | None = None  # degrees, 0 = north
-    dist: float = 3.0
-    dx: float = 0.0
-    dy: float = 0.0
-
-
-@dataclass(frozen=True)
-class Way:
-    """A named way of the text (由楹内 …): its places, walked in whichever direction fits."""
-
-    name: str
-    places: tuple[PlaceRef, ...]
-
-
-@dataclass(frozen=True)
-class Prop:
-    id: str
-    name: str
-    kind: str
-    at: PlaceRef | None
-    held_by: str | None
-    loc: Loc
-    absent: bool = False
-    bundle: str = ""  # the bundle's id when this prop is one of a counted bundle
-
-
-@dataclass(frozen=True)
-class PropPlacement:
-    """Where a prop is when a stage opens: set down, in someone's hands, or not yet brought."""
-
-    prop: str
-    at: PlaceRef | None  # neither at nor held_by nor absent: brought in where it was declared
-    held_by: str | None
-    absent: bool
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class ThingPlacement:
-    """Layout features (席, 洗, 侯 …) shown or hidden as a stage opens."""
-
-    things: tuple[str, ...]
-    absent: bool
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class Formation:
-    facing: float  # degrees the row faces
-    senior: float  # degrees of the direction the senior end lies toward
-    text: str
-
-
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    args: Mapping[str, Any]
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class Expect:
-    """What an author asserts about someone when the step has ended (checked when compiled)."""
-
-    who: tuple[str, ...]
-    loc: Loc
-    at: PlaceRef | None = None
-    within: float = 1.0
-    face: float | None = None
-    posture: str | None = None
-    holding: tuple[str, ...] | None = None
-    present: bool | None = None
-
-
-@dataclass(frozen=True)
-class Step:
-    cite: str
-    span: tuple[int, int]
-    actions: tuple[Action, ...]
-    dur: float | None
-    note: str
-    reading: str
-    loc: Loc
-    pattern: str = ""
-    expect: tuple[Expect, ...] = ()
-    drinks: tuple[str, int] | None = None  # (loser, round): this step begins his drinking
-
-
-@dataclass(frozen=True)
-class Placement:
-    who: tuple[str, ...]
-    at: PlaceRef
-    face: float | None
-    formation: Formation | None
-    spacing: float | None
-    posture: str
-    holding: tuple[str, ...]
-    absent: bool
-    cite: str
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A clause a stage does not enact (a rule, not an action), and why."""
-
-    cite: str
-    span: tuple[int, int]
-    note: str
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class Music:
-    piece: str
-    beat: float  # seconds between drum beats
-    ends: int  # 終: how many times the piece is played through
-    beats_per_end: int
-
-
-@dataclass(frozen=True)
-class Scoring:
-    round: int
-    tally: str | None  # the actor who lays the 算 (釋獲), or None (獲而未釋獲)
-    music: Music | None = None
-    caller: str | None = None  # who calls each hit (唱獲)
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One arrow loosed in a round, and what the seeded model made of it."""
-
-    round: int
-    actor: str
-    n: int  # 1-based: his n-th arrow in the round
-    side: str | None  # 右 (上射), 左 (下射)
-    hit: bool
-    on_beat: bool  # released on the drum's beat (always true without music)
-    tallied: bool  # laid as a 算: a hit, on the beat, in a round that counts
-
-
-@dataclass(frozen=True)
-class Result:
-    round: int
-    right: int
-    left: int
-    announce: str
-    winner: str | None  # 右, 左 or None (左右鈞)
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: str
-    section: str
-    setup: tuple[Placement | PropPlacement | ThingPlacement, ...]
-    steps: tuple[Step, ...]
-    loc: Loc
-    labels: Mapping[str, str] = field(default_factory=dict)
-    gap: str = ""  # "6–13": the sections before this stage that are not enacted
-    rules: tuple[Rule, ...] = ()  # clauses the stage does not enact, with the reason
-    scoring: Scoring | None = None  # a round of shooting (or part of one)
-    number: int = 0  # the section's number in the text (0: unknown)
-
-
-@dataclass(frozen=True)
-class Script:
-    file: str
-    rite: str
-    settings: Settings
-    cast: tuple[Actor, ...]
-    props: tuple[Prop, ...]
-    stages: tuple[Stage, ...]
-    warnings: tuple[Problem, ...] = ()
-    readings: tuple[str, ...] = ()  # the readings the script's variants name
-    files: tuple[str, ...] = ()  # every file read (a folder's manifest, cast, patterns, sections)
-    scenario: Mapping[str, float] = field(default_factory=dict)  # --set values, resolved
-    seed: int = 0
-    sides: Mapping[str, str] = field(default_factory=dict)  # archer → 右 | 左
-    skills: Mapping[str, float] = field(default_factory=dict)
-    shots: tuple[Shot, ...] = ()
-    results: tuple[Result, ...] = ()
-    set_out: tuple[str, ...] = ()  # layout features hidden until a step sets them
 
 
 # ---------------------------------------------------------------------------- structure
@@ -465,11 +267,6 @@ def _suggest(word: Any, known) -> str:
 
 def _is_param(v: Any) -> bool:
     return isinstance(v, str) and bool(PARAM_RE.match(v))
-
-
-def reading_matches(chosen: Sequence[str], name: str) -> bool:
-    """Does a variant's reading name (e.g. 敖繼公) answer one of the chosen readings (敖)?"""
-    return any(r and r in name for r in chosen)
 
 
 class _Reader:
@@ -1322,15 +1119,6 @@ def _subst(node: Any, env: dict) -> Any:
         lst.loc, lst.item_locs = node.loc, node.item_locs + [node.loc] * max(0, len(lst) - len(node))
         return lst
     return node
-
-
-def direction(v: Any) -> float | None:
-    return DIRS.get(str(v).removesuffix("面")) if isinstance(v, str) else None
-
-
-def formation(v: Any) -> Formation | None:
-    m = re.fullmatch(r"(北|東|南|西)面(北|東|南|西)上", v) if isinstance(v, str) else None
-    return Formation(DIRS[m.group(1)], DIRS[m.group(2)], v) if m else None
 
 
 def settings_from(doc: YMap) -> Settings:
