@@ -57,7 +57,7 @@ class Rite:
         """鄭, then every reading that moves something: the layout's place and obstacle
         variants, and the script's step variants that carry actions (a variant that is only a
         note is kept as data, not offered as a reading)."""
-        from viz.model.script.reader import read_document, script_readings
+        from viz.model.script.source import read_document, script_readings
 
         doc, _ = read_document(self.script_path)
         names = [DEFAULT_READING, *self.default_layout().variant_readings,
