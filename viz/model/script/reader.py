@@ -8,7 +8,6 @@ their kinds (viz/verbs.py); a step's variant for a chosen reading replaces its a
 """
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -42,6 +41,7 @@ from viz.model.script.nodes import (
     formation,
     reading_matches,
 )
+from viz.model.script.scope import _Scope, _suggest
 from viz.model.script.source import _check_numbers, check_structure, read_document
 from viz.model.verbs import REGISTRY, Key
 
@@ -50,51 +50,16 @@ PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
 MAX_OFFSET = 2000.0  # 尺: no offset in a hall and its range is larger
 
 
-# ---------------------------------------------------------------------------- meaning
-
-
-def _suggest(word: Any, known) -> str:
-    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=3, cutoff=0.3)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
-
-
 def _is_param(v: Any) -> bool:
     return isinstance(v, str) and bool(PARAM_RE.match(v))
 
 
-class _Reader:
+class _Reader(_Scope):
     """Turns checked YAML into the model, reporting every problem of meaning with its place."""
 
     def __init__(self, doc: YMap, layout, corpus, out: Collector, readings: tuple[str, ...],
                  sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
-        self.doc, self.layout, self.corpus, self.out = doc, layout, corpus, out
-        self.readings = readings
-        self.decl = scenario.declared(doc)
-        self.values, problems = scenario.resolve(self.decl, sets)
-        for m in problems:
-            out.error(Loc("--set", 1, 1), m)
-        self.seed = scenario.DEFAULT_SEED if seed is None else int(seed)
-        self.all_cast = list(doc.get("cast") or []) + [a for st in doc.get("stages") or []
-                                                      if isinstance(st, Mapping)
-                                                      for a in st.get("cast") or []]
-        self.all_props = list(doc.get("props") or []) + [p for st in doc.get("stages") or []
-                                                        if isinstance(st, Mapping)
-                                                        for p in st.get("props") or []]
-        self.uncast: set[str] = {a["id"] for a in self.all_cast if not self.cast_when(a)}
-        self.actor_ids: set[str] = {a["id"] for a in self.all_cast} - self.uncast
-        self.prop_ids: set[str] = set()
-        self.bundles: dict[str, tuple[str, ...]] = {}
-        self.unprops: set[str] = set()
-        for p in self.all_props:
-            if not self.cast_when(p) or p.get("held_by") in self.uncast:
-                self.unprops.add(p["id"])
-                continue
-            if "count" in p:
-                ids = tuple(f"{p['id']}.{k}" for k in range(1, int(p["count"]) + 1))
-                self.bundles[p["id"]] = ids
-                self.prop_ids.update(ids)
-            else:
-                self.prop_ids.add(p["id"])
+        super().__init__(doc, layout, corpus, out, readings, sets, seed)
         self.bad_patterns: set[str] = set()
         self.patterns: YMap = doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
@@ -108,19 +73,6 @@ class _Reader:
         self.scoring: Scoring | None = None
         self.shots: list[Shot] = []
         self.results: list[Result] = []
-        self.stage_props: set[str] = set()
-
-    # ---- the scenario ----
-    def cast_when(self, item: Mapping) -> bool:
-        """Does a cast entry, prop or setup item's `when:` hold (true without one)?"""
-        w = item.get("when")
-        if w is None:
-            return True
-        bad = scenario.check_when(w, self.decl)
-        if bad:
-            self.out.error(item.loc_of("when") if isinstance(item, YMap) else self.doc.loc, bad)
-            return False
-        return scenario.holds(w, self.values)
 
     OUTCOMES = ("有勝", "左右鈞")  # a step's `when:` on the last count (視算)
 
@@ -207,39 +159,6 @@ class _Reader:
             if b["prev"] is None:
                 del b["prev"]
         return out
-
-    # ---- values ----
-    def actor(self, v: Any, loc: Loc) -> str | None:
-        if isinstance(v, str) and v in self.uncast:
-            return None  # not cast in this scenario: drops out silently
-        if not isinstance(v, str) or v not in self.actor_ids:
-            self.out.error(loc, f"unknown actor {clip(v)}{_suggest(v, self.actor_ids)}")
-            return None
-        return v
-
-    def who(self, v: Any, loc: Loc) -> tuple[str, ...]:
-        items = [v] if isinstance(v, str) else list(v)
-        locs = ([loc] * len(items) if not isinstance(v, YList)
-                else [v.loc_of(i) for i in range(len(v))])
-        got = tuple(a for a, lc in zip(items, locs) if self.actor(a, lc))
-        seen = set()
-        for a, lc in zip(items, locs):
-            if isinstance(a, str) and a in seen:
-                self.out.error(lc, f"actor {clip(a)} named twice")
-            seen.add(a if isinstance(a, str) else None)
-        return got
-
-    def prop(self, v: Any, loc: Loc) -> str | None:
-        if isinstance(v, str) and (v in self.unprops or v.split(".")[0] in self.unprops):
-            return None  # not in this scenario (a prop of someone not cast)
-        known = self.prop_ids | set(self.bundles)
-        if not isinstance(v, str) or v not in known:
-            self.out.error(loc, f"unknown prop {clip(v)}{_suggest(v, known)}")
-            return None
-        return v
-
-    def prop_members(self, v: str) -> tuple[str, ...]:
-        return self.bundles.get(v, (v,))
 
     def number(self, v: Any, loc: Loc, what: str, lo: float | None = None,
                hi: float | None = None, open_lo: bool = False) -> float | None:
@@ -376,7 +295,6 @@ class _Reader:
             return None
         return v
 
-    # ---- cast, props ----
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
         for a in self.all_cast:
@@ -412,7 +330,6 @@ class _Reader:
                 out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent))
         return tuple(out)
 
-    # ---- patterns ----
     def check_patterns(self) -> None:
         for name, pat in self.patterns.items():
             params = pat.get("params") or YMap()
@@ -538,7 +455,6 @@ class _Reader:
                                 f"found {clip(v)}")
         return bad is None and len(self.out.errors) == n
 
-    # ---- steps ----
     def leftover_params(self, node: Any, loc: Loc, ctx: str) -> bool:
         """A $name still standing after expansion: outside any pattern it has no value."""
         found = False
@@ -571,7 +487,6 @@ class _Reader:
                 out.append(Action(verb, parsed, loc))
         return tuple(out)
 
-    # ---- the shooting ----
     def loose(self, args: dict, loc: Loc) -> None:
         """An arrow aimed at the 侯: the seeded model says whether it hits and where it lands."""
         sc = self.scoring
