@@ -82,7 +82,8 @@ def range_field(field):
 def compiled(text, field, corpus, seed=None, sets=()):
     s = parse_script(text, field, corpus)
     if seed is not None or sets:
-        from viz.model.script.reader import load_text, read_script
+        from viz.base.yamlsrc import load_text
+        from viz.model.script.reader import read_script
         s = read_script(load_text(text, "<t>"), "<t>", field, corpus, sets=sets, seed=seed)
     out = Collector()
     tl = compile_script(s, field, out)
