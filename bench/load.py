@@ -58,7 +58,7 @@ def load_once(script: Path) -> tuple[float, int, float]:
 
 NEW_PROCESS = """
 import sys, time; sys.path.insert(0, {root!r})
-import viz.model.compile.compiler, viz.model.layout, viz.model.script  # Python's own start-up and imports are not timed
+import viz.model.compile.compiler, viz.model.layout, viz.model.script.reader  # Python's own start-up and imports are not timed
 from viz.model.rite import Rite; from viz.text import load_corpus
 c = load_corpus(); m = Rite({script!r}, {layout!r}, c)
 t = time.perf_counter(); m.get(){touch}; print(time.perf_counter() - t)

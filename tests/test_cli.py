@@ -131,7 +131,7 @@ def test_via_a_named_way_of_the_text():
     """鉤楹內: to reach the 左物 under the 棟 the archer passes north of the 西楹."""
     from viz.model.compile.compiler import compile_script
     from viz.model.layout import load_layout
-    from viz.model.script import parse_script
+    from viz.model.script.reader import parse_script
     from viz.text import load_corpus
 
     layout = load_layout(ROOT / "layouts" / "xu.yaml")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from viz.model.compile.compiler import compile_script
 from viz.base.errors import Collector
-from viz.model.script import parse_script
+from viz.model.script.reader import parse_script
 
 SCRIPT = textwrap.dedent("""\
     settings: {walk_speed: 5, turn: 0.5, spacing: 3, gestures: {拜: 2.0, take: 1.0, give: 1.0}}

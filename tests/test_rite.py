@@ -16,7 +16,7 @@ from viz.model.compile.compiler import compile_script
 from viz.base.errors import InputError
 from viz.model.rite import Rite
 from viz.model.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
-from viz.model.script import load_script, parse_script
+from viz.model.script.reader import load_script, parse_script
 from viz.model.verbs import REGISTRY
 
 # A guard against a runaway (a refusal that reads on, recursion without end), not a speed

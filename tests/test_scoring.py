@@ -13,7 +13,7 @@ from viz.model.compile.compiler import compile_script
 from viz.base.errors import Collector, InputError
 from viz.model.scenario import announce, numeral, pair_up
 from viz.model.scoring import report, score_values, state_fields
-from viz.model.script import parse_script
+from viz.model.script.reader import parse_script
 from viz.model.timeline import SET_DOWN
 
 SHOTS = "\n".join(f"          - shoot: {{who: ${w}, prop: {p}}}"
@@ -82,7 +82,8 @@ def range_field(field):
 def compiled(text, field, corpus, seed=None, sets=()):
     s = parse_script(text, field, corpus)
     if seed is not None or sets:
-        from viz.model.script import load_text, read_script
+        from viz.base.yamlsrc import load_text
+        from viz.model.script.reader import read_script
         s = read_script(load_text(text, "<t>"), "<t>", field, corpus, sets=sets, seed=seed)
     out = Collector()
     tl = compile_script(s, field, out)

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from viz.base.errors import InputError
-from viz.model.script import parse_script
+from viz.model.script.reader import parse_script
 
 GOOD = textwrap.dedent("""\
     rite: test

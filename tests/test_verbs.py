@@ -13,7 +13,7 @@ import pytest
 from viz.model.compile.compiler import Compiler, compile_script
 from viz.base.errors import Collector
 from viz.query.lint import motion_warnings
-from viz.model.script import parse_script
+from viz.model.script.reader import parse_script
 from viz.model.timeline import POSTURES, Timeline
 from viz.model.verbs import CompileContext
 

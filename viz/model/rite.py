@@ -64,7 +64,7 @@ class Rite:
         """鄭, then every reading that moves something: the layout's place and obstacle
         variants, and the script's step variants that carry actions (a variant that is only a
         note is kept as data, not offered as a reading)."""
-        from viz.model.script import read_document, script_readings
+        from viz.model.script.source import read_document, script_readings
 
         doc, _ = read_document(self.script_path)
         names = [DEFAULT_READING, *self.default_layout().variant_readings,
@@ -116,7 +116,7 @@ class Rite:
     def _compile(self, key: tuple[str, ...]) -> Compiled:
         from viz.model.compile.compiler import compile_script
         from viz.model.layout import load_layout
-        from viz.model.script import load_script
+        from viz.model.script.reader import load_script
 
         self.check_readings(key)
         # the layout moves what its variants name; a reading only the script knows moves steps

@@ -17,7 +17,7 @@ import numpy as np
 from viz.model.timeline import FLYING, SET_DOWN
 
 if TYPE_CHECKING:
-    from viz.model.script import Action
+    from viz.model.script.nodes import Action
 
 REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
 ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
@@ -40,7 +40,7 @@ class Key:
 
 if TYPE_CHECKING:  # the rest of the script's data classes CompileContext names
     from viz.base.errors import Loc
-    from viz.model.script import Formation, Music, PlaceRef, Script, Settings, Shot
+    from viz.model.script.nodes import Formation, Music, PlaceRef, Script, Settings, Shot
 
 Busy = dict[int, float]  # when each actor is free again within the step being compiled
 

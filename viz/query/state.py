@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from viz.model.script import DIRS
+from viz.model.script.nodes import DIRS
 from viz.model.timeline import POSTURES, Timeline
 
 DIR_NAMES = sorted(DIRS, key=DIRS.get)  # 北 東北 東 … in clockwise order

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
-from viz.model.script import Expect, Step
+from viz.model.script.nodes import Expect, Step
 from viz.model.timeline import FLYING, Timeline
 
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot

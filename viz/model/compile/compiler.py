@@ -19,7 +19,7 @@ from viz.model.compile.checks import _Checks
 from viz.model.compile.keyframes import CODE, _Buffer
 from viz.model.compile.props import _Props
 from viz.model.compile.shooting import _Shooting
-from viz.model.script import Placement, PropPlacement, Script, Step, ThingPlacement
+from viz.model.script.nodes import Placement, PropPlacement, Script, Step, ThingPlacement
 from viz.model.timeline import (
     SCORE_OWNERS,
     SET_DOWN,

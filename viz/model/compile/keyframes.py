@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from viz.base.errors import Collector, Loc
-from viz.model.script import Formation, PlaceRef, Script
+from viz.model.script.nodes import Formation, PlaceRef, Script
 from viz.model.timeline import POSTURES, SCORE_OWNERS, SET_DOWN
 
 CODE = {name: i for i, name in enumerate(POSTURES)}

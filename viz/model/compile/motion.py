@@ -13,7 +13,7 @@ import numpy as np
 from viz.base.errors import Collector, Loc
 from viz.model.compile.keyframes import CODE, _Keyframes, unwrap_to
 from viz.model.compile.legs import _legs_for
-from viz.model.script import Action, Script, Way
+from viz.model.script.nodes import Action, Script, Way
 
 CORNER_TURN = 0.25  # seconds to turn at a corner of a path
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from viz.model.compile.motion import _Motion
-from viz.model.script import Action
+from viz.model.script.nodes import Action
 from viz.model.timeline import SET_DOWN
 from viz.model.verbs import REACH
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from viz.base.errors import Collector
 from viz.model.compile.keyframes import _Keyframes, unit
-from viz.model.script import Action, Script
+from viz.model.script.nodes import Action, Script
 from viz.model.timeline import SET_DOWN
 from viz.model.verbs import REACH
 

@@ -1,0 +1,213 @@
+"""The reader's patterns: checked once where they are defined, expanded where a step uses one.
+
+_Patterns(_Refs) owns patterns (the document's, name → params and steps) and bad_patterns (those
+whose error is reported already, and those that use them). check_patterns (with
+check_recursion) runs before the stages; bind expands a step's use: with its arguments checked
+(check_param); _subst puts the arguments in, and leftover_params reports a $name left standing.
+Imports viz.base and the script's refs.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from viz.base.errors import Loc, clip
+from viz.base.yamlsrc import YList, YMap
+from viz.model.script.nodes import direction
+from viz.model.script.refs import _Refs
+from viz.model.script.scope import _suggest
+
+MAX_PATTERN_DEPTH = 8
+PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
+
+
+def _is_param(v: Any) -> bool:
+    return isinstance(v, str) and bool(PARAM_RE.match(v))
+
+
+class _Patterns(_Refs):
+    """The reader's patterns part: the definitions checked, a use bound to its arguments."""
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.bad_patterns: set[str] = set()
+        self.patterns: YMap = self.doc.get("patterns") or YMap()
+        if not hasattr(self.patterns, "loc"):
+            self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = self.doc.loc, {}, {}
+
+    def check_patterns(self) -> None:
+        for name, pat in self.patterns.items():
+            params = pat.get("params") or YMap()
+            declared = set(params.keys())
+            for k, spec in params.items():
+                if isinstance(spec, YMap) and "default" in spec and not self.check_param(
+                        name, k, spec["type"], spec["default"], spec.loc_of("default")):
+                    self.bad_patterns.add(name)
+            for used, loc in _param_uses(pat.get("steps"), self.patterns.loc_of(name)):
+                if used not in declared:
+                    self.bad_patterns.add(name)
+                    self.out.error(loc, f"pattern {clip(name)} uses ${used}, which is not among "
+                                        f"its params ({', '.join(sorted(declared)) or 'none'})")
+        self.check_recursion()
+
+    def check_recursion(self) -> None:
+        """A pattern that uses itself, directly or through others: one error, at the pattern,
+        with the chain of uses (not one per expansion, which multiplies)."""
+        uses = {name: [(s["use"], s.loc_of("use")) for s in pat.get("steps") or []
+                       if isinstance(s, YMap) and isinstance(s.get("use"), str)]
+                for name, pat in self.patterns.items()}
+        state: dict[str, int] = {}  # 1 on the stack, 2 done
+        reported: set[frozenset] = set()
+
+        def visit(name: str, chain: list[str]) -> None:
+            state[name] = 1
+            for used, loc in uses.get(name, ()):
+                if state.get(used) == 1:
+                    cycle = chain[chain.index(used):] + [used]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        self.out.error(loc, f"pattern {clip(used)} uses itself: "
+                                            f"{' → '.join(cycle)}")
+                    self.bad_patterns.update(cycle)
+                elif used in uses and state.get(used) is None:
+                    visit(used, [*chain, used])
+            state[name] = 2
+
+        for name in uses:
+            if state.get(name) is None:
+                visit(name, [name])
+        # a pattern using a bad one is bad too (its error is reported where the bad one is)
+        changed = True
+        while changed:
+            changed = False
+            for name, us in uses.items():
+                if name not in self.bad_patterns and any(u in self.bad_patterns for u, _ in us):
+                    self.bad_patterns.add(name)
+                    changed = True
+
+    def bind(self, step: YMap, depth: int) -> list[tuple[YMap, dict, str]] | None:
+        """Expand `use:` into the pattern's steps with arguments bound; None on error."""
+        name, loc = step["use"], step.loc_of("use")
+        if name not in self.patterns:
+            self.out.error(loc, f"unknown pattern {clip(name)}{_suggest(name, self.patterns)}")
+            return None
+        if name in self.bad_patterns:
+            return None  # already reported where the pattern is defined
+        if depth > MAX_PATTERN_DEPTH:
+            self.out.error(loc, f"pattern {clip(name)} uses patterns more than "
+                                f"{MAX_PATTERN_DEPTH} deep")
+            return None
+        pat = self.patterns[name]
+        params = pat.get("params") or {}
+        given = step.get("with") or YMap()
+        wloc = step.loc_of("with") if "with" in step else loc
+        ok = True
+        for k in given:
+            if k not in params:
+                self.out.error(given.key_loc(k) if isinstance(given, YMap) else wloc,
+                               f"pattern {clip(name)} has no parameter {clip(k)}; it takes "
+                               f"{', '.join(params) or 'none'}")
+                ok = False
+        env = {}
+        for k, spec in params.items():
+            ptype, default = (spec, None) if isinstance(spec, str) else (spec["type"],
+                                                                         spec.get("default"))
+            has_default = not isinstance(spec, str) and "default" in spec
+            if k in given:
+                vloc = given.loc_of(k) if isinstance(given, YMap) else wloc
+                ok &= self.check_param(name, k, ptype, given[k], vloc)
+                env[k] = given[k]
+            elif has_default:
+                env[k] = default
+            else:
+                self.out.error(wloc, f"pattern {clip(name)} needs parameter {clip(k)} ({ptype})")
+                ok = False
+        return [(s, env, name) for s in pat["steps"]] if ok else None
+
+    def check_param(self, pat: str, k: str, ptype: str, v: Any, loc: Loc) -> bool:
+        n = len(self.out.errors)
+        bad = None
+        if _is_param(v):
+            bad = "a value (a $name has a value only inside a pattern that declares it)"
+        elif ptype == "actor":
+            if isinstance(v, str):
+                self.actor(v, loc)
+            else:
+                bad = "an actor id"
+        elif ptype == "actors":
+            if isinstance(v, (str, list)):
+                self.who(v, loc)
+            else:
+                bad = "an actor id or a list of them"
+        elif ptype == "place":
+            self.place(v, loc)
+        elif ptype == "prop":
+            if isinstance(v, str):
+                self.prop(v, loc)
+            else:
+                bad = "a prop id"
+        elif ptype == "int" and (not isinstance(v, int) or isinstance(v, bool)):
+            bad = "a whole number"
+        elif ptype == "number" and (not isinstance(v, (int, float)) or isinstance(v, bool)
+                                    or not math.isfinite(v)):
+            bad = "a finite number"
+        elif ptype == "text" and not isinstance(v, str):
+            bad = "text"
+        elif ptype == "dir" and direction(v) is None:
+            bad = "a direction (北 東北 東 東南 南 西南 西 西北)"
+        if bad:
+            self.out.error(loc, f"parameter {clip(k)} of pattern {clip(pat)}: expected {bad}, "
+                                f"found {clip(v)}")
+        return bad is None and len(self.out.errors) == n
+
+    def leftover_params(self, node: Any, loc: Loc, ctx: str) -> bool:
+        """A $name still standing after expansion: outside any pattern it has no value."""
+        found = False
+        for used, lc in _param_uses(node, loc):
+            where = (f"${used} is not among the params of the {ctx}" if ctx
+                     else f"${used} is a pattern parameter; a stage's step has no parameters")
+            self.out.error(lc, where)
+            found = True
+        return found
+
+
+def _param_uses(node: Any, loc: Loc):
+    if isinstance(node, str):
+        m = PARAM_RE.match(node)
+        if m:
+            yield m.group(1), loc
+    elif isinstance(node, YMap):
+        for k, v in node.items():
+            yield from _param_uses(v, node.loc_of(k))
+    elif isinstance(node, YList):
+        for i, v in enumerate(node):
+            yield from _param_uses(v, node.loc_of(i))
+    elif isinstance(node, Mapping):
+        for v in node.values():
+            yield from _param_uses(v, loc)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _param_uses(v, loc)
+
+
+def _subst(node: Any, env: dict) -> Any:
+    """Replace $name values by the bound arguments, keeping source locations of the rest."""
+    if not env:
+        return node
+    if isinstance(node, str) and node.startswith("$") and node[1:] in env:
+        return env[node[1:]]
+    if isinstance(node, YMap):
+        m = YMap((k, _subst(v, env)) for k, v in node.items())
+        m.loc, m.key_locs, m.value_locs = node.loc, node.key_locs, node.value_locs
+        return m
+    if isinstance(node, YList):
+        lst = YList()
+        for v in node:
+            s = _subst(v, env)
+            # a list parameter spliced into a who-list stays one flat list
+            lst.extend(s) if isinstance(s, list) and isinstance(v, str) else lst.append(s)
+        lst.loc, lst.item_locs = node.loc, node.item_locs + [node.loc] * max(0, len(lst) - len(node))
+        return lst
+    return node

@@ -1,0 +1,253 @@
+"""The rite script read: a checked document → the model (Script), every problem with its place.
+
+Reader(_Steps) is the last of the reader's parts (scope.py … steps.py) and owns no state of its
+own: stage reads one stage (its setup, scoring, steps and rules), setting the cast part's scoring
+as it opens; gap, placement, prop_placements and cite_span read its parts. read_script runs a
+Reader over a document (its structure checked here, unless read_document did so file by file);
+load_script reads a rite folder, its manifest or a one-file script (source.py), parse_script a
+text. Imports viz.base, viz.model.scenario, viz.model.verbs and the script's other modules.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from viz.base.errors import Collector, InputError, Loc, clip
+from viz.base.yamlsrc import YMap, load_text
+from viz.model.script.nodes import (
+    Placement,
+    PropPlacement,
+    Rule,
+    Script,
+    Settings,
+    Stage,
+    Step,
+    ThingPlacement,
+    direction,
+)
+from viz.model.script.scope import _suggest
+from viz.model.script.source import _check_numbers, check_structure, read_document
+from viz.model.script.steps import _Steps
+from viz.model.verbs import Key
+
+
+class Reader(_Steps):
+    """Turns checked YAML into the model, reporting every problem of meaning with its place."""
+
+    def prop_placements(self, p: YMap, loc: Loc) -> list[PropPlacement]:
+        if sum(k in p for k in ("at", "held_by", "absent")) > 1:
+            self.out.error(loc, "a prop in a setup takes at most one of at:, held_by:, absent:")
+        ids = [p["prop"]] if isinstance(p["prop"], str) else list(p["prop"])
+        at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
+        held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
+        return [PropPlacement(m, at, held, bool(p.get("absent", False)), loc)
+                for pid in ids if self.prop(pid, p.loc_of("prop"))
+                for m in self.prop_members(pid)]
+
+    def placement(self, p: YMap, loc: Loc) -> Placement | None:
+        who = self.who(p["who"], p.loc_of("who"))
+        held = tuple(m for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding"))
+                     for m in self.prop_members(x))
+        cite = p.get("cite", "")
+        if cite and self.corpus is not None and not _find_cite(self.corpus, cite, 0, None):
+            self.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+        form = None
+        if "formation" in p:
+            form = self.read_key(Key("formation", ""), "formation", p["formation"],
+                                 p.loc_of("formation"))
+        spacing = (self.number(p["spacing"], p.loc_of("spacing"), "spacing", 0, 100, True)
+                   if "spacing" in p else None)
+        at = self.place(p["at"], p.loc_of("at"))
+        if at is None or not who:
+            return None
+        return Placement(who, at, direction(p["face"]) if "face" in p else None, form, spacing,
+                         p.get("posture", "立"), held, bool(p.get("absent", False)), cite, loc)
+
+    def gap(self, st: YMap, index: int, sec, prev_sec) -> str:
+        """The stage's declared gap, checked against the sections it really skips."""
+        skipped = (list(range(prev_sec.index + 1, sec.index))
+                   if sec is not None and prev_sec is not None else [])
+        if sec is not None and prev_sec is not None and sec.index <= prev_sec.index:
+            self.out.warn(st.loc_of("name"), f"this stage goes back in the text (section "
+                                             f"{sec.index} after {prev_sec.index})")
+        if sec is not None and (index == 0 or (prev_sec is not None
+                                               and sec.index <= prev_sec.index)):
+            skipped = list(range(1, sec.index))
+        if "gap" not in st:
+            if skipped and index > 0:
+                self.out.warn(st.loc_of("name"), f"sections {_range(skipped)} come between this "
+                                                 "stage and the one before and are not enacted; "
+                                                 f"say so: gap: {{skips: {_range(skipped)}}}")
+            return ""
+        g = st["gap"]
+        m = re.fullmatch(r"(\d+)(?:[–-](\d+))?", str(g["skips"]))
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if sec is not None and list(range(lo, hi + 1)) != skipped:
+            said = _range(list(range(lo, hi + 1)))
+            real = _range(skipped) if skipped else "none"
+            self.out.error(g.loc_of("skips"), f"gap skips {said}, but the sections between this "
+                                              f"stage and the one before are {real}")
+        return _range(list(range(lo, hi + 1)))
+
+    def stage(self, st: YMap, loc: Loc, index: int, prev_sec) -> tuple[Stage, Any]:
+        section = st.get("section", st["name"])
+        sec = self.section_of(section)
+        lo, hi = (sec.start, sec.end) if sec else (0, None)
+        if self.corpus is not None and sec is None:
+            names = [s.name for s in self.corpus.sections]
+            self.out.error(st.loc_of("section" if "section" in st else "name"),
+                           f"no section of the text is named {clip(section)}"
+                           f"{_suggest(section, names)}; give section: NAME")
+        gap = self.gap(st, index, sec, prev_sec)
+        if st.get("setup") and index > 0 and not gap:
+            self.out.error(st.key_loc("setup"), "setup: is allowed only where the text before "
+                                                "this stage is not enacted (a gap: {skips: "
+                                                "6–13}); otherwise a stage begins where the "
+                                                "last one left everyone")
+        setup: list[Placement | PropPlacement | ThingPlacement] = []
+        for i, p in enumerate(st.get("setup") or []):
+            loc_i = st["setup"].loc_of(i)
+            if not self.cast_when(p):
+                continue
+            if "thing" in p:
+                setup.append(ThingPlacement(self.thing_names(p["thing"], p.loc_of("thing")),
+                                            bool(p.get("absent", False)), loc_i))
+            elif "prop" in p:
+                setup += self.prop_placements(p, loc_i)
+            else:
+                pl = self.placement(p, loc_i)
+                if pl is not None:
+                    setup.append(pl)
+        self.scoring = self.scoring_of(st.get("scoring"), st.loc_of("scoring")
+                                       if "scoring" in st else loc)
+        steps: list[Step] = []
+        cursor = lo
+        for i, s in enumerate(st["steps"]):
+            sloc = st["steps"].loc_of(i)
+            span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
+            if span[1] > span[0]:
+                cursor = span[0]
+            if "when" in s and not self.step_when(s):
+                continue
+            if "each" in s:
+                group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
+                for env in self.members_of(s["each"], s.loc_of("each")) or ():
+                    got = self.step(s, sloc, s["cite"], span, env, "", 0)
+                    if got and group in ("不勝耦", "不勝者") and self.results:
+                        loser = env.get("負", env["each"])
+                        got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
+                    steps += got
+            else:
+                steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
+        rules = []
+        for i, r in enumerate(st.get("rules") or ()):
+            rspan = self.cite_span(r["cite"], r.loc_of("cite"), lo, lo, hi)
+            rules.append(Rule(r["cite"], rspan, r.get("note", ""), st["rules"].loc_of(i)))
+        labels = st.get("labels") or YMap()
+        for k in labels:
+            self.actor(k, labels.key_loc(k))
+        return Stage(st["name"], str(section), tuple(setup), tuple(steps), loc,
+                     {k: v for k, v in labels.items() if k in self.actor_ids}, gap,
+                     tuple(rules), self.scoring, sec.index if sec is not None else 0), sec
+
+    def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
+        if self.corpus is None:
+            return (0, 0)
+        span = _find_cite(self.corpus, cite, cursor, hi)
+        if span:
+            return span
+        span = _find_cite(self.corpus, cite, lo, hi)
+        if span:
+            self.out.warn(loc, f"cite {clip(cite)} is found only before the previous step's "
+                               "words in this section: steps run in the text's order")
+            return span
+        span = _find_cite(self.corpus, cite, 0, None)
+        if span:
+            if hi is not None:
+                self.out.warn(loc, f"cite {clip(cite)} is not in this stage's section; found at "
+                                   f"{self.corpus.page_at(span[0])}")
+            return span
+        self.out.error(loc, f"cite not found in the text: {clip(cite)} (variants such as 賔/賓 "
+                            "count as equal; use … between fragments of a long passage)")
+        return (0, 0)
+
+
+def _range(ns: list[int]) -> str:
+    return f"{ns[0]}–{ns[-1]}" if len(ns) > 1 else str(ns[0]) if ns else ""
+
+
+def _find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent."""
+    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
+    if not frags:
+        return None
+    pos, first = start, None
+    for f in frags:
+        f = f.strip()
+        hits = corpus.find(f, pos, end)
+        if not hits:
+            return None
+        first = hits[0] if first is None else first
+        pos = hits[0] + len(f)
+    return (first, pos)
+
+
+def settings_from(doc: YMap) -> Settings:
+    s = doc.get("settings") or {}
+    base = Settings()
+    gestures = dict(base.gestures)
+    gestures.update(s.get("gestures") or {})
+    return Settings(**{k: float(s[k]) for k in ("walk_speed", "stair_step", "turn", "spacing",
+                                                "brisk_speed") if k in s}, gestures=gestures)
+
+
+def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
+                files: Sequence[str] = (), checked: bool = False,
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
+    """Check a parsed script and build the model; raises InputError listing every problem.
+    checked: the structure was checked already, file by file (read_document)."""
+    out = Collector()
+    if not checked:
+        problems = check_structure(doc, name)
+        if problems:
+            raise InputError(problems)
+        _check_numbers(doc, out)
+        out.raise_if_errors()
+    r = Reader(doc, layout, corpus, out, tuple(readings), sets, seed)
+    cast, props = r.cast(), r.props()
+    r.check_patterns()
+    stages: list[Stage] = []
+    prev_sec = None
+    seen: dict[str, Loc] = {}
+    for i, st in enumerate(doc["stages"]):
+        stage, sec = r.stage(st, doc["stages"].loc_of(i), i, prev_sec)
+        if stage.name in seen:
+            out.warn(st.loc_of("name"), f"a second stage named {clip(stage.name)} (the first is "
+                                        f"at {seen[stage.name]}): --stage NAME reaches only the "
+                                        "first")
+        seen.setdefault(stage.name, st.loc_of("name"))
+        prev_sec = sec or prev_sec
+        stages.append(stage)
+    out.raise_if_errors()
+    set_out = r.thing_names(doc.get("set_out") or [], doc.loc_of("set_out")
+                            if "set_out" in doc else doc.loc)
+    return Script(name, doc.get("rite", ""), settings_from(doc), cast, props, tuple(stages),
+                  tuple(out.warnings), tuple(sorted(r.script_readings)), tuple(files) or (name,),
+                  dict(r.values), r.seed, dict(r.sides), dict(r.skills), tuple(r.shots),
+                  tuple(r.results), set_out)
+
+
+def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = (),
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
+    """A rite folder, its manifest, or a one-file script."""
+    doc, files = read_document(path)
+    return read_script(doc, str(path), layout, corpus, readings, files, checked=True, sets=sets,
+                       seed=seed)
+
+
+def parse_script(text: str, layout, corpus, name: str = "<script>",
+                 readings: Sequence[str] = ()) -> Script:
+    return read_script(load_text(text, name), name, layout, corpus, readings)

@@ -1,0 +1,241 @@
+"""A rite's source: its files found, parsed and checked against the schema, as one document.
+
+A rite folder has a manifest (`manifest.yaml`) naming a cast file (settings, cast, props), the
+pattern files and the section files in order (one stage each); a one-file script holds the
+same keys in one mapping. read_document makes either into one document whose every node knows
+its file, line and column, so errors name the right file; each file is checked against its own
+part of the schema (check_structure) and its numbers for NaN and infinity, and kept by its bytes
+in the parse cache (viz/base/cache.py). script_readings lists the readings a document's
+variants name. No state but the caches of the validators and the schema's salt. Imports
+viz.base and viz.model.schema; never the reader's meaning checks (scope … reader).
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from viz.base.cache import cached
+from viz.base.errors import Collector, InputError, Loc, Problem, clip
+from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.model.schema import file_schema, schema_text
+
+MANIFEST = "manifest.yaml"
+
+
+# ---------------------------------------------------------------------------- structure
+
+
+@cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(file_schema(kind))
+
+
+@lru_cache(maxsize=1)
+def _salt() -> bytes:
+    """What a cached check depends on besides the file: this program's schema."""
+    return hashlib.sha256(schema_text().encode()).digest()
+
+
+def _extra_keys(err: jsonschema.ValidationError) -> list:
+    props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+    inst = err.instance
+    return [k for k in inst if k not in props] if isinstance(inst, dict) else []
+
+
+def _schema_problem(doc: YMap, err: jsonschema.ValidationError) -> Problem:
+    """A shorter, more useful wording of jsonschema's message, at the most precise place."""
+    path = list(err.absolute_path)
+    where = "/".join(str(p) for p in path)
+    at = f" at {where}" if where else ""
+    loc = locate(doc, path, doc.loc)
+    inst = err.instance
+    if err.validator == "additionalProperties":
+        extra = _extra_keys(err)
+        if extra and isinstance(inst, YMap):
+            loc = inst.key_loc(extra[0])
+        known = ", ".join(err.schema.get("properties", {}))
+        return Problem(loc, f"unexpected key {clip(extra[0] if extra else '?')}{at}; expected "
+                            f"one of: {known}")
+    if err.validator == "maxProperties" and isinstance(inst, dict):
+        return Problem(loc, f"an action holds exactly one verb, found {', '.join(map(str, inst))}"
+                            f"{at}")
+    if err.validator in ("oneOf", "not") and isinstance(inst, dict) and "do" in inst and \
+            "use" in inst:
+        return Problem(inst.key_loc("do") if isinstance(inst, YMap) else loc,
+                       f"a step takes do: or use:, not both{at}")
+    if err.validator == "oneOf" and isinstance(inst, dict):
+        return Problem(loc, f"a step needs do: (actions) or use: (a pattern){at}")
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        # prefer the branch of the instance's own type: a mapping's errors, not "not a string"
+        ctx = [e for e in err.context if e.validator != "type"] or list(err.context)
+        best = jsonschema.exceptions.best_match(ctx)
+        return _schema_problem(doc, best) if list(best.absolute_path) else Problem(
+            loc, f"{clip(best.message, 200)}{at}")
+    return Problem(loc, f"{clip(err.message, 200)}{at}")
+
+
+WHAT = {"script": "a rite script is a YAML mapping with cast: and stages: (or a rite folder's "
+                  "manifest with sections:)",
+        "cast": "a cast file is a YAML mapping with settings:, cast: and props:",
+        "patterns": "a pattern file is a YAML mapping patterns: {NAME: …}",
+        "stage": "a section file is a YAML mapping with name: and steps: (one stage)"}
+
+
+def check_structure(doc: Any, name: str, kind: str = "script") -> list[Problem]:
+    if not isinstance(doc, YMap):
+        return [Problem(getattr(doc, "loc", Loc(name, 1, 1)), WHAT[kind])]
+    errs = sorted(_validator(kind).iter_errors(doc),
+                  key=lambda e: list(map(str, e.absolute_path)))
+    return [_schema_problem(doc, e) for e in errs]
+
+
+def _checked_file(path: str | Path, kind: str) -> tuple[Any, list[Problem]]:
+    """A file parsed and its structure and numbers checked, from the cache when its bytes are."""
+    def work(text: str, name: str) -> tuple[Any, list[Problem]]:
+        try:
+            doc = load_text(text, name)
+        except InputError as e:
+            return None, e.problems
+        problems = check_structure(doc, name, kind)
+        if not problems:
+            out = Collector()
+            _check_numbers(doc, out)
+            problems = out.problems
+        return doc, problems
+    return cached(path, kind, _salt(), work)
+
+
+def _check_numbers(doc: Any, out: Collector) -> None:
+    """Every number finite: YAML's .nan and .inf pass a schema's type and range checks."""
+    for v, loc in numbers(doc):
+        if isinstance(v, float) and not math.isfinite(v):
+            out.error(loc, f"expected a finite number, found {v}")
+
+
+# ---------------------------------------------------------------------------- a rite folder
+
+_MANIFEST_KEYS = {"rite": str, "note": str, "cast": str, "patterns": (str, list),
+                  "sections": list}
+
+
+def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
+    """A rite folder's manifest and the files it names → one document, every node located."""
+    man = load_file(path)
+    if not isinstance(man, YMap):
+        raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
+                                 "a manifest is a YAML mapping with cast: and sections:"))
+    out = Collector()
+    base = path.parent
+    for k in man:
+        if k not in _MANIFEST_KEYS:
+            out.error(man.key_loc(k), f"unexpected key {clip(k)} in a manifest; expected one of: "
+                                      f"{', '.join(_MANIFEST_KEYS)}")
+        elif not isinstance(man[k], _MANIFEST_KEYS[k]):
+            want = "a list of files" if k == "sections" else "a file name"
+            out.error(man.loc_of(k), f"{k}: expected {want}")
+    for k in ("cast", "sections"):
+        if k not in man:
+            out.error(man.loc, f"a manifest needs {k}:")
+    out.raise_if_errors()
+    files = [str(path)]
+
+    def load(rel: Any, loc: Loc, kind: str) -> Any:
+        if not isinstance(rel, (str, Path)) or not str(rel):
+            out.error(loc, f"expected a file name, found {clip(rel)}")
+            return None
+        p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
+        if not p.is_file():
+            out.error(loc, f"no file {rel} beside the manifest ({base})")
+            return None
+        files.append(str(p))
+        try:
+            doc, problems = _checked_file(p, kind)
+        except InputError as e:
+            doc, problems = None, e.problems
+        out.problems.extend(problems)
+        return None if problems else doc
+
+    doc = YMap()
+    doc.loc, doc.key_locs, doc.value_locs = man.loc, {}, {}
+    for k in ("rite", "note"):
+        if k in man:
+            doc[k] = man[k]
+            doc.key_locs[k], doc.value_locs[k] = man.key_loc(k), man.loc_of(k)
+    cast = load(man["cast"], man.loc_of("cast"), "cast")
+    for k, v in (cast or {}).items():
+        if k != "note":
+            doc[k] = v
+            doc.key_locs[k], doc.value_locs[k] = cast.key_loc(k), cast.loc_of(k)
+    pats = YMap()
+    pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
+    spec = man.get("patterns")
+    pfiles: list[tuple[str | Path, Loc]] = []
+    if isinstance(spec, str):
+        d = base / spec
+        if d.is_dir():
+            pfiles = [(p, man.loc_of("patterns")) for p in sorted(d.glob("*.yaml"))]
+        else:
+            pfiles = [(spec, man.loc_of("patterns"))]
+    elif isinstance(spec, YList):
+        pfiles = [(v, spec.loc_of(i)) for i, v in enumerate(spec)]
+    for rel, loc in pfiles:
+        pd = load(rel, loc, "patterns")
+        if pd is None:
+            continue
+        body = pd["patterns"]
+        for name, p in body.items():
+            if name in pats:
+                out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
+                                              f"{pats.key_loc(name)})")
+                continue
+            pats[name] = p
+            pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
+    if pfiles:
+        doc["patterns"] = pats
+        doc.key_locs["patterns"] = doc.value_locs["patterns"] = man.loc_of("patterns")
+    stages = YList()
+    stages.loc, stages.item_locs = man.loc_of("sections"), []
+    for i, rel in enumerate(man["sections"]):
+        st = load(rel, man["sections"].loc_of(i), "stage")
+        if st is not None:
+            stages.append(st)
+            stages.item_locs.append(getattr(st, "loc", man["sections"].loc_of(i)))
+    doc["stages"] = stages
+    doc.key_locs["stages"] = man.key_loc("sections")
+    doc.value_locs["stages"] = man.loc_of("sections")
+    out.raise_if_errors()
+    return doc, tuple(files)
+
+
+def read_document(path: str | Path) -> tuple[Any, tuple[str, ...]]:
+    """A script path (a rite folder, its manifest, or a one-file script) → (document, files)."""
+    p = Path(path)
+    if p.is_dir():
+        m = p / MANIFEST
+        if not m.is_file():
+            raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))
+        return _read_manifest(m)
+    doc, problems = _checked_file(p, "script")
+    if isinstance(doc, YMap) and "sections" in doc and "stages" not in doc:
+        return _read_manifest(p)
+    if problems:
+        raise InputError(problems)
+    return doc, (str(p),)
+
+
+def script_readings(doc: Any) -> set[str]:
+    """Every reading a document's step variants name with actions of their own (do: or use:)."""
+    out: set[str] = set()
+    for st in (doc.get("stages") or []) if isinstance(doc, Mapping) else []:
+        for s in (st.get("steps") or []) if isinstance(st, Mapping) else []:
+            for v in (s.get("variants") or []) if isinstance(s, Mapping) else []:
+                if isinstance(v, Mapping) and isinstance(v.get("reading"), str) and (
+                        "do" in v or "use" in v):
+                    out.add(v["reading"])
+    return out

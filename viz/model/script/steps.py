@@ -1,0 +1,128 @@
+"""The reader's steps: a step's variant chosen, its pattern expanded, its actions read by verb.
+
+_Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name). step
+turns one step of a stage into Steps (several where it uses a pattern); variant picks its body
+for the chosen readings; actions and action_args read each action by its verb (viz/model/verbs.py,
+REGISTRY), an arrow shot or a count going to the cast part; expects reads the step's expect:.
+Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from viz.base.errors import Loc, Problem
+from viz.base.yamlsrc import YList, YMap
+from viz.model.script.cast import _Cast
+from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
+from viz.model.script.patterns import _Patterns, _subst
+from viz.model.verbs import REGISTRY
+
+
+class _Steps(_Cast, _Patterns):
+    """The reader's steps part: steps and their actions, patterns expanded."""
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.script_readings: set[str] = set()
+
+    def actions(self, acts: YList, env: dict, ctx: str) -> tuple[Action, ...]:
+        out = []
+        for i, a in enumerate(acts):
+            verb = next(iter(a))
+            loc = acts.loc_of(i)
+            args = _subst(a[verb], env)
+            src = a[verb] if isinstance(a[verb], YMap) else YMap()
+            if self.leftover_params(args, loc, ctx):
+                continue
+            n = len(self.out.problems)
+            parsed = self.action_args(verb, args, src, loc)
+            if ctx:
+                self.out.problems[n:] = [Problem(p.loc, f"{p.message} (in {ctx})", p.warning)
+                                         for p in self.out.problems[n:]]
+            if parsed is not None:
+                if verb == "shoot" and "at" not in parsed:
+                    self.loose(parsed, loc)
+                elif verb == "count":
+                    self.count(parsed, loc)
+                out.append(Action(verb, parsed, loc))
+        return tuple(out)
+
+    def action_args(self, verb: str, a: Mapping, src: YMap, loc: Loc) -> dict | None:
+        v = REGISTRY[verb]
+        keys = v.all_keys()
+        r: dict[str, Any] = {}
+        ok = True
+        for k, val in a.items():
+            if k == "after" and val and all(isinstance(x, str) and x in self.uncast
+                                            for x in ([val] if isinstance(val, str) else val)):
+                continue  # after someone not cast in this scenario: nobody to wait for
+            got = self.read_key(keys[k], k, val, src.loc_of(k) if k in src else loc)
+            if got is None:
+                ok = False
+            else:
+                r[k] = got
+        v.check(r if ok else dict(a), lambda m: self.out.error(loc, m))
+        return r if ok else None
+
+    def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str, depth: int,
+             reading: str = "鄭") -> list[Step]:
+        body = s
+        if not pattern:
+            body, reading = self.variant(s)
+        if "use" in body:
+            bound = self.bind(_subst(body, env) if env else body, depth)
+            if bound is None:
+                return []
+            out = []
+            for ps, penv, pname in bound:
+                out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
+            if "dur" in body and out:
+                total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
+                if total is not None:
+                    out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
+                                x.loc, x.pattern, x.expect) for x in out]
+            ex = self.expects(s.get("expect"), s.loc_of("expect")) if "expect" in s else ()
+            if ex and out:  # checked when the pattern's last step has ended
+                last = out[-1]
+                out[-1] = Step(last.cite, last.span, last.actions, last.dur, last.note,
+                               last.reading, last.loc, last.pattern, last.expect + ex)
+            return out
+        ctx = f"pattern {pattern!r}, used at {loc}" if pattern else ""
+        dur = None
+        if "dur" in body:
+            raw = _subst(body["dur"], env)
+            if not self.leftover_params(raw, body.loc_of("dur"), ctx):
+                dur = self.number(raw, body.loc_of("dur"), "dur", 0, 3600)
+        note = body.get("note", "") if body is not s else s.get("note", "")
+        if body is not s and not note:
+            note = s.get("note", "")
+        return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
+                     pattern, self.expects(s.get("expect"), s.loc_of("expect")
+                                           if "expect" in s else loc))]
+
+    def variant(self, s: YMap) -> tuple[YMap, str]:
+        """The step's body under the chosen readings: a variant that names one and carries
+        actions replaces the step's own."""
+        for v in s.get("variants") or ():
+            self.script_readings.add(v["reading"])
+        for v in s.get("variants") or ():
+            if reading_matches(self.readings, v["reading"]) and ("do" in v or "use" in v):
+                return v, v["reading"]
+        return s, s.get("reading", "鄭")
+
+    def expects(self, items: Any, loc: Loc) -> tuple[Expect, ...]:
+        out = []
+        for i, e in enumerate(items or ()):
+            eloc = items.loc_of(i) if isinstance(items, YList) else loc
+            at = {k: e.loc_of(k) if k in e else eloc for k in ("who", "at", "within", "holding")}
+            who = self.who(e["who"], at["who"])
+            place = self.place(e["at"], at["at"]) if "at" in e else None
+            within = self.number(e.get("within", 1.0), at["within"], "within", 0, 1000)
+            face = direction(e["face"]) if "face" in e else None
+            holding = (tuple(p for p in e["holding"] if self.prop(p, at["holding"]))
+                       if "holding" in e else None)
+            if who:
+                out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),
+                                  holding, e.get("present")))
+        return tuple(out)
