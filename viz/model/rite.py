@@ -82,27 +82,32 @@ class Rite:
                                       f"no file knows the reading {r!r}; known: "
                                       f"{'、'.join(known)}") for r in bad])
 
-    def get(self, readings: Sequence[str] = ()) -> Compiled:
+    def _disk_key(self, key: tuple[str, ...], corpus_hash: bytes) -> str:
         from viz.base import cache
 
+        return cache.digest(cache.program_salt(), self.script_path, self.layout_path, key,
+                            self.sets, self.seed, corpus_hash)
+
+    def get(self, readings: Sequence[str] = (), on_stage=None) -> Compiled:
+        """The whole rite under these readings, compiled once (kept here and on disk). on_stage:
+        called after each stage when it compiles (viz.model.compile.compiler.Compiler.run)."""
+        from viz.base import cache
+
+        got = self.cached(readings)
+        if got is not None:
+            return got
         key = tuple(r for r in readings if r != DEFAULT_READING)
-        if key in self._cache:
-            return self._cache[key]
         corpus_hash = _corpus_hash(self.corpus)
         if corpus_hash is None or cache.cache_dir() is None:
-            got = self._compile(key)
+            got = self._compile(key, on_stage=on_stage)
         else:
-            disk_key = cache.digest(cache.program_salt(), self.script_path, self.layout_path, key,
-                                    self.sets, self.seed, corpus_hash)
             kept = {"corpus": self.corpus}
-            got = _Kept.unpack(cache.load_compiled(disk_key, kept), key, kept)
-            if got is None:
-                reads = cache.Reads()
-                with reads.recording():
-                    got = self._compile(key)
-                reads.merge(self._layout_reads)
-                cache.store_compiled(disk_key, reads, self._folder(), _Kept.pack(got, kept),
-                                     kept)
+            reads = cache.Reads()
+            with reads.recording():
+                got = self._compile(key, on_stage=on_stage)
+            reads.merge(self._layout_reads)
+            cache.store_compiled(self._disk_key(key, corpus_hash), reads, self._folder(),
+                                 _Kept.pack(got, kept), kept)
         self._cache[key] = got
         return got
 
@@ -113,7 +118,47 @@ class Rite:
             return str(p)
         return str(p.parent) if p.name == "manifest.yaml" else None
 
-    def _compile(self, key: tuple[str, ...]) -> Compiled:
+    def cached(self, readings: Sequence[str] = ()) -> Compiled | None:
+        """The whole rite if it is compiled already (this object or the disk cache), else None;
+        never compiles."""
+        from viz.base import cache
+
+        key = tuple(r for r in readings if r != DEFAULT_READING)
+        if key in self._cache:
+            return self._cache[key]
+        corpus_hash = _corpus_hash(self.corpus)
+        if corpus_hash is None or cache.cache_dir() is None:
+            return None
+        kept = {"corpus": self.corpus}
+        got = _Kept.unpack(cache.load_compiled(self._disk_key(key, corpus_hash), kept), key, kept)
+        if got is not None:
+            self._cache[key] = got
+        return got
+
+    def prefix(self, readings: Sequence[str] = (), stages: int = 1) -> Compiled:
+        """The first `stages` stages compiled (only their section files are read): what can be
+        shown while the rest compiles. Every stage but the last is as the whole rite has it (the
+        last may close a round of shooting that the next stage would carry on);
+        compiled.script.stages_total says how many the whole rite has. Not kept on disk."""
+        key = tuple(r for r in readings if r != DEFAULT_READING)
+        while True:
+            try:
+                return self._compile(key, upto=stages)
+            except InputError:
+                # a stage may name someone a later stage's file casts (01 uses 02's 吏): read on
+                total = self._stages_total()
+                if stages >= total:
+                    raise
+                stages = min(2 * stages, total)
+
+    def _stages_total(self) -> int:
+        from viz.model.script.source import read_document
+
+        doc, _ = read_document(self.script_path, upto=0)
+        return getattr(doc["stages"], "total", len(doc["stages"]))
+
+    def _compile(self, key: tuple[str, ...], upto: int | None = None,
+                 on_stage=None) -> Compiled:
         from viz.model.compile.compiler import compile_script
         from viz.model.layout import load_layout
         from viz.model.script.reader import load_script
@@ -123,9 +168,10 @@ class Rite:
         known = self.default_layout().variant_readings
         moved = tuple(r for r in key if any(r in k for k in known))
         layout = load_layout(self.layout_path, readings=moved) if moved else self.default_layout()
-        script = load_script(self.script_path, layout, self.corpus, key, self.sets, self.seed)
+        script = load_script(self.script_path, layout, self.corpus, key, self.sets, self.seed,
+                             upto)
         out = Collector()
-        timeline = compile_script(script, layout, out)
+        timeline = compile_script(script, layout, out, on_stage)
         out.raise_if_errors()
         warnings = tuple(getattr(layout, "warnings", ())) + script.warnings + tuple(out.warnings)
         return Compiled(layout, self.corpus, script, timeline, warnings, key)

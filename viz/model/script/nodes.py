@@ -236,6 +236,7 @@ class Script:
     shots: tuple[Shot, ...] = ()
     results: tuple[Result, ...] = ()
     set_out: tuple[str, ...] = ()  # layout features hidden until a step sets them
+    stages_total: int | None = None  # how many the whole script has (more: a prefix, upto=)
 
 
 def direction(v: Any) -> float | None:

@@ -206,9 +206,12 @@ def settings_from(doc: YMap) -> Settings:
 
 def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
                 files: Sequence[str] = (), checked: bool = False,
-                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None,
+                upto: int | None = None) -> Script:
     """Check a parsed script and build the model; raises InputError listing every problem.
-    checked: the structure was checked already, file by file (read_document)."""
+    checked: the structure was checked already, file by file (read_document). upto: only the
+    first so many stages (a prefix: what a window shows while the rest compiles; the stages
+    before the last are as the whole script has them)."""
     out = Collector()
     if not checked:
         problems = check_structure(doc, name)
@@ -218,11 +221,15 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
         out.raise_if_errors()
     r = Reader(doc, layout, corpus, out, tuple(readings), sets, seed)
     cast, props = r.cast(), r.props()
-    r.check_patterns()
+    if upto is None:  # a prefix's patterns may name who a later stage casts
+        r.check_patterns()
     stages: list[Stage] = []
     prev_sec = None
     seen: dict[str, Loc] = {}
+    total = getattr(doc["stages"], "total", len(doc["stages"]))
     for i, st in enumerate(doc["stages"]):
+        if upto is not None and i >= upto:
+            break
         stage, sec = r.stage(st, doc["stages"].loc_of(i), i, prev_sec)
         if stage.name in seen:
             out.warn(st.loc_of("name"), f"a second stage named {clip(stage.name)} (the first is "
@@ -237,15 +244,16 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
     return Script(name, doc.get("rite", ""), settings_from(doc), cast, props, tuple(stages),
                   tuple(out.warnings), tuple(sorted(r.script_readings)), tuple(files) or (name,),
                   dict(r.values), r.seed, dict(r.sides), dict(r.skills), tuple(r.shots),
-                  tuple(r.results), set_out)
+                  tuple(r.results), set_out, total)
 
 
 def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = (),
-                sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Script:
-    """A rite folder, its manifest, or a one-file script."""
-    doc, files = read_document(path)
+                sets: Sequence[tuple[str, str]] = (), seed: int | None = None,
+                upto: int | None = None) -> Script:
+    """A rite folder, its manifest, or a one-file script (upto: its first so many stages)."""
+    doc, files = read_document(path, upto)
     return read_script(doc, str(path), layout, corpus, readings, files, checked=True, sets=sets,
-                       seed=seed)
+                       seed=seed, upto=upto)
 
 
 def parse_script(text: str, layout, corpus, name: str = "<script>",

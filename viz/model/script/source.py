@@ -124,8 +124,10 @@ _MANIFEST_KEYS = {"rite": str, "note": str, "cast": str, "patterns": (str, list)
                   "sections": list}
 
 
-def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
-    """A rite folder's manifest and the files it names → one document, every node located."""
+def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str, ...]]:
+    """A rite folder's manifest and the files it names → one document, every node located.
+    upto: read only the first so many section files (the stages list's `total` says how many
+    the manifest names)."""
     man = load_file(path)
     if not isinstance(man, YMap):
         raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
@@ -201,7 +203,10 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
         doc.key_locs["patterns"] = doc.value_locs["patterns"] = man.loc_of("patterns")
     stages = YList()
     stages.loc, stages.item_locs = man.loc_of("sections"), []
+    stages.total = len(man["sections"])
     for i, rel in enumerate(man["sections"]):
+        if upto is not None and i >= upto:
+            break
         st = load(rel, man["sections"].loc_of(i), "stage")
         if st is not None:
             stages.append(st)
@@ -213,17 +218,18 @@ def _read_manifest(path: Path) -> tuple[YMap, tuple[str, ...]]:
     return doc, tuple(files)
 
 
-def read_document(path: str | Path) -> tuple[Any, tuple[str, ...]]:
-    """A script path (a rite folder, its manifest, or a one-file script) → (document, files)."""
+def read_document(path: str | Path, upto: int | None = None) -> tuple[Any, tuple[str, ...]]:
+    """A script path (a rite folder, its manifest, or a one-file script) → (document, files).
+    upto: a rite folder's first so many section files only (see _read_manifest)."""
     p = Path(path)
     if p.is_dir():
         m = p / MANIFEST
         if not m.is_file():
             raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))
-        return _read_manifest(m)
+        return _read_manifest(m, upto)
     doc, problems = _checked_file(p, "script")
     if isinstance(doc, YMap) and "sections" in doc and "stages" not in doc:
-        return _read_manifest(p)
+        return _read_manifest(p, upto)
     if problems:
         raise InputError(problems)
     return doc, (str(p),)
