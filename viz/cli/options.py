@@ -28,6 +28,57 @@ def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple =
     return load(script_path, layout_path, readings, *scenario_of(args))
 
 
+PREFIXES = (2, 8)  # stages compiled, in turn, to find an early moment before compiling all
+
+
+def load_moment(args, whole: bool = True):
+    """(compiled, moment) for a command's --at / --after / --stage. whole: the output shows the
+    whole rite (its length, its step count, the timeline bar), so all of it is compiled unless
+    the cache has it. Otherwise a moment early in the rite is found in the first stages
+    compiled alone (Rite.prefix), each stage before the prefix's last as the whole rite has it."""
+    from viz.model.rite import Rite
+    from viz.query.state import QueryError, resolve_moment
+
+    sets, seed = scenario_of(args)
+    rite = Rite(args.script, args.layout, sets=sets, seed=seed)
+    readings = tuple(args.reading)
+    got = rite.cached(readings)
+    if got is None and not whole:
+        for n in PREFIXES:
+            pre = rite.prefix(readings, n)
+            tl = pre.timeline
+            if len(tl.stages) >= (pre.script.stages_total or 0):
+                got = pre  # the prefix is the whole rite
+                break
+            try:
+                m = resolve_moment(tl, pre.corpus, args.at, args.after, args.stage)
+            except QueryError:
+                continue  # not among these stages (or a name's beginning: ask all of them)
+            if _surely_within(tl, args, m):
+                return pre, m
+    if got is None:
+        got = rite.get(readings)
+    return got, resolve_moment(got.timeline, got.corpus, args.at, args.after, args.stage)
+
+
+def _surely_within(tl, args, m) -> bool:
+    """The moment lies before the prefix's last stage (which the next stage may still change),
+    and a --stage name could not begin another stage's name further on."""
+    from viz.text.names import number_of
+    from viz.text.variants import normalize
+
+    if args.at is None and args.after is None and args.stage is None:
+        return False  # the whole rite's end
+    last = tl.stages[-1]
+    if m.t >= last.t0:
+        return False
+    if args.stage is not None and number_of(args.stage) is None:
+        want = normalize(args.stage.strip())
+        return any(normalize(s.name) == want or normalize(s.section or "") == want
+                   for s in tl.stages)
+    return True
+
+
 def scenario_of(args) -> tuple[list[tuple[str, str]], int | None]:
     """--set KEY=VALUE … and --seed N from parsed arguments (none given: the defaults)."""
     from viz.model.scenario import parse_sets

@@ -54,23 +54,27 @@ def _dpi(text: str) -> float:
 
 
 def cmd_plate(args: argparse.Namespace) -> int:
-    from viz.cli.options import load_all
+    from viz.cli.options import load_moment
     from viz.export import plate
     from viz.base.fileio import atomic_write_bytes
-    from viz.query.state import QueryError, resolve_moment
+    from viz.query.state import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     suffix = Path(args.output).suffix.lower()
     if suffix not in plate.WRITERS:
         raise QueryError(f"-o {args.output}: expected a file name ending in .svg or .png")
-    d = load_all(args.script, args.layout, args.reading, args)
-    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    # a paper plate shows its stage, not the whole rite: an early one needs its stages only
+    d, m = load_moment(args, whole=args.style != "plate")
     size = args.size or (plate.size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
-    try:
-        p = plate.plate_layers(d, m.t, m.closing, style=args.style, trails=args.trails,
-                               follow=args.follow, size=size)
-    except ValueError as e:  # an unknown --follow
-        raise QueryError(str(e)) from None
+    for whole in (False, True):
+        try:
+            p = plate.plate_layers(d, m.t, m.closing, style=args.style, trails=args.trails,
+                                   follow=args.follow, size=size)
+            break
+        except ValueError as e:  # an unknown --follow (or one a later stage casts)
+            if whole or len(d.timeline.stages) >= (d.script.stages_total or 0):
+                raise QueryError(str(e)) from None
+            d, m = load_moment(args, whole=True)
     try:
         data = plate.WRITERS[suffix](p)
     except RuntimeError as e:  # SVG without fontTools to read the glyphs

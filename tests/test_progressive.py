@@ -1,0 +1,105 @@
+"""The rite shown before it is all compiled: a prefix of its stages (Rite.prefix) and the
+compile's snapshots (Compiler.snapshot) agree with the whole rite on every stage before their
+last; commands that show one early moment compile only as far as they need."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.base import cache
+from viz.cli.main import main
+from viz.model.rite import Rite
+from viz.query.state import state
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get()
+
+
+def _same_state(a, b, t: float) -> None:
+    sa = state(a.timeline, a.layout, a.corpus, t)
+    sb = state(b.timeline, b.layout, b.corpus, t)
+    sa.pop("duration")
+    sb.pop("duration")
+    assert json.dumps(sa, ensure_ascii=False) == json.dumps(sb, ensure_ascii=False), t
+
+
+def test_a_prefix_is_the_whole_rite_before_its_last_stage(whole):
+    pre = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).prefix((), 8)
+    tl = pre.timeline
+    assert len(tl.stages) == 8 and pre.script.stages_total == len(whole.timeline.stages) == 37
+    assert [s.name for s in tl.stages] == [s.name for s in whole.timeline.stages[:8]]
+    assert [(s.t0, s.t1) for s in tl.stages[:7]] == [(s.t0, s.t1)
+                                                     for s in whole.timeline.stages[:7]]
+    rng = np.random.default_rng(3)
+    for t in [0.0, *rng.uniform(0, tl.stages[-1].t0, 60), tl.stages[-2].t1]:
+        _same_state(pre, whole, float(t))
+
+
+def test_a_first_stage_that_names_a_later_files_cast_reads_on():
+    """01-戒賔 names the 吏 whom 02-設席陳器 casts: a prefix of one stage reads two."""
+    pre = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).prefix((), 1)
+    assert [s.name for s in pre.timeline.stages] == ["戒賔", "設席陳器"]
+
+
+def test_snapshots_while_compiling_agree_with_the_whole(whole):
+    got = []
+
+    def on_stage(c, si):
+        if si in (0, 9, 20):
+            got.append(c.snapshot())
+    full = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, sets=(), seed=None)
+    full._compile((), on_stage=on_stage)  # noqa: SLF001 (no cache: compile it)
+    assert [len(tl.stages) for tl in got] == [1, 10, 21]
+    for tl in got:
+        end = tl.stages[-2].t1 if len(tl.stages) > 1 else tl.stages[0].t1 - 1
+        for t in np.linspace(0, end, 40):
+            a, b = tl.sample(float(t)), whole.timeline.sample(float(t))
+            # (someone not yet come rests where he will first appear: unknown before then)
+            assert np.array_equal(a.present, b.present), t
+            assert np.array_equal(a.xy[a.present], b.xy[b.present]), t
+            assert np.array_equal(a.facing[a.present], b.facing[b.present]), t
+            assert a.step == b.step and a.stage == b.stage
+
+
+def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, capsys, whole):
+    """Cold cache: `plate --stage 迎賔` compiles a prefix, and draws what the whole rite draws."""
+    monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache"))
+    compiled = []
+    real = Rite._compile
+
+    def spy(self, key, upto=None, on_stage=None):
+        compiled.append(upto)
+        return real(self, key, upto, on_stage)
+    monkeypatch.setattr(Rite, "_compile", spy)
+    assert main(["plate", "--stage", "迎賔", "-o", str(tmp_path / "a.svg")]) == 0
+    assert compiled == [2, 8]  # 迎賔 is stage 5: not before the last of two, before that of 8
+    assert main(["plate", "--stage", "迎賔", "--style", "screen", "-o",
+                 str(tmp_path / "b.svg")]) == 0
+    assert compiled[2:] == [None]  # the window's look shows the whole rite's bar
+    from viz.export.plate import render_plate
+    from viz.query.state import resolve_moment
+
+    m = resolve_moment(whole.timeline, whole.corpus, stage="迎賔")
+    assert (tmp_path / "a.svg").read_text(encoding="utf-8") == render_plate(
+        whole, m.t, m.closing)[1]
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("stage", ["三射", "初射"])
+def test_a_name_that_could_begin_a_later_stage_is_asked_of_all(tmp_path, monkeypatch, stage):
+    monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache"))
+    compiled = []
+    real = Rite._compile
+
+    def spy(self, key, upto=None, on_stage=None):
+        compiled.append(upto)
+        return real(self, key, upto, on_stage)
+    monkeypatch.setattr(Rite, "_compile", spy)
+    code = main(["plate", "--stage", stage, "-o", str(tmp_path / "a.svg")])
+    assert compiled[-1] is None
+    assert code == (2 if stage == "三射" else 0)  # 三射 begins four stages: say which
