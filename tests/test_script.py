@@ -142,3 +142,20 @@ def test_any_damaged_script_gives_located_errors_or_loads(field, corpus, line, j
     except InputError as e:
         for p in e.problems:
             assert p.loc.file == "s.yaml" and 1 <= p.loc.line <= len(lines) + 1
+
+
+@pytest.mark.parametrize(("ptype", "default", "message"), [
+    ("place", "阼階外", "unknown place '阼階外'"),
+    ("actor", "nobody", "unknown actor 'nobody'"),
+    ("int", "two", "parameter 'n' of pattern '未用': expected a whole number, found 'two'"),
+])
+def test_a_default_no_call_uses_is_checked_where_it_is_written(field, corpus, ptype, default,
+                                                              message):
+    """A declared type is a promise: a pattern's default is checked though nothing uses it."""
+    text = GOOD.replace("\nstages:\n", f"\n  未用:\n    params: {{n: {{type: {ptype}, "
+                                        f"default: {default}}}}}\n    steps: [{{do: [{{posture: "
+                                        "{who: zhuren, is: 揖}}]}]\nstages:\n")
+    assert "未用" in text
+    got = errors(text, field, corpus)
+    assert len(got) == 1 and got[0].startswith(f"s.yaml:{loc_of(text, default + '}}')}: ")
+    assert message in got[0]
