@@ -1,4 +1,4 @@
-"""The compiled-rite cache (viz/cache.py, Rite.get): a hit gives what a compile gives, any change
+"""The compiled-rite cache (viz/base/cache.py, Rite.get): a hit gives what a compile gives, any change
 of what the compile read or was asked misses, and a cache that is off or broken is passed over.
 Every test keeps its cache in its own tmp folder."""
 from __future__ import annotations

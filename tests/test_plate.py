@@ -340,7 +340,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = cli.parser()
     sub = p._subparsers._group_actions[0]  # noqa: SLF001 (argparse's own)
-    if "plate" not in sub.choices:  # until viz/cli.py registers it
+    if "plate" not in sub.choices:  # until viz/cli/main.py registers it
         add_commands(sub)
     return p
 

@@ -8,7 +8,7 @@ the file's path, its bytes, what it was checked as and this program's schema. Ed
 section re-reads that file only. XIANGSHE_CACHE=off turns the cache off; a cache that cannot
 be read or written is passed over (it only ever saves time, never changes a result).
 
-A whole compile is kept too (Rite.get, viz/rite.py): `Reads` records the bytes of every file a
+A whole compile is kept too (Rite.get, viz/model/rite.py): `Reads` records the bytes of every file a
 load reads (through yamlsrc.READ_HOOK, so a reload's served texts count as what they are), and
 an index entry named by what else the compile depends on (paths, readings, scenario, corpus and
 this program's model sources, `program_salt`) lists those files and their hashes. When each
@@ -274,7 +274,7 @@ def load_compiled(key: str, kept: dict[str, Any]) -> Any | None:
         if not reads.consistent or reads.files != files or _folder_listing(base) != listing:
             return None
         if tuple(os.path.isfile(p) for p in files) != exists:
-            return None  # a file now served from memory (viz/reload.py) that the disk lacks
+            return None  # a file now served from memory (viz/model/reload.py) that the disk lacks
         with open(folder / f"compiled-{data_key}.pickle", "rb") as f:
             data = f.read()
         if hashlib.sha256(data).digest() != data_hash:

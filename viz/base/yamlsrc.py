@@ -242,7 +242,7 @@ def _build(loader: Any) -> Any:
 
 
 # Where file bytes come from: None reads the disk; a reload sets a function (path, disk read) →
-# bytes that serves edited texts from memory and records what was read (viz/reload.py).
+# bytes that serves edited texts from memory and records what was read (viz/model/reload.py).
 READ_HOOK: contextvars.ContextVar[Callable[[str | Path, Callable[[str | Path], bytes]], bytes]
                                   | None] = contextvars.ContextVar("read_hook", default=None)
 

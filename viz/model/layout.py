@@ -262,7 +262,7 @@ def load_layout(path: str | Path = DEFAULT_LAYOUT, readings: Sequence[str] = ())
 
 def _parsed_and_checked(text: str, name: str) -> tuple[Any, list[Problem]]:
     """A layout file's document and the problems of its structure and numbers (kept by the
-    parse cache with the file's bytes, viz/cache.py)."""
+    parse cache with the file's bytes, viz/base/cache.py)."""
     try:
         root = load_text(text, name)
     except InputError as e:

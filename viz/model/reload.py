@@ -35,7 +35,7 @@ Every reload reads each file once into a snapshot, and everything compiled from 
 readings too) uses that snapshot, so a reading switch never mixes old and new files nor fails
 because the disk is half-saved. The snapshot is taken by routing the one place every file of a
 script or layout is read through viz.base.yamlsrc.READ_HOOK, a context variable: files named in it
-are served from memory, others are read from disk and recorded. The parse cache (viz/cache.py)
+are served from memory, others are read from disk and recorded. The parse cache (viz/base/cache.py)
 keys by the text it is given, so given texts are parsed, never a stale cached file. Texts
 given to reload() stay current until a file changes on disk again (check() compares the disk
 with what it was then). The variable is per thread, so a reload may run in a worker thread.

@@ -5,7 +5,7 @@ the script's step variants, plus 鄭, the default); `rite.get(readings)` loads a
 rite under those readings the first time it is asked and returns the same `Compiled` after, so
 a window can switch reading live.
 
-A compile is also kept on disk (viz/cache.py, under the parse cache's folder; XIANGSHE_CACHE=off
+A compile is also kept on disk (viz/base/cache.py, under the parse cache's folder; XIANGSHE_CACHE=off
 turns it off), named by the script and layout paths, the readings, the scenario (--set,
 --seed), the corpus and this program's model sources, and valid while every file the load
 read has the same bytes: a rite loaded before comes back without its YAML being parsed.

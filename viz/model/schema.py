@@ -259,7 +259,7 @@ def script_schema() -> dict:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://example.invalid/xiangshe/script.schema.json",
         "title": "鄉射禮 rite script",
-        "description": "Generated from viz/verbs.py by `python -m viz.model.schema --write`; see "
+        "description": "Generated from viz/model/verbs.py by `python -m viz.model.schema --write`; see "
                        "docs/SCRIPT.md. A one-file script; a rite folder's files are checked "
                        "against the same $defs (cast file: settings/cast/props; pattern files: "
                        "patterns; section files: one stage).",

@@ -1,7 +1,7 @@
 """The script's verbs, one class each: its keys (schema and docs), its checks and how it compiles.
 
-A verb is the one home of an action: `keys` gives the schema fragment (viz/schema.py builds
-script.schema.json from it), the reader parses each key by its kind (viz/script.py), `check`
+A verb is the one home of an action: `keys` gives the schema fragment (viz/model/schema.py builds
+script.schema.json from it), the reader parses each key by its kind (viz/model/script/), `check`
 adds what a schema cannot say, `compile` writes keyframes through the compiler's primitives
 (viz/model/compile/), and `doc` with the keys' docs is the verb's row in docs/SCRIPT.md (generated;
 a test keeps the file in step). Adding a verb touches this file only.

@@ -12,7 +12,7 @@ _LEGS: dict = {}
 
 def _legs_for(layout) -> tuple[dict, bytes | None]:
     """The legs already planned on this layout: in this process, or kept in the parse cache's
-    folder from an earlier run (viz/cache.py), keyed by what the walks depend on."""
+    folder from an earlier run (viz/base/cache.py), keyed by what the walks depend on."""
     key = _layout_key(layout)
     if key is None:
         return {}, None
