@@ -68,7 +68,7 @@ def test_state_table(capsys):
     (("state", "--after", "天子熊侯白質"), "no step of the script cites"),
     (("state", "--after", "這不在文中"), "does not occur in the text"),
     (("state", "--stage", "大射"), "no stage named '大射'"),
-    (("state", "--stage", "三射"), "'三射' begins 4 stages: 三射用樂、三射取矢視算、三射飲不勝者、三射畢"),
+    (("state", "--stage", "三射"), "'三射' begins 4 stages: 27 三射用樂、28 三射取矢視算、29 三射飲不勝者、30 三射畢"),
     (("state", "--at", "-5"), "outside the rite"),
 ])
 def test_unanswerable_questions_exit_2(capsys, args, message):

@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-from viz.draw.plate import DEFAULT_SIZE, STYLES, TRAILS
+from viz.draw.plate import DEFAULT_SIZE, STYLES, TRAILS, size_for_dpi
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -65,7 +65,7 @@ def cmd_plate(args: argparse.Namespace) -> int:
         raise QueryError(f"-o {args.output}: expected a file name ending in .svg or .png")
     # a paper plate shows its stage, not the whole rite: an early one needs its stages only
     d, m = load_moment(args, whole=args.style != "plate")
-    size = args.size or (plate.size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
+    size = args.size or (size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
     for whole in (False, True):
         try:
             p = plate.plate_layers(d, m.t, m.closing, style=args.style, trails=args.trails,
