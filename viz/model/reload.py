@@ -127,7 +127,10 @@ class Reloader:
     """The rite at script_path and layout_path, reloaded when its files change (module doc)."""
 
     def __init__(self, script_path: str | Path, layout_path: str | Path,
-                 readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None):
+                 readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None,
+                 on_stage=None):
+        """on_stage: handed to the first load's compile (viz.model.progressive shows the stages
+        compiled so far while the rest compile); later loads compile without it."""
         from viz.text import load_corpus
 
         self.sets, self.seed = tuple(sets), seed
@@ -138,7 +141,9 @@ class Reloader:
         self._snapshot: dict[str, bytes | None] = {}  # the files of `current`
         self._compiled: dict[tuple[str, ...], Compiled] = {}  # per reading, for the snapshot
         self._stats: dict[str, Stat] = {}
+        self._on_stage = on_stage
         self.result = self.reload()
+        self._on_stage = None
 
     # ---- polling ------------------------------------------------------------------------
     def _folder(self) -> Path | None:
@@ -202,7 +207,7 @@ class Reloader:
         try:
             with _serving(src):
                 rite = Rite(self.script_path, self.layout_path, self.corpus, self.sets, self.seed)
-                return rite.get(readings), []
+                return rite.get(readings, on_stage=self._on_stage), []
         except Exception as e:  # noqa: BLE001 (see _failure)
             return None, _failure(e, self.script_path)
 

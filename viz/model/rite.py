@@ -141,15 +141,18 @@ class Rite:
         last may close a round of shooting that the next stage would carry on);
         compiled.script.stages_total says how many the whole rite has. Not kept on disk."""
         key = tuple(r for r in readings if r != DEFAULT_READING)
+        tries = 0
         while True:
             try:
                 return self._compile(key, upto=stages)
             except InputError:
-                # a stage may name someone a later stage's file casts (01 uses 02's 吏): read on
+                # a stage may name someone a later stage's file casts (01 uses 02's 吏): read
+                # the next file too (the files read are in the parse cache), then twice as many
                 total = self._stages_total()
                 if stages >= total:
                     raise
-                stages = min(2 * stages, total)
+                tries += 1
+                stages = min(stages + 1 if tries < 3 else 2 * stages, total)
 
     def _stages_total(self) -> int:
         from viz.model.script.source import read_document
