@@ -17,7 +17,6 @@ and D sounds the drum on the beats as playback passes them (viz.app.drum).
 from __future__ import annotations
 
 import io
-import os
 import string
 from dataclasses import replace
 from pathlib import Path
@@ -26,13 +25,12 @@ import numpy as np
 import pygame
 
 from viz.app import drum
-
-from viz.backends import fonts
+from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
+from viz.backends import fonts, pgdraw
+from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 from viz.draw import ghosts, hud
-from viz.backends import pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import (
-    Compare,
     Framing,
     ManualCamera,
     Model,
@@ -46,14 +44,11 @@ from viz.draw.compose import (
 )
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import SceneOptions, literal
-from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
-POLL_SECONDS = 0.5  # how often the files are stat'ed for an edit (a few os.stat calls)
 CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
-MODELS_KEPT = 6  # readings whose models (and their cached plans) are kept for a quick switch
 DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
 SCREEN_SHARE = (0.90, 0.88)  # at most this much of the display: its title bar, taskbar, dock
 LIST_WHEEL_ROWS = 3  # rows of the stage list a wheel click scrolls
@@ -67,11 +62,6 @@ FOUND = "{query} · {i}/{n} 處 · 頁 {page}"
 NOT_FOUND = "{} · 無"
 FOUND_NONE_ENACTED = "{query} · {n} 處，皆未演"
 PICK_FIRST = "先點選一人 (click a person first)"
-ONE_READING = "只有一讀 (this window has one reading)"
-NO_READING = "讀法 {name} 未成：{problem}"
-READING_NOW = "讀法 {name}"
-COMPARE_NOW = "比較 {a} vs {b}"
-RELOADED = "已重載 reloaded ({seconds:.2f} s)"
 DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
 DRUM_NONE = "鼓: no audio device"
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
@@ -79,21 +69,6 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED, DRUM_ON, DRUM_OFF,
     DRUM_NONE)) + (
     string.printable,)  # the paths and error messages toasts quote
-
-
-def _located(problem) -> str:
-    """file:line:column: message, the file as the user would type it (relative to the current
-    folder when under it): the overlay has a map's width, not a terminal's."""
-    loc = getattr(problem, "loc", None)
-    if loc is None:
-        return str(problem)
-    try:
-        rel = os.path.relpath(loc.file)
-    except ValueError:  # another drive on Windows
-        rel = loc.file
-    if rel.startswith(".."):
-        return str(problem)
-    return str(replace(problem, loc=replace(loc, file=rel)))
 
 
 def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -135,16 +110,10 @@ class App:
         """`reloader` (a viz.model.reload.Reloader whose current compile is layout, timeline, corpus)
         gives the window its readings and its edits; without one it shows what it is given."""
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
-        self.reloader = reloader
-        self._models: dict[int, Model] = {}  # by id of a Compiled: a switch back reuses plans
-        self._known: list[str] | None = None  # the readings the files name, until a reload
-        self._others: dict[str, object] = {}  # compare reading → Compiled, until a reload
-        self._bad: dict[str, str] = {}  # readings that did not compile → why, until a reload
+        self.readings = Readings(self, reloader)  # R, V, Shift+R; the edits reloaded
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
         self.following = False  # the camera keeps him centred
         self.ghosts = False  # G: where everyone was at the end of the previous step
-        self.compare_reading: str | None = None  # V: the second reading drawn over this one
-        self._since_poll = 0.0
         self._press_at: tuple[float, float] | None = None
         self._panning = False
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
@@ -193,7 +162,7 @@ class App:
             hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
                     None if self._drag is not None else self.mouse, self.selected,
-                    self.following and self.selected is not None, self.ghosts, self._compare())
+                    self.following and self.selected is not None, self.ghosts, self.readings.compare())
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
@@ -294,170 +263,34 @@ class App:
         self.manual = ManualCamera(k, (round(cx * k) / k, round(cy * k) / k))
         self._manual_kind = fr.kind
 
-    # ---------------------------------------------------------------- readings
+    # ---------------------------------------------------------------- readings (Readings)
+
+    @property
+    def reloader(self):
+        return self.readings.reloader
+
+    @property
+    def compare_reading(self) -> str | None:
+        return self.readings.compare_reading
+
+    @property
+    def _bad(self) -> dict[str, str]:
+        return self.readings._bad
 
     def reading_name(self) -> str:
-        """The reading on screen: 鄭 unless another was chosen."""
-        rs = self.reloader.readings if self.reloader is not None else ()
-        return "、".join(r for r in rs if r != "鄭") or "鄭"
-
-    def known_readings(self) -> list[str]:
-        """鄭 and every reading the loaded files name (asked of the files once per load)."""
-        if self.reloader is None:
-            return [self.reading_name()]
-        if self._known is None:
-            self._known = self.reloader.known_readings()
-        return self._known
-
-    def _next_name(self, after: str, skip: str | None = None) -> str | None:
-        """The reading after `after` in the files' order, leaving out `skip` and those that
-        did not compile (a reading a file names may not stand alone)."""
-        # a reading asked for by a short name (--reading 敖) is the variant it names (敖繼公)
-        names = [n for n in self.known_readings() if skip is None or skip not in n]
-        if not names:
-            return None
-        here = next((k for k, n in enumerate(names) if after == n or after in n), -1)
-        for k in range(1, len(names) + 1):
-            name = names[(here + k) % len(names)]
-            if name not in self._bad:
-                return name
-        return None
-
-    def cycle_reading(self) -> bool:
-        """R: the next reading the files know, from the same clause; one that does not compile
-        is said in the toast and passed over."""
-        for _ in range(len(self.known_readings())):
-            name = self._next_name(self.reading_name())
-            if name is None or name == self.reading_name():
-                break
-            if self.set_reading(name):
-                return True
-        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
-            self.toast(ONE_READING)
-        return False
+        return self.readings.reading_name()
 
     def set_reading(self, name: str) -> bool:
-        """Compile (once; then cached) and show the rite under this reading, keeping the clause
-        on screen; the compared reading, if it is now this one, becomes the one left."""
-        if self.reloader is None:
-            self.toast(ONE_READING)
-            return False
-        before = self.reading_name()
-        res = self.reloader.set_readings(() if name == "鄭" else (name,))
-        if not res.ok:
-            self._refused(name, res)
-            return False
-        self._adopt(res.compiled)
-        if self.compare_reading == self.reading_name():
-            self.compare_reading = before
-        self.toast(READING_NOW.format(name=self.reading_name()))
-        return True
-
-    def _adopt(self, compiled) -> None:
-        """Show another compile of the rite from the moment that shows the same clause; the
-        selected person (by id) and the camera are kept."""
-        old = self.timeline
-        who = old.actors[self.selected].id if self.selected is not None else None
-        model = self._models.get(id(compiled))
-        if model is None:
-            model = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
-            if len(self._models) >= MODELS_KEPT:
-                self._models.pop(next(iter(self._models)))
-            self._models[id(compiled)] = model
-        t, closing = ghosts.clause_time(old, model.timeline, self.t, self.closing)
-        self.model = model
-        ids = [a.id for a in model.timeline.actors]
-        self.select(ids.index(who) if who in ids else None)
-        self.seek(t, closing)
-
-    def toggle_compare(self) -> bool:
-        """V: draw a second reading (the next one the files know) over this one, or stop."""
-        if self.compare_reading is not None:
-            self.compare_reading = None
-            return True
-        return self.cycle_compare()
-
-    def cycle_compare(self) -> bool:
-        """Shift+R: compare with the next reading after the one compared now (passing over
-        those that do not compile)."""
-        here = self.reading_name()
-        if self.reloader is not None:
-            for _ in range(len(self.known_readings())):
-                name = self._next_name(self.compare_reading or here, skip=here)
-                if name is None:
-                    break
-                if self._other(name) is not None:
-                    self.compare_reading = name
-                    self.toast(COMPARE_NOW.format(a=here, b=name))
-                    return True
-        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
-            self.toast(ONE_READING)
-        return False
-
-    def _refused(self, name: str, res) -> None:
-        """A reading that does not compile from these files: said once, then passed over
-        until the files change."""
-        self._bad[name] = str(res.problems[0]) if res.problems else "?"
-        self.toast(NO_READING.format(name=name, problem=self._bad[name]))
-
-    def _other(self, name: str):
-        """The compile of another reading, without showing it."""
-        if name not in self._others:
-            res = self.reloader.for_readings(() if name == "鄭" else (name,))
-            if not res.ok:
-                self._refused(name, res)
-                return None
-            self._others[name] = res.compiled
-        return self._others[name]
-
-    def _compare(self) -> Compare | None:
-        name = self.compare_reading
-        if name is None or self.reloader is None:
-            return None
-        other = self._others.get(name) or self._other(name)
-        if other is None:
-            self.compare_reading = None
-            return None
-        t, closing = ghosts.clause_time(self.timeline, other.timeline, self.t, self.closing)
-        return Compare(name, self.reading_name(), t, closing, id(other.timeline), other.timeline,
-                       other.layout)
-
-    # ---------------------------------------------------------------- edits
+        return self.readings.set_reading(name)
 
     def poll(self, dt: float) -> None:
-        """Every POLL_SECONDS of wall time, ask the reloader whether a file changed (a few
-        os.stat calls); reload only then."""
-        if self.reloader is None:
-            return
-        self._since_poll += dt
-        if self._since_poll < POLL_SECONDS:
-            return
-        self._since_poll = 0.0
-        res = self.reloader.check()
-        if res is not None:
-            self.apply_reload(res)
+        self.readings.poll(dt)
 
     def reload(self, texts=None):
-        """Reload now (texts {path: text or None} stand in for files, as in viz.model.reload)."""
-        if self.reloader is None:
-            return None
-        res = self.reloader.reload(texts)
-        self.apply_reload(res)
-        return res
+        return self.readings.reload(texts)
 
     def apply_reload(self, res) -> None:
-        """A reload's result: a good compile plays from the same clause and clears the error
-        overlay; a failed one lists its located problems over the last good picture."""
-        if res.ok:
-            self._models.clear()
-            self._others.clear()
-            self._bad.clear()
-            self._known = None
-            self._adopt(res.compiled)
-            self._set(problems=())
-            self.toast(RELOADED.format(seconds=res.seconds))
-        else:
-            self._set(problems=tuple(_located(p) for p in res.problems) or ("?",))
+        self.readings.apply_reload(res)
 
     def start_playing(self) -> None:
         """Play from where the window stands (as the window opens: the rite plays at once)."""
@@ -640,11 +473,11 @@ class App:
         elif k == pygame.K_d:
             self.toggle_drum()
         elif k == pygame.K_r and e.mod & pygame.KMOD_SHIFT:
-            self.cycle_compare()
+            self.readings.cycle_compare()
         elif k == pygame.K_r:
-            self.cycle_reading()
+            self.readings.cycle_reading()
         elif k == pygame.K_v:
-            self.toggle_compare()
+            self.readings.toggle_compare()
         elif k == pygame.K_SLASH:
             self._set(search="", search_note="")
         elif k in (pygame.K_l, pygame.K_TAB):
