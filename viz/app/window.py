@@ -25,6 +25,7 @@ import numpy as np
 import pygame
 
 from viz.app import drum
+from viz.app.pointer import Pointer, inside
 from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
@@ -48,7 +49,6 @@ from viz.draw.scene import SceneOptions, literal
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
-CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
 DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
 SCREEN_SHARE = (0.90, 0.88)  # at most this much of the display: its title bar, taskbar, dock
 LIST_WHEEL_ROWS = 3  # rows of the stage list a wheel click scrolls
@@ -73,11 +73,6 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
 
 def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
-
-
-def _inside(box, pos) -> bool:
-    x, y, w, h = box
-    return x <= pos[0] < x + w and y <= pos[1] < y + h
 
 
 def choose_size(desktop: tuple[int, int] | None,
@@ -114,8 +109,6 @@ class App:
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
         self.following = False  # the camera keeps him centred
         self.ghosts = False  # G: where everyone was at the end of the previous step
-        self._press_at: tuple[float, float] | None = None
-        self._panning = False
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.shots_dir = Path(shots_dir)
         self.t = 0.0
@@ -129,7 +122,7 @@ class App:
         self._manual_kind = ""  # … while the rite was there ("site" or "elsewhere")
         self.mouse: tuple[float, float] | None = None  # None until the mouse moves in
         self.hits = Hits()  # clickable clauses, as last drawn
-        self._drag: str | None = None  # "map" | "bar"
+        self.pointer = Pointer(self)  # presses, drags, the wheel
         self._matches: list[int] = []
         self._match_i = 0
         self._layers = pgdraw.LayerCache()
@@ -161,7 +154,7 @@ class App:
         if who is not None:
             hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
-                    None if self._drag is not None else self.mouse, self.selected,
+                    None if self.pointer.drag is not None else self.mouse, self.selected,
                     self.following and self.selected is not None, self.ghosts, self.readings.compare())
 
     def framing(self) -> Framing:
@@ -187,9 +180,9 @@ class App:
         if self.selected is not None:
             return self.selected
         sides = (getattr(self.timeline, "scoring", None) or {}).get("sides")
-        if not sides or self.mouse is None or self._drag is not None:
+        if not sides or self.mouse is None or self.pointer.drag is not None:
             return None
-        if not _inside(areas(self.size)["map"], self.mouse):
+        if not inside(areas(self.size)["map"], self.mouse):
             return None
         key = (self.model.serial, self.t, self.closing, self.mouse, self.size, self.manual,
                self.inset_on)
@@ -209,7 +202,7 @@ class App:
         self.manual = None
         self._follow()
 
-    def _set_manual(self, fr: Framing) -> None:
+    def set_manual(self, fr: Framing) -> None:
         """The user zoomed or panned: his view wins over following."""
         self.manual = ManualCamera(fr.camera.scale, fr.camera.center)
         self._manual_kind = fr.kind
@@ -414,13 +407,21 @@ class App:
             if event.text != "/" or self.state.search:
                 self._set(search=self.state.search + event.text)
         elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._press(event.pos)
+            if self.state.stages is not None:
+                self.mouse = event.pos
+                self._list_press(event.pos)
+            else:
+                self.pointer.press(event.pos)
         elif et == pygame.MOUSEMOTION:
-            self._motion(event.pos, event.rel)
+            self.pointer.motion(event.pos, event.rel)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._release(event.pos)
+            self.pointer.release(event.pos)
         elif et == pygame.MOUSEWHEEL:
-            self._wheel(getattr(event, "precise_y", event.y))
+            clicks = getattr(event, "precise_y", event.y)
+            if self.state.stages is not None:
+                self._list_scroll(clicks)
+            else:
+                self.pointer.wheel(clicks)
 
     def _key(self, e) -> None:
         k = e.key
@@ -566,7 +567,7 @@ class App:
                                   pos)
         if i is not None:
             self.go_to_stage(i)
-        elif not _inside(hud.stage_list_box(self.size, len(self.timeline.stages)), pos):
+        elif not inside(hud.stage_list_box(self.size, len(self.timeline.stages)), pos):
             self.close_stage_list()
 
     def _list_scroll(self, clicks: float) -> None:
@@ -599,68 +600,6 @@ class App:
         self._set(search_note=FOUND_NONE_ENACTED.format(query=query, n=n))
         self.toast(NOT_ENACTED)
         return False
-
-    def _scrub(self, pos) -> None:
-        x, _, w, _ = hud.bar_track(self.size)
-        if w > 0:
-            self.seek((pos[0] - x) / w * self.timeline.duration)
-
-    def _press(self, pos) -> None:
-        self.mouse = pos
-        if self.state.stages is not None:
-            self._list_press(pos)
-            return
-        if self.state.help:
-            self._set(help=False)
-            return
-        a = areas(self.size)
-        if _inside(a["bar"], pos):
-            self._drag = "bar"
-            self._scrub(pos)
-        elif _inside(a["panel"], pos):
-            for box, ci, _ in self.hits.clauses:
-                if _inside(box, pos):
-                    cl = self.corpus.clauses[ci]
-                    self.jump_to_text(cl.start, cl.end)
-                    return
-        elif _inside(a["map"], pos):
-            self._drag = "map"
-            self._press_at, self._panning = pos, False
-
-    def _release(self, pos) -> None:
-        """A press on the map that did not become a pan is a click: select who is there, or
-        nobody."""
-        if self._drag == "map" and not self._panning:
-            self.select(self.actor_at(pos))
-        self._drag, self._press_at, self._panning = None, None, False
-
-    def _motion(self, pos, rel) -> None:
-        self.mouse = pos
-        if self._drag == "map":
-            if not self._panning:
-                at = self._press_at or pos
-                if np.hypot(pos[0] - at[0], pos[1] - at[1]) < CLICK_PX:
-                    return  # a hand's tremor in a click moves nothing
-                self._panning = True
-                rel = (pos[0] - at[0], pos[1] - at[1])  # the whole way from the press
-            fr = self.framing()
-            fr.camera.pan(*rel)
-            self._set_manual(fr)
-        elif self._drag == "bar":
-            self._scrub(pos)
-
-    def _wheel(self, clicks: float) -> None:
-        """Zoom about the cursor (the map's centre before the mouse has moved in); over the
-        stage list, scroll it."""
-        if self.state.stages is not None:
-            self._list_scroll(clicks)
-            return
-        box = areas(self.size)["map"]
-        at = self.mouse or (box[0] + box[2] / 2, box[1] + box[3] / 2)
-        if _inside(box, at):
-            fr = self.framing()
-            fr.camera.zoom_at(1.15 ** clicks, at)
-            self._set_manual(fr)
 
     # ---------------------------------------------------------------- drawing
 
