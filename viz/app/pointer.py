@@ -39,7 +39,6 @@ class Pointer:
         """On the bar: scrub (and drag along it); on a clause: jump to it; on the map: the
         start of a click or a pan. With the help open, any press closes it."""
         app = self.app
-        app.mouse = pos
         if app.state.help:
             app._set(help=False)
             return

@@ -25,11 +25,12 @@ import numpy as np
 import pygame
 
 from viz.app import drum
+from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer, inside
 from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
-from viz.draw import ghosts, hud
+from viz.draw import ghosts
 from viz.draw.camera import Camera
 from viz.draw.compose import (
     Framing,
@@ -51,16 +52,11 @@ TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
 DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
 SCREEN_SHARE = (0.90, 0.88)  # at most this much of the display: its title bar, taskbar, dock
-LIST_WHEEL_ROWS = 3  # rows of the stage list a wheel click scrolls
 
-# The words the window writes in toasts and the search box
+# The words the window writes in toasts
 SPEED = "速度 ×{:g}"
-NOT_ENACTED = "此處未演 (no step cites this)"
 SAVED = "saved {}"
 NOT_SAVED = "未存 not saved: {}"
-FOUND = "{query} · {i}/{n} 處 · 頁 {page}"
-NOT_FOUND = "{} · 無"
-FOUND_NONE_ENACTED = "{query} · {n} 處，皆未演"
 PICK_FIRST = "先點選一人 (click a person first)"
 DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
 DRUM_NONE = "鼓: no audio device"
@@ -123,8 +119,8 @@ class App:
         self.mouse: tuple[float, float] | None = None  # None until the mouse moves in
         self.hits = Hits()  # clickable clauses, as last drawn
         self.pointer = Pointer(self)  # presses, drags, the wheel
-        self._matches: list[int] = []
-        self._match_i = 0
+        self.stage_list = StageList(self)  # L, Tab: a mode while open
+        self.search_box = SearchBox(self)  # /: a mode while open
         self._layers = pgdraw.LayerCache()
         self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
@@ -285,6 +281,14 @@ class App:
     def apply_reload(self, res) -> None:
         self.readings.apply_reload(res)
 
+    # ---------------------------------------------------------------- modes (StageList, SearchBox)
+
+    def _list_rows(self) -> int:
+        return self.stage_list.rows()
+
+    def search(self, query: str) -> bool:
+        return self.search_box.search(query)
+
     def start_playing(self) -> None:
         """Play from where the window stands (as the window opens: the rite plays at once)."""
         self._set(playing=True)
@@ -360,7 +364,7 @@ class App:
                 return s.index
         return None
 
-    def _step_for_text(self, start: int, end: int) -> int | None:
+    def step_for_text(self, start: int, end: int) -> int | None:
         """The first step whose cite overlaps [start, end), else one citing its clause."""
         i = self.first_step_citing((start, end))
         c = self.corpus
@@ -372,7 +376,7 @@ class App:
 
     def jump_to_text(self, start: int, end: int) -> bool:
         """Play from the first step citing [start, end), or its clause, or its section."""
-        i = self._step_for_text(start, end)
+        i = self.step_for_text(start, end)
         if i is None and self.corpus is not None:
             sec = self.corpus.section_at(start)
             if sec is not None:
@@ -385,8 +389,18 @@ class App:
 
     # ---------------------------------------------------------------- events
 
+    def mode(self):
+        """What takes keys, typed text, presses and the wheel now: the stage list or the search
+        box while open, else None (the key bindings and the pointer)."""
+        for m in (self.stage_list, self.search_box):
+            if m.is_open:
+                return m
+        return None
+
     def handle(self, event: pygame.event.Event) -> None:
-        et = event.type
+        """One pygame event: keys, text, presses and the wheel go to the open mode; a motion
+        and a release to the pointer, which owns a drag whatever is open."""
+        et, mode = event.type, self.mode()
         if et == pygame.QUIT:
             self.running = False
         elif et == pygame.VIDEORESIZE:
@@ -394,34 +408,18 @@ class App:
         elif et in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
             self._exposed = True
         elif et == pygame.KEYDOWN:
-            if self.state.stages is not None:
-                self._list_key(event)
-            elif self.state.search is not None:
-                self._search_key(event)
-            else:
-                self._key(event)
-        elif et == pygame.TEXTINPUT and self.state.stages is not None:
-            if event.text not in ("l", "L", "\t") or self.state.stages:
-                self.type_stage(self.state.stages + event.text)
-        elif et == pygame.TEXTINPUT and self.state.search is not None:
-            if event.text != "/" or self.state.search:
-                self._set(search=self.state.search + event.text)
+            (mode.key if mode else self._key)(event)
+        elif et == pygame.TEXTINPUT and mode:
+            mode.text(event.text)
         elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            if self.state.stages is not None:
-                self.mouse = event.pos
-                self._list_press(event.pos)
-            else:
-                self.pointer.press(event.pos)
+            self.mouse = event.pos
+            (mode or self.pointer).press(event.pos)
         elif et == pygame.MOUSEMOTION:
             self.pointer.motion(event.pos, event.rel)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
             self.pointer.release(event.pos)
         elif et == pygame.MOUSEWHEEL:
-            clicks = getattr(event, "precise_y", event.y)
-            if self.state.stages is not None:
-                self._list_scroll(clicks)
-            else:
-                self.pointer.wheel(clicks)
+            (mode or self.pointer).wheel(getattr(event, "precise_y", event.y))
 
     def _key(self, e) -> None:
         k = e.key
@@ -480,126 +478,9 @@ class App:
         elif k == pygame.K_v:
             self.readings.toggle_compare()
         elif k == pygame.K_SLASH:
-            self._set(search="", search_note="")
+            self.search_box.open()
         elif k in (pygame.K_l, pygame.K_TAB):
-            self.open_stage_list()
-
-    def _search_key(self, e) -> None:
-        k = e.key
-        if k == pygame.K_ESCAPE:
-            self._set(search=None)
-        elif k == pygame.K_BACKSPACE:
-            self._set(search=self.state.search[:-1])
-            self._matches = []
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.search(self.state.search)
-
-    # ---------------------------------------------------------------- stage list
-
-    def open_stage_list(self) -> None:
-        """L, Tab: the list of every stage, pointing at the current one."""
-        if not self.timeline.stages:
-            return
-        here = self.timeline.stage_at(self.t, self.closing)
-        rows = self._list_rows()
-        self._set(stages="", stage_pick=here, help=False, search=None,
-                  stage_top=hud.list_top(here - rows // 3, rows, len(self.timeline.stages)))
-
-    def _list_rows(self) -> int:
-        return hud.stage_list_rows(self.size, len(self.timeline.stages))
-
-    def close_stage_list(self) -> None:
-        self._set(stages=None)
-
-    def pick_stage(self, i: int) -> None:
-        """Point the list at stage i (kept within the list), scrolled into view."""
-        n = len(self.timeline.stages)
-        if n == 0:
-            return
-        i = int(np.clip(i, 0, n - 1))
-        top = hud.list_top(self.state.stage_top, self._list_rows(), n, i)
-        self._set(stage_pick=i, stage_top=top)
-
-    def type_stage(self, text: str) -> list[int]:
-        """The list's typed text: point at the best stage it finds (its number or name)."""
-        found = hud.stage_matches([s.name for s in self.timeline.stages], text)
-        self._set(stages=text)
-        if found:
-            self.pick_stage(found[0])
-        return found
-
-    def _next_found(self, delta: int) -> None:
-        """↑ ↓: the next row, or with typed text the next stage it finds (a repeated name)."""
-        here = self.state.stage_pick
-        found = sorted(hud.stage_matches([s.name for s in self.timeline.stages],
-                                         self.state.stages or ""))
-        if not found:
-            self.pick_stage(here + delta)
-            return
-        after = [i for i in found if (i - here) * delta > 0]
-        self.pick_stage((after[0] if delta > 0 else after[-1]) if after else here)
-
-    def go_to_stage(self, i: int) -> None:
-        """Play from the start of stage i; the list closes."""
-        self.close_stage_list()
-        stages = self.timeline.stages
-        if stages:  # a reload may have taken stages away while the list was open
-            self.seek(stages[int(np.clip(i, 0, len(stages) - 1))].t0)
-
-    def _list_key(self, e) -> None:
-        k, rows = e.key, self._list_rows()
-        if k in (pygame.K_ESCAPE, pygame.K_TAB):
-            self.close_stage_list()
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.go_to_stage(self.state.stage_pick)
-        elif k == pygame.K_BACKSPACE:
-            self.type_stage(self.state.stages[:-1])
-        elif k in (pygame.K_DOWN, pygame.K_UP):
-            self._next_found(+1 if k == pygame.K_DOWN else -1)
-        elif k in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
-            self.pick_stage(self.state.stage_pick + (rows if k == pygame.K_PAGEDOWN else -rows))
-        elif k in (pygame.K_HOME, pygame.K_END):
-            self.pick_stage(0 if k == pygame.K_HOME else len(self.timeline.stages) - 1)
-
-    def _list_press(self, pos) -> None:
-        """A click on a row of the list jumps there; outside the list's box closes it."""
-        i = hud.stage_list_row_at(self.size, len(self.timeline.stages), self.state.stage_top,
-                                  pos)
-        if i is not None:
-            self.go_to_stage(i)
-        elif not inside(hud.stage_list_box(self.size, len(self.timeline.stages)), pos):
-            self.close_stage_list()
-
-    def _list_scroll(self, clicks: float) -> None:
-        n, rows = len(self.timeline.stages), self._list_rows()
-        top = self.state.stage_top - round(clicks * LIST_WHEEL_ROWS)
-        self._set(stage_top=hud.list_top(top, rows, n))
-
-    def search(self, query: str) -> bool:
-        """Like the `find` command: variant-folded; Enter again goes to the next place."""
-        if not query or self.corpus is None:
-            return False
-        again = bool(self._matches) and self.state.search_note.startswith(query + " ")
-        if not again:
-            self._matches, self._match_i = self.corpus.find(query), -1
-        if not self._matches:
-            self._set(search_note=NOT_FOUND.format(query))
-            return False
-        # the next place the rite enacts (a step cites it, or its clause); places no step
-        # reaches are counted but skipped
-        n = len(self._matches)
-        for k in range(1, n + 1):
-            i = (self._match_i + k) % n
-            off = self._matches[i]
-            if self._step_for_text(off, off + len(query)) is not None:
-                self._match_i = i
-                self.jump_to_text(off, off + len(query))
-                self._set(search_note=FOUND.format(query=query, i=i + 1, n=n,
-                                                   page=self.corpus.page_at(off)))
-                return True
-        self._set(search_note=FOUND_NONE_ENACTED.format(query=query, n=n))
-        self.toast(NOT_ENACTED)
-        return False
+            self.stage_list.open()
 
     # ---------------------------------------------------------------- drawing
 
