@@ -25,6 +25,7 @@ import numpy as np
 import pygame
 
 from viz.app import drum
+from viz.app.bindings import Bindings
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer, inside
 from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
@@ -121,6 +122,7 @@ class App:
         self.pointer = Pointer(self)  # presses, drags, the wheel
         self.stage_list = StageList(self)  # L, Tab: a mode while open
         self.search_box = SearchBox(self)  # /: a mode while open
+        self.bindings = Bindings(self)  # the keys, while neither is open
         self._layers = pgdraw.LayerCache()
         self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
@@ -196,7 +198,7 @@ class App:
     def resize(self, size: tuple[int, int]) -> None:
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.manual = None
-        self._follow()
+        self.recentre()
 
     def set_manual(self, fr: Framing) -> None:
         """The user zoomed or panned: his view wins over following."""
@@ -228,10 +230,10 @@ class App:
             self.toast(PICK_FIRST)
             return False
         self.following = on
-        self._follow()
+        self.recentre()
         return True
 
-    def _follow(self) -> None:
+    def recentre(self) -> None:
         """Centre the followed person in the free part of the map, at the current scale."""
         if not self.following or self.selected is None:
             return
@@ -304,7 +306,7 @@ class App:
         self.t = float(np.clip(t, 0.0, self.timeline.duration))
         self.closing = closing
         if self.following and self.selected is not None:
-            self._follow()
+            self.recentre()
         elif self.manual is not None:
             here = view_kind(self.model, self.timeline.sample(self.t, closing))
             if here != self._manual_kind:
@@ -391,11 +393,11 @@ class App:
 
     def mode(self):
         """What takes keys, typed text, presses and the wheel now: the stage list or the search
-        box while open, else None (the key bindings and the pointer)."""
+        box while open, else the key bindings (which hand the mouse to the pointer)."""
         for m in (self.stage_list, self.search_box):
             if m.is_open:
                 return m
-        return None
+        return self.bindings
 
     def handle(self, event: pygame.event.Event) -> None:
         """One pygame event: keys, text, presses and the wheel go to the open mode; a motion
@@ -408,79 +410,18 @@ class App:
         elif et in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
             self._exposed = True
         elif et == pygame.KEYDOWN:
-            (mode.key if mode else self._key)(event)
-        elif et == pygame.TEXTINPUT and mode:
+            mode.key(event)
+        elif et == pygame.TEXTINPUT:
             mode.text(event.text)
         elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.mouse = event.pos
-            (mode or self.pointer).press(event.pos)
+            mode.press(event.pos)
         elif et == pygame.MOUSEMOTION:
             self.pointer.motion(event.pos, event.rel)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
             self.pointer.release(event.pos)
         elif et == pygame.MOUSEWHEEL:
-            (mode or self.pointer).wheel(getattr(event, "precise_y", event.y))
-
-    def _key(self, e) -> None:
-        k = e.key
-        if k in (pygame.K_ESCAPE, pygame.K_q):
-            if self.state.help and k == pygame.K_ESCAPE:
-                self._set(help=False)
-            elif self.selected is not None and k == pygame.K_ESCAPE:
-                self.select(None)
-            else:
-                self.running = False
-        elif k == pygame.K_SPACE:
-            if not self.state.playing and self.t >= self.timeline.duration:
-                self.seek(0.0)
-            self._set(playing=not self.state.playing)
-        elif k == pygame.K_RIGHT:
-            self.step_to(+1)
-        elif k == pygame.K_LEFT:
-            self.step_to(-1)
-        elif k in (pygame.K_PAGEDOWN, pygame.K_RIGHTBRACKET):
-            self.stage_to(+1)
-        elif k in (pygame.K_PAGEUP, pygame.K_LEFTBRACKET):
-            self.stage_to(-1)
-        elif k == pygame.K_HOME:
-            self.seek(0.0)
-        elif k == pygame.K_END:
-            self.seek(self.timeline.duration)
-        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            self.change_speed(+1)
-        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_UNDERSCORE):
-            self.change_speed(-1)
-        elif k == pygame.K_f:
-            self.fit()
-        elif k == pygame.K_i:
-            self.inset_on = not self.inset_on
-            if self.following:  # the free part of the map changed: centre him in the new one
-                self.manual = None
-                self._follow()
-            else:
-                self.fit()
-        elif k == pygame.K_n:
-            self._set(show_notes=not self.state.show_notes)
-        elif k == pygame.K_h:
-            self._set(help=not self.state.help)
-        elif k == pygame.K_s:
-            self.screenshot()
-        elif k == pygame.K_c:
-            self.follow(not self.following)
-        elif k == pygame.K_g:
-            self.ghosts = not self.ghosts
-        elif k == pygame.K_d:
-            self.toggle_drum()
-        elif k == pygame.K_r and e.mod & pygame.KMOD_SHIFT:
-            self.readings.cycle_compare()
-        elif k == pygame.K_r:
-            self.readings.cycle_reading()
-        elif k == pygame.K_v:
-            self.readings.toggle_compare()
-        elif k == pygame.K_SLASH:
-            self.search_box.open()
-        elif k in (pygame.K_l, pygame.K_TAB):
-            self.stage_list.open()
+            mode.wheel(getattr(event, "precise_y", event.y))
 
     # ---------------------------------------------------------------- drawing
 
