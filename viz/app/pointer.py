@@ -28,6 +28,24 @@ class Pointer:
         self.drag: str | None = None  # "map" | "bar"
         self._press_at: tuple[float, float] | None = None
         self._panning = False
+        self._hover: tuple = (None, None)  # (what it depends on, the archer under the mouse)
+
+    def archer(self) -> int | None:
+        """The archer under the mouse on the map (none while dragging), looked up once per
+        moment and mouse position."""
+        app = self.app
+        sides = (getattr(app.timeline, "scoring", None) or {}).get("sides")
+        if not sides or app.mouse is None or self.drag is not None:
+            return None
+        if not inside(areas(app.size)["map"], app.mouse):
+            return None
+        key = (app.model.serial, app.t, app.closing, app.mouse, app.size, app.manual,
+               app.inset_on)
+        if self._hover[0] != key:
+            i = app.actor_at(app.mouse)
+            ok = i is not None and app.timeline.actors[i].id in sides
+            self._hover = (key, i if ok else None)
+        return self._hover[1]
 
     def scrub(self, pos) -> None:
         """Go to the moment under pos on the bar."""

@@ -13,12 +13,19 @@ A click selects a person (his stage's trail, his next move; C follows him), G sh
 everyone was at the end of the previous step. While a round is shot the panel keeps its score
 (the 算 laid, the drum's beat, the count; the hits of the archer selected or under the mouse),
 and D sounds the drum on the beats as playback passes them (viz.app.drum).
+
+The App's parts are objects handed the App, as a Textual screen reaches its app:
+`Readings` (viz.app.readings: R, V, Shift+R, the reloads), `Pointer` (viz.app.pointer: presses,
+drags, the wheel), the modes `StageList` and `SearchBox` (viz.app.modes) and `Bindings`
+(viz.app.bindings: the keys as a table). `handle` gives keys, text, presses and the wheel to the
+mode open (`mode()`); the App keeps the names run() and the tests use as one-line delegates.
 """
 from __future__ import annotations
 
 import io
 import string
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +34,7 @@ import pygame
 from viz.app import drum
 from viz.app.bindings import Bindings
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
-from viz.app.pointer import Pointer, inside
+from viz.app.pointer import Pointer
 from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
@@ -70,6 +77,16 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
 
 def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
+
+
+def _save_new(folder: Path, data: bytes) -> Path:
+    """Write data as a new PNG in folder, under a name no file has."""
+    for _ in range(SAVE_TRIES - 1):
+        try:
+            return atomic_write_bytes(next_free_name(folder, "xiangshe", ".png"), data)
+        except RefuseOverwrite:  # someone took the name between the look and the write
+            continue
+    return atomic_write_bytes(next_free_name(folder, "xiangshe", ".png"), data)
 
 
 def choose_size(desktop: tuple[int, int] | None,
@@ -129,19 +146,10 @@ class App:
         self._exposed = True  # the window asks for a picture whatever changed
         self.drum = drum.Drum()  # D: silent until asked; the mixer opens only then
         self._beats: tuple = (None, [])  # (timeline, its beat times)
-        self._hover: tuple = (None, None)  # (what it depends on, the archer under the mouse)
 
-    @property
-    def layout(self):
-        return self.model.layout
-
-    @property
-    def timeline(self):
-        return self.model.timeline
-
-    @property
-    def corpus(self):
-        return self.model.corpus
+    layout = property(attrgetter("model.layout"))
+    timeline = property(attrgetter("model.timeline"))
+    corpus = property(attrgetter("model.corpus"))
 
     # ---------------------------------------------------------------- view
 
@@ -174,21 +182,8 @@ class App:
 
     def score_who(self) -> int | None:
         """Whose hits the score panel gives: the person selected, else the archer under the
-        mouse on the map (looked up once per moment and mouse position)."""
-        if self.selected is not None:
-            return self.selected
-        sides = (getattr(self.timeline, "scoring", None) or {}).get("sides")
-        if not sides or self.mouse is None or self.pointer.drag is not None:
-            return None
-        if not inside(areas(self.size)["map"], self.mouse):
-            return None
-        key = (self.model.serial, self.t, self.closing, self.mouse, self.size, self.manual,
-               self.inset_on)
-        if self._hover[0] != key:
-            i = self.actor_at(self.mouse)
-            ok = i is not None and self.timeline.actors[i].id in sides
-            self._hover = (key, i if ok else None)
-        return self._hover[1]
+        mouse on the map."""
+        return self.selected if self.selected is not None else self.pointer.archer()
 
     def fit(self) -> None:
         """F: back to the framing of the moment (and no longer following anyone)."""
@@ -254,42 +249,19 @@ class App:
         self.manual = ManualCamera(k, (round(cx * k) / k, round(cy * k) / k))
         self._manual_kind = fr.kind
 
-    # ---------------------------------------------------------------- readings (Readings)
+    # ---------------------------------------------------------------- the parts' names here
+    # (for run() and the tests: a delegate each, looked up on the part when asked)
 
-    @property
-    def reloader(self):
-        return self.readings.reloader
-
-    @property
-    def compare_reading(self) -> str | None:
-        return self.readings.compare_reading
-
-    @property
-    def _bad(self) -> dict[str, str]:
-        return self.readings._bad
-
-    def reading_name(self) -> str:
-        return self.readings.reading_name()
-
-    def set_reading(self, name: str) -> bool:
-        return self.readings.set_reading(name)
-
-    def poll(self, dt: float) -> None:
-        self.readings.poll(dt)
-
-    def reload(self, texts=None):
-        return self.readings.reload(texts)
-
-    def apply_reload(self, res) -> None:
-        self.readings.apply_reload(res)
-
-    # ---------------------------------------------------------------- modes (StageList, SearchBox)
-
-    def _list_rows(self) -> int:
-        return self.stage_list.rows()
-
-    def search(self, query: str) -> bool:
-        return self.search_box.search(query)
+    reloader = property(attrgetter("readings.reloader"))
+    compare_reading = property(attrgetter("readings.compare_reading"))
+    _bad = property(attrgetter("readings._bad"))  # readings that did not compile → why
+    reading_name = property(attrgetter("readings.reading_name"))
+    set_reading = property(attrgetter("readings.set_reading"))
+    poll = property(attrgetter("readings.poll"))
+    reload = property(attrgetter("readings.reload"))
+    apply_reload = property(attrgetter("readings.apply_reload"))
+    search = property(attrgetter("search_box.search"))
+    _list_rows = property(attrgetter("stage_list.rows"))
 
     def start_playing(self) -> None:
         """Play from where the window stands (as the window opens: the rite plays at once)."""
@@ -464,20 +436,12 @@ class App:
         buf = io.BytesIO()
         pygame.image.save(surface, buf, "shot.png")
         try:
-            path = self._save_new(buf.getvalue())
+            path = _save_new(self.shots_dir, buf.getvalue())
         except (OutputError, OSError) as e:  # OSError: a guard, fileio should say OutputError
             self.toast(NOT_SAVED.format(e))
             return None
         self.toast(SAVED.format(f"{path.parent.name}/{path.name}"))
         return path
-
-    def _save_new(self, data: bytes) -> Path:
-        for _ in range(SAVE_TRIES - 1):
-            try:
-                return atomic_write_bytes(next_free_name(self.shots_dir, "xiangshe", ".png"), data)
-            except RefuseOverwrite:  # someone took the name between the look and the write
-                continue
-        return atomic_write_bytes(next_free_name(self.shots_dir, "xiangshe", ".png"), data)
 
     # ---------------------------------------------------------------- fonts
 
