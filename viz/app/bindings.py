@@ -62,7 +62,7 @@ NAMES = {
 
 def key_name(key: int, mod: int = 0) -> str:
     """The key as the help writes it: "Esc", "→", "R", "Shift+R"."""
-    name = NAMES.get(key) or (chr(key).upper() if 32 < key < 127 else pygame.key.name(key))
+    name = NAMES.get(key) or (chr(key).upper() if 32 < key < 127 else pygame.key.name(key).title())
     return ("Shift+" if mod & SHIFT else "") + name
 
 
