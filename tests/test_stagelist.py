@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_draw import FakeLayout, fake_corpus, fake_timeline
 
+import viz.app.modes
 import viz.app.window
 from viz.app.window import App, choose_size, desktop_size
 from viz.draw import hud
@@ -173,7 +174,7 @@ def test_the_list_scrolls_to_keep_the_pick_in_view_and_shows_only_what_fits(app)
     app.handle(key(pygame.K_HOME))
     assert app.state.stage_top == 0 and "戒賔" in list_texts(app)
     app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, precise_y=-2.0))
-    assert app.state.stage_top == 2 * viz.app.window.LIST_WHEEL_ROWS
+    assert app.state.stage_top == 2 * viz.app.modes.LIST_WHEEL_ROWS
     click(app, row_pos(app, 7))
     assert app.t == 7.0
 

@@ -15,7 +15,8 @@ import pygame
 import pytest
 from test_draw import FakeLayout, fake_corpus, fake_timeline
 
-from viz.app.window import POLL_SECONDS, App
+from viz.app.readings import POLL_SECONDS
+from viz.app.window import App
 from viz.draw import ghosts, hud, trails
 from viz.draw.compose import View, column_w, compose
 from viz.draw.display import Circle, Line, Text

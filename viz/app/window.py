@@ -13,26 +13,34 @@ A click selects a person (his stage's trail, his next move; C follows him), G sh
 everyone was at the end of the previous step. While a round is shot the panel keeps its score
 (the 算 laid, the drum's beat, the count; the hits of the archer selected or under the mouse),
 and D sounds the drum on the beats as playback passes them (viz.app.drum).
+
+The App's parts are objects handed the App, as a Textual screen reaches its app:
+`Readings` (viz.app.readings: R, V, Shift+R, the reloads), `Pointer` (viz.app.pointer: presses,
+drags, the wheel), the modes `StageList` and `SearchBox` (viz.app.modes) and `Bindings`
+(viz.app.bindings: the keys as a table). `handle` gives keys, text, presses and the wheel to the
+mode open (`mode()`); the App keeps the names run() and the tests use as one-line delegates.
 """
 from __future__ import annotations
 
 import io
-import os
 import string
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
 import pygame
 
 from viz.app import drum
-
-from viz.backends import fonts
-from viz.draw import ghosts, hud
-from viz.backends import pgdraw
+from viz.app.bindings import Bindings
+from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
+from viz.app.pointer import Pointer
+from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
+from viz.backends import fonts, pgdraw
+from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
+from viz.draw import ghosts
 from viz.draw.camera import Camera
 from viz.draw.compose import (
-    Compare,
     Framing,
     ManualCamera,
     Model,
@@ -46,32 +54,18 @@ from viz.draw.compose import (
 )
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import SceneOptions, literal
-from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
-POLL_SECONDS = 0.5  # how often the files are stat'ed for an edit (a few os.stat calls)
-CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
-MODELS_KEPT = 6  # readings whose models (and their cached plans) are kept for a quick switch
 DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
 SCREEN_SHARE = (0.90, 0.88)  # at most this much of the display: its title bar, taskbar, dock
-LIST_WHEEL_ROWS = 3  # rows of the stage list a wheel click scrolls
 
-# The words the window writes in toasts and the search box
+# The words the window writes in toasts
 SPEED = "速度 ×{:g}"
-NOT_ENACTED = "此處未演 (no step cites this)"
 SAVED = "saved {}"
 NOT_SAVED = "未存 not saved: {}"
-FOUND = "{query} · {i}/{n} 處 · 頁 {page}"
-NOT_FOUND = "{} · 無"
-FOUND_NONE_ENACTED = "{query} · {n} 處，皆未演"
 PICK_FIRST = "先點選一人 (click a person first)"
-ONE_READING = "只有一讀 (this window has one reading)"
-NO_READING = "讀法 {name} 未成：{problem}"
-READING_NOW = "讀法 {name}"
-COMPARE_NOW = "比較 {a} vs {b}"
-RELOADED = "已重載 reloaded ({seconds:.2f} s)"
 DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
 DRUM_NONE = "鼓: no audio device"
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
@@ -81,28 +75,18 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     string.printable,)  # the paths and error messages toasts quote
 
 
-def _located(problem) -> str:
-    """file:line:column: message, the file as the user would type it (relative to the current
-    folder when under it): the overlay has a map's width, not a terminal's."""
-    loc = getattr(problem, "loc", None)
-    if loc is None:
-        return str(problem)
-    try:
-        rel = os.path.relpath(loc.file)
-    except ValueError:  # another drive on Windows
-        rel = loc.file
-    if rel.startswith(".."):
-        return str(problem)
-    return str(replace(problem, loc=replace(loc, file=rel)))
-
-
 def _spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _inside(box, pos) -> bool:
-    x, y, w, h = box
-    return x <= pos[0] < x + w and y <= pos[1] < y + h
+def _save_new(folder: Path, data: bytes) -> Path:
+    """Write data as a new PNG in folder, under a name no file has."""
+    for _ in range(SAVE_TRIES - 1):
+        try:
+            return atomic_write_bytes(next_free_name(folder, "xiangshe", ".png"), data)
+        except RefuseOverwrite:  # someone took the name between the look and the write
+            continue
+    return atomic_write_bytes(next_free_name(folder, "xiangshe", ".png"), data)
 
 
 def choose_size(desktop: tuple[int, int] | None,
@@ -135,18 +119,10 @@ class App:
         """`reloader` (a viz.model.reload.Reloader whose current compile is layout, timeline, corpus)
         gives the window its readings and its edits; without one it shows what it is given."""
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
-        self.reloader = reloader
-        self._models: dict[int, Model] = {}  # by id of a Compiled: a switch back reuses plans
-        self._known: list[str] | None = None  # the readings the files name, until a reload
-        self._others: dict[str, object] = {}  # compare reading → Compiled, until a reload
-        self._bad: dict[str, str] = {}  # readings that did not compile → why, until a reload
+        self.readings = Readings(self, reloader)  # R, V, Shift+R; the edits reloaded
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
         self.following = False  # the camera keeps him centred
         self.ghosts = False  # G: where everyone was at the end of the previous step
-        self.compare_reading: str | None = None  # V: the second reading drawn over this one
-        self._since_poll = 0.0
-        self._press_at: tuple[float, float] | None = None
-        self._panning = False
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.shots_dir = Path(shots_dir)
         self.t = 0.0
@@ -160,28 +136,20 @@ class App:
         self._manual_kind = ""  # … while the rite was there ("site" or "elsewhere")
         self.mouse: tuple[float, float] | None = None  # None until the mouse moves in
         self.hits = Hits()  # clickable clauses, as last drawn
-        self._drag: str | None = None  # "map" | "bar"
-        self._matches: list[int] = []
-        self._match_i = 0
+        self.pointer = Pointer(self)  # presses, drags, the wheel
+        self.stage_list = StageList(self)  # L, Tab: a mode while open
+        self.search_box = SearchBox(self)  # /: a mode while open
+        self.bindings = Bindings(self)  # the keys, while neither is open
         self._layers = pgdraw.LayerCache()
         self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
         self._exposed = True  # the window asks for a picture whatever changed
         self.drum = drum.Drum()  # D: silent until asked; the mixer opens only then
         self._beats: tuple = (None, [])  # (timeline, its beat times)
-        self._hover: tuple = (None, None)  # (what it depends on, the archer under the mouse)
 
-    @property
-    def layout(self):
-        return self.model.layout
-
-    @property
-    def timeline(self):
-        return self.model.timeline
-
-    @property
-    def corpus(self):
-        return self.model.corpus
+    layout = property(attrgetter("model.layout"))
+    timeline = property(attrgetter("model.timeline"))
+    corpus = property(attrgetter("model.corpus"))
 
     # ---------------------------------------------------------------- view
 
@@ -192,8 +160,8 @@ class App:
         if who is not None:
             hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
-                    None if self._drag is not None else self.mouse, self.selected,
-                    self.following and self.selected is not None, self.ghosts, self._compare())
+                    None if self.pointer.drag is not None else self.mouse, self.selected,
+                    self.following and self.selected is not None, self.ghosts, self.readings.compare())
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
@@ -214,21 +182,8 @@ class App:
 
     def score_who(self) -> int | None:
         """Whose hits the score panel gives: the person selected, else the archer under the
-        mouse on the map (looked up once per moment and mouse position)."""
-        if self.selected is not None:
-            return self.selected
-        sides = (getattr(self.timeline, "scoring", None) or {}).get("sides")
-        if not sides or self.mouse is None or self._drag is not None:
-            return None
-        if not _inside(areas(self.size)["map"], self.mouse):
-            return None
-        key = (self.model.serial, self.t, self.closing, self.mouse, self.size, self.manual,
-               self.inset_on)
-        if self._hover[0] != key:
-            i = self.actor_at(self.mouse)
-            ok = i is not None and self.timeline.actors[i].id in sides
-            self._hover = (key, i if ok else None)
-        return self._hover[1]
+        mouse on the map."""
+        return self.selected if self.selected is not None else self.pointer.archer()
 
     def fit(self) -> None:
         """F: back to the framing of the moment (and no longer following anyone)."""
@@ -238,9 +193,9 @@ class App:
     def resize(self, size: tuple[int, int]) -> None:
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
         self.manual = None
-        self._follow()
+        self.recentre()
 
-    def _set_manual(self, fr: Framing) -> None:
+    def set_manual(self, fr: Framing) -> None:
         """The user zoomed or panned: his view wins over following."""
         self.manual = ManualCamera(fr.camera.scale, fr.camera.center)
         self._manual_kind = fr.kind
@@ -270,10 +225,10 @@ class App:
             self.toast(PICK_FIRST)
             return False
         self.following = on
-        self._follow()
+        self.recentre()
         return True
 
-    def _follow(self) -> None:
+    def recentre(self) -> None:
         """Centre the followed person in the free part of the map, at the current scale."""
         if not self.following or self.selected is None:
             return
@@ -294,170 +249,19 @@ class App:
         self.manual = ManualCamera(k, (round(cx * k) / k, round(cy * k) / k))
         self._manual_kind = fr.kind
 
-    # ---------------------------------------------------------------- readings
+    # ---------------------------------------------------------------- the parts' names here
+    # (for run() and the tests: a delegate each, looked up on the part when asked)
 
-    def reading_name(self) -> str:
-        """The reading on screen: 鄭 unless another was chosen."""
-        rs = self.reloader.readings if self.reloader is not None else ()
-        return "、".join(r for r in rs if r != "鄭") or "鄭"
-
-    def known_readings(self) -> list[str]:
-        """鄭 and every reading the loaded files name (asked of the files once per load)."""
-        if self.reloader is None:
-            return [self.reading_name()]
-        if self._known is None:
-            self._known = self.reloader.known_readings()
-        return self._known
-
-    def _next_name(self, after: str, skip: str | None = None) -> str | None:
-        """The reading after `after` in the files' order, leaving out `skip` and those that
-        did not compile (a reading a file names may not stand alone)."""
-        # a reading asked for by a short name (--reading 敖) is the variant it names (敖繼公)
-        names = [n for n in self.known_readings() if skip is None or skip not in n]
-        if not names:
-            return None
-        here = next((k for k, n in enumerate(names) if after == n or after in n), -1)
-        for k in range(1, len(names) + 1):
-            name = names[(here + k) % len(names)]
-            if name not in self._bad:
-                return name
-        return None
-
-    def cycle_reading(self) -> bool:
-        """R: the next reading the files know, from the same clause; one that does not compile
-        is said in the toast and passed over."""
-        for _ in range(len(self.known_readings())):
-            name = self._next_name(self.reading_name())
-            if name is None or name == self.reading_name():
-                break
-            if self.set_reading(name):
-                return True
-        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
-            self.toast(ONE_READING)
-        return False
-
-    def set_reading(self, name: str) -> bool:
-        """Compile (once; then cached) and show the rite under this reading, keeping the clause
-        on screen; the compared reading, if it is now this one, becomes the one left."""
-        if self.reloader is None:
-            self.toast(ONE_READING)
-            return False
-        before = self.reading_name()
-        res = self.reloader.set_readings(() if name == "鄭" else (name,))
-        if not res.ok:
-            self._refused(name, res)
-            return False
-        self._adopt(res.compiled)
-        if self.compare_reading == self.reading_name():
-            self.compare_reading = before
-        self.toast(READING_NOW.format(name=self.reading_name()))
-        return True
-
-    def _adopt(self, compiled) -> None:
-        """Show another compile of the rite from the moment that shows the same clause; the
-        selected person (by id) and the camera are kept."""
-        old = self.timeline
-        who = old.actors[self.selected].id if self.selected is not None else None
-        model = self._models.get(id(compiled))
-        if model is None:
-            model = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
-            if len(self._models) >= MODELS_KEPT:
-                self._models.pop(next(iter(self._models)))
-            self._models[id(compiled)] = model
-        t, closing = ghosts.clause_time(old, model.timeline, self.t, self.closing)
-        self.model = model
-        ids = [a.id for a in model.timeline.actors]
-        self.select(ids.index(who) if who in ids else None)
-        self.seek(t, closing)
-
-    def toggle_compare(self) -> bool:
-        """V: draw a second reading (the next one the files know) over this one, or stop."""
-        if self.compare_reading is not None:
-            self.compare_reading = None
-            return True
-        return self.cycle_compare()
-
-    def cycle_compare(self) -> bool:
-        """Shift+R: compare with the next reading after the one compared now (passing over
-        those that do not compile)."""
-        here = self.reading_name()
-        if self.reloader is not None:
-            for _ in range(len(self.known_readings())):
-                name = self._next_name(self.compare_reading or here, skip=here)
-                if name is None:
-                    break
-                if self._other(name) is not None:
-                    self.compare_reading = name
-                    self.toast(COMPARE_NOW.format(a=here, b=name))
-                    return True
-        if not self.state.toast.startswith(NO_READING.split("{", 1)[0]):
-            self.toast(ONE_READING)
-        return False
-
-    def _refused(self, name: str, res) -> None:
-        """A reading that does not compile from these files: said once, then passed over
-        until the files change."""
-        self._bad[name] = str(res.problems[0]) if res.problems else "?"
-        self.toast(NO_READING.format(name=name, problem=self._bad[name]))
-
-    def _other(self, name: str):
-        """The compile of another reading, without showing it."""
-        if name not in self._others:
-            res = self.reloader.for_readings(() if name == "鄭" else (name,))
-            if not res.ok:
-                self._refused(name, res)
-                return None
-            self._others[name] = res.compiled
-        return self._others[name]
-
-    def _compare(self) -> Compare | None:
-        name = self.compare_reading
-        if name is None or self.reloader is None:
-            return None
-        other = self._others.get(name) or self._other(name)
-        if other is None:
-            self.compare_reading = None
-            return None
-        t, closing = ghosts.clause_time(self.timeline, other.timeline, self.t, self.closing)
-        return Compare(name, self.reading_name(), t, closing, id(other.timeline), other.timeline,
-                       other.layout)
-
-    # ---------------------------------------------------------------- edits
-
-    def poll(self, dt: float) -> None:
-        """Every POLL_SECONDS of wall time, ask the reloader whether a file changed (a few
-        os.stat calls); reload only then."""
-        if self.reloader is None:
-            return
-        self._since_poll += dt
-        if self._since_poll < POLL_SECONDS:
-            return
-        self._since_poll = 0.0
-        res = self.reloader.check()
-        if res is not None:
-            self.apply_reload(res)
-
-    def reload(self, texts=None):
-        """Reload now (texts {path: text or None} stand in for files, as in viz.model.reload)."""
-        if self.reloader is None:
-            return None
-        res = self.reloader.reload(texts)
-        self.apply_reload(res)
-        return res
-
-    def apply_reload(self, res) -> None:
-        """A reload's result: a good compile plays from the same clause and clears the error
-        overlay; a failed one lists its located problems over the last good picture."""
-        if res.ok:
-            self._models.clear()
-            self._others.clear()
-            self._bad.clear()
-            self._known = None
-            self._adopt(res.compiled)
-            self._set(problems=())
-            self.toast(RELOADED.format(seconds=res.seconds))
-        else:
-            self._set(problems=tuple(_located(p) for p in res.problems) or ("?",))
+    reloader = property(attrgetter("readings.reloader"))
+    compare_reading = property(attrgetter("readings.compare_reading"))
+    _bad = property(attrgetter("readings._bad"))  # readings that did not compile → why
+    reading_name = property(attrgetter("readings.reading_name"))
+    set_reading = property(attrgetter("readings.set_reading"))
+    poll = property(attrgetter("readings.poll"))
+    reload = property(attrgetter("readings.reload"))
+    apply_reload = property(attrgetter("readings.apply_reload"))
+    search = property(attrgetter("search_box.search"))
+    _list_rows = property(attrgetter("stage_list.rows"))
 
     def start_playing(self) -> None:
         """Play from where the window stands (as the window opens: the rite plays at once)."""
@@ -474,7 +278,7 @@ class App:
         self.t = float(np.clip(t, 0.0, self.timeline.duration))
         self.closing = closing
         if self.following and self.selected is not None:
-            self._follow()
+            self.recentre()
         elif self.manual is not None:
             here = view_kind(self.model, self.timeline.sample(self.t, closing))
             if here != self._manual_kind:
@@ -534,7 +338,7 @@ class App:
                 return s.index
         return None
 
-    def _step_for_text(self, start: int, end: int) -> int | None:
+    def step_for_text(self, start: int, end: int) -> int | None:
         """The first step whose cite overlaps [start, end), else one citing its clause."""
         i = self.first_step_citing((start, end))
         c = self.corpus
@@ -546,7 +350,7 @@ class App:
 
     def jump_to_text(self, start: int, end: int) -> bool:
         """Play from the first step citing [start, end), or its clause, or its section."""
-        i = self._step_for_text(start, end)
+        i = self.step_for_text(start, end)
         if i is None and self.corpus is not None:
             sec = self.corpus.section_at(start)
             if sec is not None:
@@ -559,8 +363,18 @@ class App:
 
     # ---------------------------------------------------------------- events
 
+    def mode(self):
+        """What takes keys, typed text, presses and the wheel now: the stage list or the search
+        box while open, else the key bindings (which hand the mouse to the pointer)."""
+        for m in (self.stage_list, self.search_box):
+            if m.is_open:
+                return m
+        return self.bindings
+
     def handle(self, event: pygame.event.Event) -> None:
-        et = event.type
+        """One pygame event: keys, text, presses and the wheel go to the open mode; a motion
+        and a release to the pointer, which owns a drag whatever is open."""
+        et, mode = event.type, self.mode()
         if et == pygame.QUIT:
             self.running = False
         elif et == pygame.VIDEORESIZE:
@@ -568,266 +382,18 @@ class App:
         elif et in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
             self._exposed = True
         elif et == pygame.KEYDOWN:
-            if self.state.stages is not None:
-                self._list_key(event)
-            elif self.state.search is not None:
-                self._search_key(event)
-            else:
-                self._key(event)
-        elif et == pygame.TEXTINPUT and self.state.stages is not None:
-            if event.text not in ("l", "L", "\t") or self.state.stages:
-                self.type_stage(self.state.stages + event.text)
-        elif et == pygame.TEXTINPUT and self.state.search is not None:
-            if event.text != "/" or self.state.search:
-                self._set(search=self.state.search + event.text)
+            mode.key(event)
+        elif et == pygame.TEXTINPUT:
+            mode.text(event.text)
         elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._press(event.pos)
+            self.mouse = event.pos
+            mode.press(event.pos)
         elif et == pygame.MOUSEMOTION:
-            self._motion(event.pos, event.rel)
+            self.pointer.motion(event.pos, event.rel)
         elif et == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._release(event.pos)
+            self.pointer.release(event.pos)
         elif et == pygame.MOUSEWHEEL:
-            self._wheel(getattr(event, "precise_y", event.y))
-
-    def _key(self, e) -> None:
-        k = e.key
-        if k in (pygame.K_ESCAPE, pygame.K_q):
-            if self.state.help and k == pygame.K_ESCAPE:
-                self._set(help=False)
-            elif self.selected is not None and k == pygame.K_ESCAPE:
-                self.select(None)
-            else:
-                self.running = False
-        elif k == pygame.K_SPACE:
-            if not self.state.playing and self.t >= self.timeline.duration:
-                self.seek(0.0)
-            self._set(playing=not self.state.playing)
-        elif k == pygame.K_RIGHT:
-            self.step_to(+1)
-        elif k == pygame.K_LEFT:
-            self.step_to(-1)
-        elif k in (pygame.K_PAGEDOWN, pygame.K_RIGHTBRACKET):
-            self.stage_to(+1)
-        elif k in (pygame.K_PAGEUP, pygame.K_LEFTBRACKET):
-            self.stage_to(-1)
-        elif k == pygame.K_HOME:
-            self.seek(0.0)
-        elif k == pygame.K_END:
-            self.seek(self.timeline.duration)
-        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            self.change_speed(+1)
-        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS, pygame.K_UNDERSCORE):
-            self.change_speed(-1)
-        elif k == pygame.K_f:
-            self.fit()
-        elif k == pygame.K_i:
-            self.inset_on = not self.inset_on
-            if self.following:  # the free part of the map changed: centre him in the new one
-                self.manual = None
-                self._follow()
-            else:
-                self.fit()
-        elif k == pygame.K_n:
-            self._set(show_notes=not self.state.show_notes)
-        elif k == pygame.K_h:
-            self._set(help=not self.state.help)
-        elif k == pygame.K_s:
-            self.screenshot()
-        elif k == pygame.K_c:
-            self.follow(not self.following)
-        elif k == pygame.K_g:
-            self.ghosts = not self.ghosts
-        elif k == pygame.K_d:
-            self.toggle_drum()
-        elif k == pygame.K_r and e.mod & pygame.KMOD_SHIFT:
-            self.cycle_compare()
-        elif k == pygame.K_r:
-            self.cycle_reading()
-        elif k == pygame.K_v:
-            self.toggle_compare()
-        elif k == pygame.K_SLASH:
-            self._set(search="", search_note="")
-        elif k in (pygame.K_l, pygame.K_TAB):
-            self.open_stage_list()
-
-    def _search_key(self, e) -> None:
-        k = e.key
-        if k == pygame.K_ESCAPE:
-            self._set(search=None)
-        elif k == pygame.K_BACKSPACE:
-            self._set(search=self.state.search[:-1])
-            self._matches = []
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.search(self.state.search)
-
-    # ---------------------------------------------------------------- stage list
-
-    def open_stage_list(self) -> None:
-        """L, Tab: the list of every stage, pointing at the current one."""
-        if not self.timeline.stages:
-            return
-        here = self.timeline.stage_at(self.t, self.closing)
-        rows = self._list_rows()
-        self._set(stages="", stage_pick=here, help=False, search=None,
-                  stage_top=hud.list_top(here - rows // 3, rows, len(self.timeline.stages)))
-
-    def _list_rows(self) -> int:
-        return hud.stage_list_rows(self.size, len(self.timeline.stages))
-
-    def close_stage_list(self) -> None:
-        self._set(stages=None)
-
-    def pick_stage(self, i: int) -> None:
-        """Point the list at stage i (kept within the list), scrolled into view."""
-        n = len(self.timeline.stages)
-        if n == 0:
-            return
-        i = int(np.clip(i, 0, n - 1))
-        top = hud.list_top(self.state.stage_top, self._list_rows(), n, i)
-        self._set(stage_pick=i, stage_top=top)
-
-    def type_stage(self, text: str) -> list[int]:
-        """The list's typed text: point at the best stage it finds (its number or name)."""
-        found = hud.stage_matches([s.name for s in self.timeline.stages], text)
-        self._set(stages=text)
-        if found:
-            self.pick_stage(found[0])
-        return found
-
-    def _next_found(self, delta: int) -> None:
-        """↑ ↓: the next row, or with typed text the next stage it finds (a repeated name)."""
-        here = self.state.stage_pick
-        found = sorted(hud.stage_matches([s.name for s in self.timeline.stages],
-                                         self.state.stages or ""))
-        if not found:
-            self.pick_stage(here + delta)
-            return
-        after = [i for i in found if (i - here) * delta > 0]
-        self.pick_stage((after[0] if delta > 0 else after[-1]) if after else here)
-
-    def go_to_stage(self, i: int) -> None:
-        """Play from the start of stage i; the list closes."""
-        self.close_stage_list()
-        stages = self.timeline.stages
-        if stages:  # a reload may have taken stages away while the list was open
-            self.seek(stages[int(np.clip(i, 0, len(stages) - 1))].t0)
-
-    def _list_key(self, e) -> None:
-        k, rows = e.key, self._list_rows()
-        if k in (pygame.K_ESCAPE, pygame.K_TAB):
-            self.close_stage_list()
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.go_to_stage(self.state.stage_pick)
-        elif k == pygame.K_BACKSPACE:
-            self.type_stage(self.state.stages[:-1])
-        elif k in (pygame.K_DOWN, pygame.K_UP):
-            self._next_found(+1 if k == pygame.K_DOWN else -1)
-        elif k in (pygame.K_PAGEDOWN, pygame.K_PAGEUP):
-            self.pick_stage(self.state.stage_pick + (rows if k == pygame.K_PAGEDOWN else -rows))
-        elif k in (pygame.K_HOME, pygame.K_END):
-            self.pick_stage(0 if k == pygame.K_HOME else len(self.timeline.stages) - 1)
-
-    def _list_press(self, pos) -> None:
-        """A click on a row of the list jumps there; outside the list's box closes it."""
-        i = hud.stage_list_row_at(self.size, len(self.timeline.stages), self.state.stage_top,
-                                  pos)
-        if i is not None:
-            self.go_to_stage(i)
-        elif not _inside(hud.stage_list_box(self.size, len(self.timeline.stages)), pos):
-            self.close_stage_list()
-
-    def _list_scroll(self, clicks: float) -> None:
-        n, rows = len(self.timeline.stages), self._list_rows()
-        top = self.state.stage_top - round(clicks * LIST_WHEEL_ROWS)
-        self._set(stage_top=hud.list_top(top, rows, n))
-
-    def search(self, query: str) -> bool:
-        """Like the `find` command: variant-folded; Enter again goes to the next place."""
-        if not query or self.corpus is None:
-            return False
-        again = bool(self._matches) and self.state.search_note.startswith(query + " ")
-        if not again:
-            self._matches, self._match_i = self.corpus.find(query), -1
-        if not self._matches:
-            self._set(search_note=NOT_FOUND.format(query))
-            return False
-        # the next place the rite enacts (a step cites it, or its clause); places no step
-        # reaches are counted but skipped
-        n = len(self._matches)
-        for k in range(1, n + 1):
-            i = (self._match_i + k) % n
-            off = self._matches[i]
-            if self._step_for_text(off, off + len(query)) is not None:
-                self._match_i = i
-                self.jump_to_text(off, off + len(query))
-                self._set(search_note=FOUND.format(query=query, i=i + 1, n=n,
-                                                   page=self.corpus.page_at(off)))
-                return True
-        self._set(search_note=FOUND_NONE_ENACTED.format(query=query, n=n))
-        self.toast(NOT_ENACTED)
-        return False
-
-    def _scrub(self, pos) -> None:
-        x, _, w, _ = hud.bar_track(self.size)
-        if w > 0:
-            self.seek((pos[0] - x) / w * self.timeline.duration)
-
-    def _press(self, pos) -> None:
-        self.mouse = pos
-        if self.state.stages is not None:
-            self._list_press(pos)
-            return
-        if self.state.help:
-            self._set(help=False)
-            return
-        a = areas(self.size)
-        if _inside(a["bar"], pos):
-            self._drag = "bar"
-            self._scrub(pos)
-        elif _inside(a["panel"], pos):
-            for box, ci, _ in self.hits.clauses:
-                if _inside(box, pos):
-                    cl = self.corpus.clauses[ci]
-                    self.jump_to_text(cl.start, cl.end)
-                    return
-        elif _inside(a["map"], pos):
-            self._drag = "map"
-            self._press_at, self._panning = pos, False
-
-    def _release(self, pos) -> None:
-        """A press on the map that did not become a pan is a click: select who is there, or
-        nobody."""
-        if self._drag == "map" and not self._panning:
-            self.select(self.actor_at(pos))
-        self._drag, self._press_at, self._panning = None, None, False
-
-    def _motion(self, pos, rel) -> None:
-        self.mouse = pos
-        if self._drag == "map":
-            if not self._panning:
-                at = self._press_at or pos
-                if np.hypot(pos[0] - at[0], pos[1] - at[1]) < CLICK_PX:
-                    return  # a hand's tremor in a click moves nothing
-                self._panning = True
-                rel = (pos[0] - at[0], pos[1] - at[1])  # the whole way from the press
-            fr = self.framing()
-            fr.camera.pan(*rel)
-            self._set_manual(fr)
-        elif self._drag == "bar":
-            self._scrub(pos)
-
-    def _wheel(self, clicks: float) -> None:
-        """Zoom about the cursor (the map's centre before the mouse has moved in); over the
-        stage list, scroll it."""
-        if self.state.stages is not None:
-            self._list_scroll(clicks)
-            return
-        box = areas(self.size)["map"]
-        at = self.mouse or (box[0] + box[2] / 2, box[1] + box[3] / 2)
-        if _inside(box, at):
-            fr = self.framing()
-            fr.camera.zoom_at(1.15 ** clicks, at)
-            self._set_manual(fr)
+            mode.wheel(getattr(event, "precise_y", event.y))
 
     # ---------------------------------------------------------------- drawing
 
@@ -870,20 +436,12 @@ class App:
         buf = io.BytesIO()
         pygame.image.save(surface, buf, "shot.png")
         try:
-            path = self._save_new(buf.getvalue())
+            path = _save_new(self.shots_dir, buf.getvalue())
         except (OutputError, OSError) as e:  # OSError: a guard, fileio should say OutputError
             self.toast(NOT_SAVED.format(e))
             return None
         self.toast(SAVED.format(f"{path.parent.name}/{path.name}"))
         return path
-
-    def _save_new(self, data: bytes) -> Path:
-        for _ in range(SAVE_TRIES - 1):
-            try:
-                return atomic_write_bytes(next_free_name(self.shots_dir, "xiangshe", ".png"), data)
-            except RefuseOverwrite:  # someone took the name between the look and the write
-                continue
-        return atomic_write_bytes(next_free_name(self.shots_dir, "xiangshe", ".png"), data)
 
     # ---------------------------------------------------------------- fonts
 
