@@ -103,3 +103,64 @@ def test_a_name_that_could_begin_a_later_stage_is_asked_of_all(tmp_path, monkeyp
     code = main(["plate", "--stage", stage, "-o", str(tmp_path / "a.svg")])
     assert compiled[-1] is None
     assert code == (2 if stage == "三射" else 0)  # 三射 begins four stages: say which
+
+
+# -- the window plays the first stages while the rest compile ---------------------------------
+
+
+def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    import pygame
+
+    from viz.app.window import App
+    from viz.draw.compose import compose
+    from viz.draw.display import Text
+    from viz.draw.hud import COMPILING
+    from viz.model import progressive as prog
+
+    monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache"))  # cold: nothing compiled
+    hold = threading.Event()
+    real = prog.Progressive._on_stage
+
+    def on_stage(self, compiler, si):  # a snapshot after stage 6, then wait for the test
+        self._last = 0.0 if si == 5 else time.monotonic()
+        real(self, compiler, si)
+        if si == 5:
+            assert hold.wait(60)
+    monkeypatch.setattr(prog.Progressive, "_on_stage", on_stage)
+    p = prog.Progressive(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    assert not p.complete and (p.ready, p.total) == (2, 37)
+    d = p.first
+    app = App(d.layout, d.timeline, d.corpus, size=(960, 600), progressive=p)
+    app.start_playing()
+    assert app.state.compiling == (2, 37) and app.reloader is None
+
+    def hud_texts():
+        comp = compose(app.model, app.view(), app.size, app.t, app.closing)
+        return [pr.text for ly in comp.layers for pr in ly.prims if isinstance(pr, Text)]
+    assert COMPILING.format(2, 37) in hud_texts()
+    surface = pygame.Surface(app.size)
+    app.draw(surface)
+    p.start()
+    app.update(3.0)
+    assert 2.9 < app.t < 3.1 and app.state.playing
+    deadline = time.monotonic() + 60
+    while app.state.compiling == (2, 37) and time.monotonic() < deadline:
+        app.poll(0.01)
+        time.sleep(0.01)
+    assert app.state.compiling == (6, 37) and len(app.timeline.stages) == 6
+    assert COMPILING.format(6, 37) in hud_texts()
+    assert 2.9 < app.t < 3.1  # the same moment, shown from the larger part
+    app.seek(10 ** 6)  # to the end of what is ready: playing waits for the rest
+    app.update(1.0)
+    assert app.state.playing and app.t == app.timeline.duration
+    hold.set()
+    while app.progressive is not None and time.monotonic() < deadline:
+        app.poll(0.01)
+        time.sleep(0.01)
+    assert app.progressive is None and app.state.compiling is None
+    assert len(app.timeline.stages) == 37 and app.reloader is not None
+    assert not any(t.startswith("編譯中") for t in hud_texts())
+    assert prog.Progressive(DEFAULT_SCRIPT, DEFAULT_LAYOUT).complete  # kept: warm next time

@@ -51,7 +51,8 @@ class Pointer:
         """Go to the moment under pos on the bar."""
         x, _, w, _ = hud.bar_track(self.app.size)
         if w > 0:
-            self.app.seek((pos[0] - x) / w * self.app.timeline.duration)
+            self.app.seek((pos[0] - x) / w * hud.bar_span(self.app.timeline,
+                                                         self.app.state.compiling))
 
     def press(self, pos) -> None:
         """On the bar: scrub (and drag along it); on a clause: jump to it; on the map: the

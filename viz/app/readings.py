@@ -24,6 +24,7 @@ NO_READING = "讀法 {name} 未成：{problem}"
 READING_NOW = "讀法 {name}"
 COMPARE_NOW = "比較 {a} vs {b}"
 RELOADED = "已重載 reloaded ({seconds:.2f} s)"
+COMPILED = "全禮編譯畢 all compiled ({seconds:.1f} s)"
 
 
 def _located(problem) -> str:
@@ -112,6 +113,17 @@ class Readings:
             self.compare_reading = before
         self.app.toast(READING_NOW.format(name=self.reading_name()))
         return True
+
+    def show(self, compiled) -> None:
+        """Show another compile (a larger part of the rite, as it compiles) from the same clause."""
+        self._adopt(compiled)
+
+    def attach(self, reloader) -> None:
+        """The whole rite is loaded: its reloader gives the readings and the edits from now on;
+        its result is shown as a reload's (the rite, or a later file's located errors)."""
+        self.reloader = reloader
+        self._since_poll = 0.0
+        self.apply_reload(reloader.result, COMPILED)
 
     def _adopt(self, compiled) -> None:
         """Show another compile of the rite from the moment that shows the same clause; the
@@ -208,7 +220,7 @@ class Readings:
         self.apply_reload(res)
         return res
 
-    def apply_reload(self, res) -> None:
+    def apply_reload(self, res, said: str = RELOADED) -> None:
         """A reload's result: a good compile plays from the same clause and clears the error
         overlay; a failed one lists its located problems over the last good picture."""
         if res.ok:
@@ -218,6 +230,6 @@ class Readings:
             self._known = None
             self._adopt(res.compiled)
             self.app._set(problems=())
-            self.app.toast(RELOADED.format(seconds=res.seconds))
+            self.app.toast(said.format(seconds=res.seconds))
         else:
             self.app._set(problems=tuple(_located(p) for p in res.problems) or ("?",))

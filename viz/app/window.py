@@ -35,7 +35,15 @@ from viz.app import drum
 from viz.app.bindings import Bindings
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer
-from viz.app.readings import COMPARE_NOW, NO_READING, ONE_READING, READING_NOW, RELOADED, Readings
+from viz.app.readings import (
+    COMPARE_NOW,
+    COMPILED,
+    NO_READING,
+    ONE_READING,
+    READING_NOW,
+    RELOADED,
+    Readings,
+)
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 from viz.draw import ghosts
@@ -70,7 +78,7 @@ DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
 DRUM_NONE = "鼓: no audio device"
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND, NOT_FOUND, FOUND_NONE_ENACTED, PICK_FIRST,
-    ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED, DRUM_ON, DRUM_OFF,
+    ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED, COMPILED, DRUM_ON, DRUM_OFF,
     DRUM_NONE)) + (
     string.printable,)  # the paths and error messages toasts quote
 
@@ -115,9 +123,12 @@ class App:
     """The window's state and behaviour, independent of a real display."""
 
     def __init__(self, layout, timeline, corpus=None, size: tuple[int, int] = (1280, 800),
-                 shots_dir: str | Path = "screenshots", reloader=None):
+                 shots_dir: str | Path = "screenshots", reloader=None, progressive=None):
         """`reloader` (a viz.model.reload.Reloader whose current compile is layout, timeline, corpus)
-        gives the window its readings and its edits; without one it shows what it is given."""
+        gives the window its readings and its edits; without one it shows what it is given.
+        `progressive` (a viz.model.progressive.Progressive whose first compile is layout,
+        timeline, corpus): the rest of the rite is compiling; poll() shows each part as it is
+        ready, and the whole rite, with its reloader, when it is done."""
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
         self.readings = Readings(self, reloader)  # R, V, Shift+R; the edits reloaded
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
@@ -146,6 +157,9 @@ class App:
         self._exposed = True  # the window asks for a picture whatever changed
         self.drum = drum.Drum()  # D: silent until asked; the mixer opens only then
         self._beats: tuple = (None, [])  # (timeline, its beat times)
+        self.progressive = None if progressive is None or progressive.complete else progressive
+        if self.progressive is not None:
+            self._set(compiling=(progressive.ready, progressive.total))
 
     layout = property(attrgetter("model.layout"))
     timeline = property(attrgetter("model.timeline"))
@@ -257,11 +271,32 @@ class App:
     _bad = property(attrgetter("readings._bad"))  # readings that did not compile → why
     reading_name = property(attrgetter("readings.reading_name"))
     set_reading = property(attrgetter("readings.set_reading"))
-    poll = property(attrgetter("readings.poll"))
     reload = property(attrgetter("readings.reload"))
     apply_reload = property(attrgetter("readings.apply_reload"))
     search = property(attrgetter("search_box.search"))
     _list_rows = property(attrgetter("stage_list.rows"))
+
+    def poll(self, dt: float) -> None:
+        """What the compile has made ready since the last frame (while the rite compiles), then
+        the reloader's look at the files (viz.app.readings)."""
+        if self.progressive is not None:
+            self.take_progress()
+        self.readings.poll(dt)
+
+    def take_progress(self) -> None:
+        """Show the stages compiled so far, from the same clause; once all are, the whole rite
+        and its reloader (readings, edits), or the located errors of a file further on."""
+        from viz.model.progressive import Ready
+
+        for msg in self.progressive.poll():
+            if isinstance(msg, Ready):
+                self.readings.show(msg.compiled)
+                self._set(compiling=(msg.stages, msg.total))
+                continue
+            self.progressive = None
+            self._set(compiling=None)
+            self.readings.attach(msg.reloader)
+            return
 
     def start_playing(self) -> None:
         """Play from where the window stands (as the window opens: the rite plays at once)."""
@@ -294,8 +329,8 @@ class App:
             self.seek(self.t + dt * self.state.speed)
             if self.drum.on and drum.beats_crossed(self.beat_times(), before, self.t):
                 self.drum.strike()  # one hit a frame, however many beats a fast play passed
-            if self.t >= self.timeline.duration:
-                self._set(playing=False)
+            if self.t >= self.timeline.duration and self.progressive is None:
+                self._set(playing=False)  # (while the rest compiles, play on when it comes)
 
     def beat_times(self) -> list[float]:
         """When the drum beats in the rite shown (worked out once per timeline)."""
@@ -456,10 +491,11 @@ class App:
 
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
-        reloader=None) -> int:
+        reloader=None, progressive=None) -> int:
     """Open the window and play; returns the exit status. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
-    and a saved edit reloads while it plays."""
+    and a saved edit reloads while it plays. With a progressive (viz.model.progressive), the
+    window opens on the stages compiled first and the rest compile once it has drawn them."""
     drum.take_back_audio()  # the real audio driver, unless the user chose one (D: the drum)
     pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum
     size = size or choose_size(desktop_size())
@@ -469,7 +505,8 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         title += f" · {Path(layout_path).name}"
     window = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.display.set_caption(title)
-    app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader)
+    app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader,
+              progressive=progressive)
     app.start_playing()  # `python main.py` plays the rite; Space pauses
     app.check_font()
     pygame.key.start_text_input()
@@ -483,5 +520,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         if app.needs_redraw():
             # only what changed goes to the screen (a playing frame changes a few tiles)
             pygame.display.update(app.draw(window))
+            if progressive is not None:
+                progressive.start()  # the first frame is up: now the rest (once; then nothing)
     pygame.quit()
     return 0

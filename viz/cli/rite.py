@@ -13,11 +13,18 @@ from viz.cli.options import _common, _print_warnings, _size, _when, load_all, sc
 
 def cmd_play(args) -> int:
     from viz.app.window import run
+    from viz.model.progressive import Progressive
     from viz.model.reload import Reloader
 
     # the window reloads the files it loaded when one is saved, and switches readings (R, V);
-    # the first load's problems (a reading no file knows among them) stop it as any command
+    # the first load's problems (a reading no file knows among them) stop it as any command.
+    # Not compiled before (an empty cache): it opens on the first stages, the rest compile.
     sets, seed = scenario_of(args)
+    p = Progressive(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
+    if not p.complete:
+        d = p.first
+        return run(d.layout, d.timeline, d.corpus, script_path=args.script,
+                   layout_path=args.layout, progressive=p)
     r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
     if not r.result.ok:
         raise InputError(r.result.problems)

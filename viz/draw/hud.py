@@ -45,6 +45,7 @@ JI = "記"
 NOTE = "注　{}"
 MORE_ABOVE, MORE_BELOW = "▲", "▼"
 ELSEWHERE = "此節在賔門外（他處，非州序之中）"
+COMPILING = "編譯中 compiling … {}/{} 節"
 PARTIES = ("主黨", "賓黨", "他")
 MARKS = "▶ 面向　□ 坐　拜／揖 行禮"
 SUBSTITUTE = "U+{code:04X} 以「{shown}」示"
@@ -111,7 +112,7 @@ KEYS = [
 
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
-    NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, *PARTIES, MARKS, SUBSTITUTE,
+    NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, COMPILING, *PARTIES, MARKS, SUBSTITUTE,
     SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
     STAGE_LIST_HINT, STAGE_LIST_ASK, STAGE_LIST_TYPED, STAGE_LIST_NONE, STAGE_ROW_T,
     ROUND_TITLE, ROUND_DONE, TALLY, CALLED, BEAT, BEAT_OPEN, PIECE, ANNOUNCE, ARCHER,
@@ -136,6 +137,7 @@ class HudState:
     stage_pick: int = 0  # the stage list's row Enter goes to
     stage_top: int = 0  # the stage list's first row shown
     score_who: int | None = None  # whose hits the score panel gives (selected or under the mouse)
+    compiling: tuple[int, int] | None = None  # (stages ready, in all) while the rest compiles
 
 
 @dataclass
@@ -261,11 +263,11 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
                                         score_h)),
                       tuple(hits.clauses), hits.score)
     fixed, clauses, sbox = memo[pkey]
-    bkey = ("hud.bar", a["bar"], frame.stage)
+    bkey = ("hud.bar", a["bar"], frame.stage, st.compiling)
     if bkey not in memo:
-        memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"]))
+        memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"], st.compiling))
     out: list[Primitive] = clock(timeline, frame, a["panel"], st)
-    out += playhead(timeline, frame, a["bar"])
+    out += playhead(timeline, frame, a["bar"], st.compiling)
     lkey = ("hud.legend", legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
     if lkey not in memo:  # the same objects while it stays: a back end finds them drawn
         memo[lkey] = tuple(legend(lkey[1], substitutions))
@@ -688,22 +690,34 @@ def bar(timeline, frame, box) -> list[Primitive]:
     return bar_fixed(timeline, frame, box) + playhead(timeline, frame, box)
 
 
-def playhead(timeline, frame, box) -> list[Primitive]:
+def bar_span(timeline, compiling: tuple[int, int] | None = None) -> float:
+    """The seconds the bar spans: the rite's, or while the rest compiles (ready, total stages),
+    what is ready drawn at the share of the stages it holds (a guess, made good at the end)."""
+    dur = max(timeline.duration, 1e-9)
+    if compiling is None:
+        return dur
+    ready, total = compiling
+    return dur * max(total, 1) / max(min(ready, total), 1)
+
+
+def playhead(timeline, frame, box, compiling: tuple[int, int] | None = None) -> list[Primitive]:
     """The bar's marker of t."""
     x, y, w, _ = box
-    hx, ty = x + 14 + (w - 28) * frame.t / max(timeline.duration, 1e-9), y + 40
+    hx, ty = x + 14 + (w - 28) * frame.t / bar_span(timeline, compiling), y + 40
     return [Line(((hx, ty - 14), (hx, ty + 14)), RED, 2.0, screen=True),
             Polygon(((hx - 5, ty - 19), (hx + 5, ty - 19), (hx, ty - 13)), RED, RED, 1.0,
                     screen=True)]
 
 
-def bar_fixed(timeline, frame, box) -> list[Primitive]:
-    """The bar without its playhead: what changes only with the stage."""
+def bar_fixed(timeline, frame, box, compiling: tuple[int, int] | None = None
+              ) -> list[Primitive]:
+    """The bar without its playhead: what changes only with the stage. While the rest of the
+    rite compiles, the part not yet ready is a hatched band saying so."""
     x, y, w, h = box
     out: list[Primitive] = [Rect(box, (236, 229, 214)),
                             Line(((x, y), (x + w, y)), (200, 190, 170), 1.0, screen=True)]
     tx, tw, ty = x + 14, w - 28, y + 40  # the track of bar_track(size)
-    dur = max(timeline.duration, 1e-9)
+    dur = bar_span(timeline, compiling)
 
     def px(t: float) -> float:
         return tx + tw * t / dur
@@ -723,6 +737,27 @@ def bar_fixed(timeline, frame, box) -> list[Primitive]:
     for st in timeline.steps:
         xs = px(st.t0)
         out.append(Line(((xs, ty + 7), (xs, ty + 11)), (140, 120, 96), 1.0, screen=True))
+    if compiling is not None:
+        out += _compiling(px(timeline.duration), tx + tw, ty, compiling)
+    return out
+
+
+def _compiling(x0: float, x1: float, ty: float, compiling: tuple[int, int]) -> list[Primitive]:
+    """The bar's part still compiling: a hatched band and how far the compile has come."""
+    if x1 - x0 < 2:
+        return []
+    out: list[Primitive] = [Rect((x0, ty - 6, x1 - x0, 12), (222, 218, 210))]
+    hx = x0 - 12
+    while hx < x1:
+        a, b = max(hx, x0), min(hx + 12, x1)
+        if b > a:
+            out.append(Line(((a, ty + 6 - (a - hx)), (b, ty + 6 - (b - hx))), (170, 160, 146),
+                            1.0, screen=True))
+        hx += 8.0
+    text = COMPILING.format(*compiling)
+    if x1 - x0 > text_width(text, 11) + 12:
+        out.append(Text(((x0 + x1) / 2, ty), text, 11, INK, "c", bg=(236, 229, 214),
+                        screen=True))
     return out
 
 
