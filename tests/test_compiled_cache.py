@@ -92,9 +92,9 @@ def compiles(monkeypatch) -> list[tuple[str, ...]]:
     calls: list[tuple[str, ...]] = []
     real = Rite._compile
 
-    def counted(self, key):
+    def counted(self, key, **kw):
         calls.append(key)
-        return real(self, key)
+        return real(self, key, **kw)
 
     monkeypatch.setattr(Rite, "_compile", counted)
     return calls
