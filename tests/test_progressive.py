@@ -41,9 +41,29 @@ def test_a_prefix_is_the_whole_rite_before_its_last_stage(whole):
 
 
 def test_a_first_stage_that_names_a_later_files_cast_reads_on():
-    """01-戒賔 names the 吏 whom 02-設席陳器 casts: a prefix of one stage reads two."""
-    pre = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).prefix((), 1)
-    assert [s.name for s in pre.timeline.stages] == ["戒賔", "設席陳器"]
+    """01-戒賔 names the 吏 whom 02-設席陳器 casts: a prefix of one stage reads two; 16-請射
+    names a prop 22 declares: a prefix of 19 reads on to 22."""
+    rite = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    assert [s.name for s in rite.prefix((), 1).timeline.stages] == ["戒賔", "設席陳器"]
+    assert len(rite.prefix((), 19).timeline.stages) == 22
+
+
+def test_a_prefix_with_a_real_error_reports_every_files_problems(tmp_path):
+    """A mistake in an early file is reported as a whole load reports it, with the others."""
+    import shutil
+
+    from viz.base.errors import InputError
+
+    rite = tmp_path / "rite"
+    shutil.copytree(DEFAULT_SCRIPT, rite)
+    for name, old, new in (("01-戒賔.yaml", "cite: 主人戒賔", "cite: 主人戒賔XYZ"),
+                           ("30-三射畢.yaml", "cite: ", "cite: 不在經中的字")):
+        f = rite / "sections" / name
+        f.write_text(f.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        Rite(rite, DEFAULT_LAYOUT).prefix((), 1)
+    files = {str(p.loc).split(":")[0].rsplit("/", 1)[-1] for p in e.value.problems}
+    assert {"01-戒賔.yaml", "30-三射畢.yaml"} <= files
 
 
 def test_snapshots_while_compiling_agree_with_the_whole(whole):
@@ -164,3 +184,32 @@ def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monke
     assert len(app.timeline.stages) == 37 and app.reloader is not None
     assert not any(t.startswith("編譯中") for t in hud_texts())
     assert prog.Progressive(DEFAULT_SCRIPT, DEFAULT_LAYOUT).complete  # kept: warm next time
+
+
+@pytest.mark.parametrize(("stage", "cold"), [("18", True), ("初射", True), ("初射", False)])
+def test_play_opens_at_a_stage_at_a_speed_paused(tmp_path, monkeypatch, whole, stage, cold):
+    """`play --stage 初射 --speed 4 --paused` opens there. Cold, a number is reached by a prefix
+    (the rest compile in the window); a name's beginning needs every stage's name."""
+    import viz.app.window
+
+    monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache") if cold else "off")
+    got = {}
+
+    def run(layout, timeline, corpus, **kw):
+        got.update(kw, stages=len(timeline.stages))
+        return 0
+    monkeypatch.setattr(viz.app.window, "run", run)
+    assert main(["play", "--stage", stage, "--speed", "4", "--paused"]) == 0
+    s = next(s for s in whole.timeline.stages if s.name.startswith("初射"))
+    assert (got["t"], got["speed"], got["playing"]) == (s.t0, 4.0, False)
+    prefix = cold and stage == "18"
+    assert (got.get("progressive") is not None) == prefix
+    # compiled as far as it needs: one past 18, and on to 22, which casts the 大夫's second bow
+    # 16-請射 names (a prop declared further on)
+    assert got["stages"] == (22 if prefix else 37)
+
+
+def test_play_refuses_a_speed_it_does_not_have(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--speed", "3"])
+    assert "expected one of 0.25, 0.5, 1, 2, 4, 8, 16; found '3'" in capsys.readouterr().err

@@ -35,6 +35,7 @@ from viz.app import drum
 from viz.app.bindings import Bindings
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer
+from viz.app.speeds import SPEEDS
 from viz.app.readings import (
     COMPARE_NOW,
     COMPILED,
@@ -63,7 +64,6 @@ from viz.draw.compose import (
 from viz.draw.hud import Hits, HudState, areas
 from viz.draw.scene import SceneOptions, literal
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
 DEFAULT_SIZE = (1280, 800)  # the first window on a display with room for it
@@ -491,11 +491,13 @@ class App:
 
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
-        reloader=None, progressive=None) -> int:
+        reloader=None, progressive=None, t: float = 0.0, speed: float = 1.0,
+        playing: bool = True) -> int:
     """Open the window and play; returns the exit status. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
     and a saved edit reloads while it plays. With a progressive (viz.model.progressive), the
-    window opens on the stages compiled first and the rest compile once it has drawn them."""
+    window opens on the stages compiled first and the rest compile once it has drawn them.
+    t, speed, playing: where it opens, how fast, and whether it plays at once."""
     drum.take_back_audio()  # the real audio driver, unless the user chose one (D: the drum)
     pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum
     size = size or choose_size(desktop_size())
@@ -507,7 +509,10 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
     pygame.display.set_caption(title)
     app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader,
               progressive=progressive)
-    app.start_playing()  # `python main.py` plays the rite; Space pauses
+    app.seek(t)
+    app._set(speed=speed)
+    if playing:
+        app.start_playing()  # `python main.py` plays the rite; Space pauses
     app.check_font()
     pygame.key.start_text_input()
     clock = pygame.time.Clock()

@@ -55,7 +55,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_video(args: argparse.Namespace) -> int:
     from viz.export.video import render_video, span_of
-    from viz.query.state import QueryError
+    from viz.query.state import QueryError, stage_index
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
@@ -83,6 +83,8 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("actor", nargs="?", metavar="ACTOR",
                    help="an actor id (shangshe1), or a name or label only one person has")
     s.add_argument("--all", action="store_true", help="every role, one sheet each, into -o DIR")
+    s.add_argument("--stage", metavar="NAME",
+                   help="that stage's cues only: its number (1, ①), name, or a name's beginning")
     s.add_argument("--format", choices=SHEET_FORMATS, default=None,
                    help="default: from -o's suffix, else md")
     s.add_argument("-o", "--output", metavar="FILE|DIR",
@@ -114,10 +116,15 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     fmt = _format(args)
     d = load_all(args.script, args.layout, args.reading, args)
     tl = d.timeline
+    stage = None if args.stage is None else stage_index(tl, args.stage)
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
         out = Path(args.output) if args.output else None
-        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out)
+        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage)
+        if files is None:
+            s = tl.stages[stage]
+            raise QueryError(f"{tl.actors[actor].name} ({tl.actors[actor].id}) does nothing in "
+                             f"stage {s.index + 1} {s.name}")
         if out is None:
             sys.stdout.write(files[0][1].decode("utf-8"))
             return 0
@@ -131,7 +138,10 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     frames = sheets.step_frames(tl)
     for i, a in enumerate(tl.actors):
         path = folder / f"{a.id}.{fmt}"
-        files += sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames)
+        got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage)
+        if got is None:
+            continue  # nothing to do in that stage
+        files += got
         names.append((i, path.name))
         if fmt == "md" and any(p.parent == sheets.plan_folder(path) for p, _ in files):
             folders.append(sheets.plan_folder(path))

@@ -44,21 +44,43 @@ def load_moment(args, whole: bool = True):
     readings = tuple(args.reading)
     got = rite.cached(readings)
     if got is None and not whole:
-        for n in PREFIXES:
+        for n in _prefix_sizes(args, rite.corpus):
             pre = rite.prefix(readings, n)
             tl = pre.timeline
             if len(tl.stages) >= (pre.script.stages_total or 0):
                 got = pre  # the prefix is the whole rite
                 break
             try:
-                m = resolve_moment(tl, pre.corpus, args.at, args.after, args.stage)
+                m = resolve_moment(tl, pre.corpus, *_asked(args))
             except QueryError:
                 continue  # not among these stages (or a name's beginning: ask all of them)
             if _surely_within(tl, args, m):
                 return pre, m
     if got is None:
         got = rite.get(readings)
-    return got, resolve_moment(got.timeline, got.corpus, args.at, args.after, args.stage)
+    return got, resolve_moment(got.timeline, got.corpus, *_asked(args))
+
+
+def _prefix_sizes(args, corpus) -> list[int]:
+    """How many stages to compile, in turn: one past the stage a number names, or the section
+    the words of --after are in (stages follow the text's sections), else PREFIXES."""
+    from viz.text.names import number_of
+
+    at, after, stage = _asked(args)
+    n = number_of(stage) if stage is not None else None
+    if n is not None:
+        return [n + 1]
+    if after is not None and corpus is not None:
+        hits = corpus.find(after)
+        sec = corpus.section_at(hits[0]) if hits else None
+        if sec is not None:
+            return [sec.index + 1, sec.index + 4]
+    return list(PREFIXES)
+
+
+def _asked(args) -> tuple:
+    """(--at, --after, --stage) as given (a command may take only some of them)."""
+    return (getattr(args, "at", None), getattr(args, "after", None), getattr(args, "stage", None))
 
 
 def _surely_within(tl, args, m) -> bool:
@@ -67,13 +89,14 @@ def _surely_within(tl, args, m) -> bool:
     from viz.text.names import number_of
     from viz.text.variants import normalize
 
-    if args.at is None and args.after is None and args.stage is None:
+    at, after, stage = _asked(args)
+    if at is None and after is None and stage is None:
         return False  # the whole rite's end
     last = tl.stages[-1]
     if m.t >= last.t0:
         return False
-    if args.stage is not None and number_of(args.stage) is None:
-        want = normalize(args.stage.strip())
+    if stage is not None and number_of(stage) is None:
+        want = normalize(stage.strip())
         return any(normalize(s.name) == want or normalize(s.section or "") == want
                    for s in tl.stages)
     return True

@@ -7,8 +7,28 @@ import os
 import sys
 from pathlib import Path
 
+from viz.app.speeds import SPEEDS
 from viz.base.errors import InputError
-from viz.cli.options import _common, _print_warnings, _size, _when, load_all, scenario_of
+from viz.cli.options import (
+    _common,
+    _print_warnings,
+    _size,
+    _when,
+    load_all,
+    load_moment,
+    scenario_of,
+)
+
+
+def _speed(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if v not in SPEEDS:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(f'{s:g}' for s in SPEEDS)}; "
+                                         f"found {text!r}")
+    return v
 
 
 def cmd_play(args) -> int:
@@ -20,18 +40,31 @@ def cmd_play(args) -> int:
     # the first load's problems (a reading no file knows among them) stop it as any command.
     # Not compiled before (an empty cache): it opens on the first stages, the rest compile.
     sets, seed = scenario_of(args)
-    p = Progressive(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
+    first = None
+    if args.stage is not None:  # compiled as far as that stage (all of it if it must be)
+        first, _ = load_moment(args, whole=False)
+    p = Progressive(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed,
+                    first=first)
+    start = dict(speed=args.speed, playing=not args.paused)
     if not p.complete:
         d = p.first
+        start["t"] = _stage_start(d.timeline, args.stage)
         return run(d.layout, d.timeline, d.corpus, script_path=args.script,
-                   layout_path=args.layout, progressive=p)
+                   layout_path=args.layout, progressive=p, **start)
     r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
     if not r.result.ok:
         raise InputError(r.result.problems)
     d = r.current
     _print_warnings(d.warnings)
+    start["t"] = _stage_start(d.timeline, args.stage)
     return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout,
-               reloader=r)
+               reloader=r, **start)
+
+
+def _stage_start(timeline, name: str | None) -> float:
+    from viz.query.state import stage_index
+
+    return 0.0 if name is None else timeline.stages[stage_index(timeline, name)].t0
 
 
 def cmd_shot(args) -> int:
@@ -102,6 +135,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register play, shot, state, check and score."""
     play = sub.add_parser("play", help="play the rite in a window (the default)")
     _common(play)
+    play.add_argument("--stage", metavar="NAME",
+                      help="open at the start of that stage: its number (1, ①), name, or a "
+                           "name's beginning")
+    play.add_argument("--speed", type=_speed, default=1.0, metavar="N",
+                      help=f"play N times as fast ({', '.join(f'{s:g}' for s in SPEEDS)}; "
+                           "+ and − change it in the window)")
+    play.add_argument("--paused", action="store_true", help="open paused (Space plays)")
     play.set_defaults(func=cmd_play)
     shot = sub.add_parser("shot", help="render one frame to a PNG, headless")
     _common(shot)

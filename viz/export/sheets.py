@@ -359,9 +359,15 @@ def plan_name(c: Cue) -> str:
 
 
 def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | None,
-                frames: list[tuple] | None = None) -> list[tuple[Path | None, bytes]]:
-    """What a sheet writes: (path, bytes) pairs, the sheet itself first (path None: stdout)."""
+                frames: list[tuple] | None = None, stage: int | None = None
+                ) -> list[tuple[Path | None, bytes]] | None:
+    """What a sheet writes: (path, bytes) pairs, the sheet itself first (path None: stdout).
+    stage: that stage's cues only (None when he has none there)."""
     cs = cues(timeline, layout, corpus, actor, frames)
+    if stage is not None:
+        cs = [c for c in cs if timeline.steps[c.step].stage == stage]
+        if not cs:
+            return None
     if fmt == "csv":
         return [(path, to_csv(timeline, cs).encode("utf-8"))]
     if fmt == "html":

@@ -45,14 +45,21 @@ class Done:
 class Progressive:
     def __init__(self, script_path: str | Path, layout_path: str | Path,
                  readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None,
-                 every: float = EVERY):
+                 every: float = EVERY, first: Compiled | None = None):
+        """first: what to show first if it is not the whole rite (Rite.prefix's, reaching a
+        stage asked for); by default the cache's whole rite or the first stages."""
         self.args = (str(script_path), str(layout_path), tuple(readings))
         self.sets, self.seed, self.every = tuple(sets), seed, every
-        rite = Rite(script_path, layout_path, corpus, self.sets, seed)
+        rite = Rite(script_path, layout_path, corpus if first is None else first.corpus,
+                    self.sets, seed)
         self.corpus = rite.corpus
         whole = rite.cached(self.args[2])
+        if whole is None and first is not None and len(first.timeline.stages) >= (
+                first.script.stages_total or 0):
+            whole = first
         self.complete = whole is not None
-        self.first = whole if whole is not None else rite.prefix(self.args[2], FIRST_STAGES)
+        self.first = whole if whole is not None else (
+            first if first is not None else rite.prefix(self.args[2], FIRST_STAGES))
         self.total = self.first.script.stages_total or len(self.first.timeline.stages)
         self.ready = self.total if self.complete else len(self.first.timeline.stages)
         self._queue: queue.SimpleQueue = queue.SimpleQueue()

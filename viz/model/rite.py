@@ -140,25 +140,43 @@ class Rite:
         shown while the rest compiles. Every stage but the last is as the whole rite has it (the
         last may close a round of shooting that the next stage would carry on);
         compiled.script.stages_total says how many the whole rite has. Not kept on disk."""
+        from viz.model.script.reader import PrefixShort
+
         key = tuple(r for r in readings if r != DEFAULT_READING)
-        tries = 0
         while True:
             try:
                 return self._compile(key, upto=stages)
+            except PrefixShort as e:
+                # a stage names someone a later file casts (01 uses 02's 吏): read as far as that
+                more = self._cast_in(stages, e.unknown)
+                if more is None:
+                    return self.get(readings)
+                stages = more + 1
             except InputError:
-                # a stage may name someone a later stage's file casts (01 uses 02's 吏): read
-                # the next file too (the files read are in the parse cache), then twice as many
-                total = self._stages_total()
-                if stages >= total:
-                    raise
-                tries += 1
-                stages = min(stages + 1 if tries < 3 else 2 * stages, total)
+                return self.get(readings)  # every file's problems, as a whole load gives them
 
-    def _stages_total(self) -> int:
-        from viz.model.script.source import read_document
+    def _cast_in(self, start: int, ids: frozenset[str]) -> int | None:
+        """The furthest section file from `start` on that is the first to declare one of ids
+        (`id: X` in its text: a guess the reader then checks), None if one is declared in none."""
+        import re
 
-        doc, _ = read_document(self.script_path, upto=0)
-        return getattr(doc["stages"], "total", len(doc["stages"]))
+        from viz.base.yamlsrc import load_file, read_text
+        from viz.model.script.source import MANIFEST
+
+        p = Path(self.script_path)
+        man = p / MANIFEST if p.is_dir() else p
+        try:
+            sections = list(load_file(man)["sections"])
+            texts = [read_text(man.parent / rel) for rel in sections[start:]]
+        except (InputError, KeyError, TypeError):
+            return None
+        first = {}
+        for i, text in enumerate(texts):
+            for m in re.finditer(r"(?<![\w.])id:\s*[\"']?([A-Za-z_][A-Za-z0-9_]*)", text):
+                first.setdefault(m.group(1), start + i)
+        if not all(x in first for x in ids):
+            return None
+        return max(first[x] for x in ids)
 
     def _compile(self, key: tuple[str, ...], upto: int | None = None,
                  on_stage=None) -> Compiled:

@@ -204,6 +204,14 @@ def settings_from(doc: YMap) -> Settings:
                                                 "brisk_speed") if k in s}, gestures=gestures)
 
 
+class PrefixShort(InputError):
+    """A prefix (read_script upto=) names ids that no file it read casts: a later one may."""
+
+    def __init__(self, problems, unknown: frozenset[str]):
+        super().__init__(problems)
+        self.unknown = unknown
+
+
 def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (),
                 files: Sequence[str] = (), checked: bool = False,
                 sets: Sequence[tuple[str, str]] = (), seed: int | None = None,
@@ -238,6 +246,8 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
         seen.setdefault(stage.name, st.loc_of("name"))
         prev_sec = sec or prev_sec
         stages.append(stage)
+    if upto is not None and out.errors and r.unknown and len(stages) < total:
+        raise PrefixShort(out.errors, frozenset(r.unknown))
     out.raise_if_errors()
     set_out = r.thing_names(doc.get("set_out") or [], doc.loc_of("set_out")
                             if "set_out" in doc else doc.loc)

@@ -58,6 +58,7 @@ class _Scope:
             else:
                 self.prop_ids.add(p["id"])
         self.stage_props: set[str] = set()
+        self.unknown: set[str] = set()  # ids named but cast nowhere read (a prefix reads on)
 
     def cast_when(self, item: Mapping) -> bool:
         """Does a cast entry, prop or setup item's `when:` hold (true without one)?"""
@@ -74,6 +75,8 @@ class _Scope:
         if isinstance(v, str) and v in self.uncast:
             return None  # not cast in this scenario: drops out silently
         if not isinstance(v, str) or v not in self.actor_ids:
+            if isinstance(v, str):
+                self.unknown.add(v)
             self.out.error(loc, f"unknown actor {clip(v)}{_suggest(v, self.actor_ids)}")
             return None
         return v
@@ -95,6 +98,8 @@ class _Scope:
             return None  # not in this scenario (a prop of someone not cast)
         known = self.prop_ids | set(self.bundles)
         if not isinstance(v, str) or v not in known:
+            if isinstance(v, str):
+                self.unknown.add(v.split(".")[0])
             self.out.error(loc, f"unknown prop {clip(v)}{_suggest(v, known)}")
             return None
         return v

@@ -1,0 +1,3 @@
+"""The speeds the window plays at (+ and − step through them; `play --speed` picks one).
+Imports nothing, so the command line can offer them without loading pygame."""
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
