@@ -175,7 +175,8 @@ def install(extras):
     t0 = time.time()
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
     env.pop("PIP_REQUIRE_VIRTUALENV", None)
-    code = run(cmd, env=env)
+    # pip's output goes to stderr, so that what the command prints (state --json > f) stays clean
+    code = run(cmd, env=env, stdout=sys.stderr)
     if code != 0:
         fail("pip could not install the project (its messages are above); run the command "
              "again once the cause is fixed", code)
