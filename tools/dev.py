@@ -13,8 +13,9 @@ python3 is fine; where its venv module lacks ensurepip (no python3-venv package)
 made without pip and the system's pip (python3-pip, 22.3 or newer) installs into it.
 
 Standard library only, and written so that an old Python can read it far enough to say it is
-too old in one line.
+too old in one line: ASCII, and no syntax newer than Python 3.4's (so no f-strings).
 """
+# ruff: noqa: UP031 (%-formatting on purpose: see above)
 import hashlib
 import json
 import os
@@ -24,22 +25,6 @@ import sys
 import time
 
 NEED = (3, 10)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENV = os.path.join(ROOT, ".venv")
-STAMP = os.path.join(VENV, "xiangshe-install.json")
-PYPROJECT = os.path.join(ROOT, "pyproject.toml")
-# the packages whose versions are printed after an install (what CI and a bug report need)
-KEY_PACKAGES = ("pygame-ce", "numpy", "PyYAML", "jsonschema", "fonttools", "pytest", "hypothesis",
-                "resvg-py", "imageio-ffmpeg")
-USAGE = """usage: python3 tools/dev.py [--fresh] COMMAND [ARGS]
-
-  play [ARGS]      play the rite in a window (ARGS go to `main.py play`)
-  test [ARGS]      run the tests, headless (ARGS go to pytest, e.g. -k yamlsrc)
-  COMMAND [ARGS]   any other command of main.py (shot, state, plate, atlas, sheet, video, ...)
-  --fresh          delete .venv and make it again first
-
-Each makes .venv in the clone (or reuses it), installs the project into it when needed, and
-runs from it. `python3 tools/dev.py shot --help` shows a command's own options."""
 
 
 def fail(message, code=1):
@@ -57,6 +42,26 @@ if sys.version_info[:2] < NEED:
          "and run this script with it)" % (NEED + (sys.executable or "python",)
                                            + tuple(sys.version_info[:2])))
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENV = os.path.join(ROOT, ".venv")
+STAMP = os.path.join(VENV, "xiangshe-install.json")  # what the last install was
+HASH_KEY = "pyproject.toml sha256"
+PYPROJECT = os.path.join(ROOT, "pyproject.toml")
+# the packages whose versions are printed after an install (what CI and a bug report need)
+KEY_PACKAGES = ("pygame-ce", "numpy", "PyYAML", "jsonschema", "fonttools", "pytest", "hypothesis",
+                "resvg-py", "imageio-ffmpeg")
+USAGE = """usage: python3 tools/dev.py [--fresh] COMMAND [ARGS]
+
+  play [ARGS]      play the rite in a window (ARGS go to `main.py play`)
+  test [ARGS]      run the tests, headless (ARGS go to pytest, e.g. -k yamlsrc)
+  COMMAND [ARGS]   any other command of main.py (shot, state, plate, atlas, sheet, video, ...)
+  --fresh          delete .venv and make it again first
+
+Each makes .venv in the clone (or reuses it), installs the project into it when needed, and
+runs from it. `python3 tools/dev.py shot --help` shows a command's own options."""
+
+
+
 
 def venv_python():
     if os.name == "nt":
@@ -72,7 +77,7 @@ def quiet(cmd):
     """(returncode, output) of cmd, its output captured."""
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+                           text=True)
     except OSError as e:
         return 127, str(e)
     return p.returncode, p.stdout
@@ -181,7 +186,7 @@ def install(extras):
         fail("pip could not install the project (its messages are above); run the command "
              "again once the cause is fixed", code)
     with open(STAMP, "w", encoding="utf-8") as f:
-        json.dump({"pyproject.toml sha256": pyproject_hash(), "extras": sorted(extras)}, f)
+        json.dump({HASH_KEY: pyproject_hash(), "extras": sorted(extras)}, f)
     say("installed in %.0f s: %s" % (time.time() - t0, versions()))
 
 
@@ -209,14 +214,22 @@ def ensure(extras, fresh=False):
     if not os.path.exists(VENV):
         make_venv()
     stamp = read_stamp()
-    want = set(extras)
-    if stamp.get("pyproject.toml sha256") != pyproject_hash():
-        if stamp:
+    digest = pyproject_hash()
+    want = to_install(stamp, digest, extras)
+    if want is not None:
+        if stamp and stamp.get(HASH_KEY) != digest:
             say("pyproject.toml has changed since the last install: installing again")
-            want |= set(stamp.get("extras", []))
         install(want)
-    elif not want <= covered(stamp.get("extras", [])):
-        install(want | set(stamp.get("extras", [])))
+
+
+def to_install(stamp, digest, extras):
+    """The extras to install now (a set, perhaps empty), or None when .venv is up to date: the
+    stamp of the last install names this pyproject.toml's hash and extras that cover these.
+    An install keeps the extras installed before."""
+    had = set(stamp.get("extras", []))
+    if stamp.get(HASH_KEY) == digest and set(extras) <= covered(had):
+        return None
+    return had | set(extras)
 
 
 def execute(cmd, cwd=None, env=None):
