@@ -143,13 +143,39 @@ def test_sexagesimal_numbers_cannot_stall_the_loader(loader):
 # ------------------------------------------------------------------ limits
 
 
-def test_deep_nesting_is_refused_where_it_crosses_the_limit(loader):
-    prob, secs = refused("a: " + "[" * 20_000 + "]" * 20_000)
+def crossing(text: str, opener: str, levels_before: int) -> Loc:
+    """Where the opener that makes level MAX_DEPTH + 1 stands, counted in the text itself.
+
+    `levels_before` is how many levels are open before the first opener (the document's mapping).
+    """
+    i, level = -1, levels_before
+    while level <= yamlsrc.MAX_DEPTH:
+        i = text.index(opener, i + 1)
+        level += 1
+    line_start = text.rfind("\n", 0, i) + 1
+    return Loc("f.yaml", text.count("\n", 0, i) + 1, i - line_start + 1)
+
+
+# 150 levels are within libyaml's own reading ahead; 2,000 and 20,000 are past the 1,000 levels at
+# which the libyaml of PyYAML 6.0.4's wheels stops by itself (6.0.3's has no such limit): the
+# refusal is ours, at the bracket that crosses MAX_DEPTH, whichever PyYAML is installed.
+@pytest.mark.parametrize("depth", [150, 2_000, 20_000])
+def test_deep_nesting_is_refused_where_it_crosses_the_limit(loader, depth):
+    text = "a: " + "[" * depth + "]" * depth
+    prob, secs = refused(text)
     # the mapping is level 1, so the 100th bracket (column 3 + 100) is level 101
-    assert prob.loc == Loc("f.yaml", 1, 3 + yamlsrc.MAX_DEPTH) and "nested more than 100" in prob.message
+    assert prob.loc == crossing(text, "[", 1) == Loc("f.yaml", 1, 3 + yamlsrc.MAX_DEPTH)
+    assert "nested more than 100" in prob.message
     assert secs < RUNAWAY
-    prob, _ = refused("x:\n" + "- " * 20_000 + "z\n")
-    assert prob.loc.line == 2 and "nested" in prob.message
+    text = "a: " + "{a: " * depth + "}" * depth
+    prob, _ = refused(text)
+    assert prob.loc == crossing(text, "{", 1) and "nested more than 100" in prob.message
+    text = "x:\n" + "- " * depth + "z\n"
+    prob, _ = refused(text)
+    assert prob.loc == crossing(text, "-", 1) and "nested more than 100" in prob.message
+    text = "[\n" * depth + "]" * depth
+    prob, _ = refused(text)
+    assert prob.loc == crossing(text, "[", 0) and "nested more than 100" in prob.message
     assert load_text("[" * 99 + "]" * 99) is not None  # the document itself is level 1
 
 

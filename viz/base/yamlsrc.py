@@ -203,9 +203,14 @@ def _check_text(text: str, name: str) -> None:
                                  f"character U+{ord(ch):04X} is not allowed in YAML"))
 
 
-def _parse(text: str, name: str, work: Callable[[Any], Any]) -> Any:
+class _LibyamlNesting(InputError):
+    """libyaml's own nesting limit, met while reading ahead (see load_text)."""
+
+
+def _parse(text: str, name: str, work: Callable[[Any], Any], loader_class: type | None = None
+           ) -> Any:
     """work(loader) on a fresh loader of `text`; YAML's own errors become located InputErrors."""
-    loader = _Loader(text)
+    loader = (loader_class or _Loader)(text)
     loader.src_name = name
     try:
         return work(loader)
@@ -213,7 +218,8 @@ def _parse(text: str, name: str, work: Callable[[Any], Any]) -> Any:
         mark = e.problem_mark or e.context_mark
         loc = _loc(name, mark) if mark else Loc(name, 1, 1)
         msg = " ".join(shorten(str(x)) for x in (e.context, e.problem) if x) or "invalid YAML"
-        raise InputError(Problem(loc, f"YAML syntax: {msg}")) from None
+        error = (_LibyamlNesting if "nesting depth" in str(e.problem) else InputError)
+        raise error(Problem(loc, f"YAML syntax: {msg}")) from None
     except yaml.YAMLError as e:
         raise InputError(Problem(Loc(name, 1, 1), f"YAML: {shorten(str(e))}")) from None
     finally:
@@ -224,7 +230,14 @@ def load_text(text: str, name: str = "<string>") -> Any:
     """Parse YAML text; syntax errors and exceeded limits become a located InputError."""
     _check_text(text, name)
     # two passes: the first only counts, so nothing deep or huge is built before it is refused
-    _parse(text, name, _check_shape)
+    try:
+        _parse(text, name, _check_shape)
+    except _LibyamlNesting:
+        # libyaml (from PyYAML 6.0.4's wheels) stops at 1,000 levels of its own, found while it
+        # reads ahead of the events the walk has seen; the pure-Python loader reads no further
+        # than it must, so its walk meets MAX_DEPTH first and refuses at the bracket that crosses
+        _parse(text, name, _check_shape, _PyLoader)
+        raise  # not reached: the walk refuses first at MAX_DEPTH < 1,000
     return _parse(text, name, _build)
 
 
