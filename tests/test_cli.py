@@ -231,3 +231,16 @@ def test_an_unknown_command_is_named_with_the_commands(capsys, argv, guess):
         f"error: unknown command {word!r}{guess}",
         "commands: play, shot, state, check, score, coverage, text, find, diff, plate, video, "
         "sheet, atlas (python main.py --help explains each)"]
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
+    """`coverage --json | head -2` (400 kB): no BrokenPipeError traceback, status 0."""
+    code = ("import subprocess, sys\n"
+            "p = subprocess.Popen([sys.executable, 'main.py', 'coverage', '--json'], "
+            "stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+            "p.stdout.readline(); p.stdout.close()\n"
+            "err = p.stderr.read().decode(); print(p.wait()); print(repr(err))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    rc, err = out.stdout.splitlines()
+    assert "Traceback" not in err and rc == "0", err

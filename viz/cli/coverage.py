@@ -26,6 +26,6 @@ def add_commands(sub) -> None:
                                          "gives the reason); --strict: exit 1 if a 經 clause is "
                                          "missing")
     _common(cv)
-    cv.add_argument("--json", action="store_true", help="the documented JSON (see README)")
+    cv.add_argument("--json", action="store_true", help="the documented JSON (docs/REFERENCE.md)")
     cv.add_argument("--strict", action="store_true", help="exit 1 if any 經 clause is missing")
     cv.set_defaults(func=cmd_coverage)

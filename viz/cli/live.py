@@ -35,7 +35,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="a reading to compare (one: against 鄭; two: with each other); with "
                         "two --script, the readings both are compiled under")
     p.add_argument("--json", action="store_true",
-                   help="one JSON object (documented in viz/query/diff.py and the README)")
+                   help="one JSON object (documented in viz/query/diff.py)")
     p.set_defaults(func=_piped(cmd_diff))
 
 

@@ -153,7 +153,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     st = sub.add_parser("state", help="who is where, facing which way, holding what, at a time")
     _common(st)
     _when(st)
-    st.add_argument("--json", action="store_true", help="the documented JSON (see README)")
+    st.add_argument("--json", action="store_true", help="the documented JSON (docs/REFERENCE.md)")
     st.set_defaults(func=cmd_state)
     chk = sub.add_parser("check", help="validate layout and script, and the motion it compiles "
                                        "to; warnings; exit 2 on errors")

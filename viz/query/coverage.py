@@ -6,7 +6,7 @@ span may enclose); *noted* when no step cites it but a stage's `rules:` entry do
 an action: the rule's note is the reason); *missing* otherwise. A step repeated by `each:` or
 expanded from a pattern is one written step: it is listed once, by where it is written.
 
-The JSON (`coverage --json`, documented in README.md, "Coverage"):
+The JSON (`coverage --json`, documented in docs/REFERENCE.md, "Coverage"):
 
     {"script": PATH, "readings": [..],
      "summary": {"經": {"total", "cited", "noted", "missing": [ID..]},
@@ -165,7 +165,7 @@ def _tally(cov: Coverage, kind: str, scripted_only: bool = False) -> dict:
 
 
 def to_json(cov: Coverage, script_path: str = "", readings=()) -> dict:
-    """The documented JSON (README.md, "Coverage")."""
+    """The documented JSON (docs/REFERENCE.md, "Coverage")."""
     return {
         "script": str(script_path),
         "readings": list(readings),

@@ -81,7 +81,7 @@ def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
 
 def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
           closing: bool = False) -> dict[str, Any]:
-    """Everyone present at t, in the documented JSON shape (README: "The state JSON").
+    """Everyone present at t, in the documented JSON shape (docs/REFERENCE.md: "The state JSON").
 
     At a boundary between steps the step reported is the one beginning, unless `step` names the
     one just finished (as `--after TEXT` does: the answer is about the words asked for), and
