@@ -165,3 +165,18 @@ def test_below_the_back_ends_nothing_imports_pygame(layer):
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]", (layer, out.stdout)
+
+
+MAX_CLASS_LINES = 400
+
+
+def test_no_class_holds_more_than_a_part_of_the_program():
+    """A class over about 400 lines does several things: split it by what they are (the reader,
+    the compiler and the window were split so, into parts that are handed to each other)."""
+    big = []
+    for f in VIZ.rglob("*.py"):
+        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ClassDef) and n.end_lineno - n.lineno + 1 > MAX_CLASS_LINES:
+                big.append(f"{f.relative_to(ROOT)}:{n.lineno} {n.name} "
+                           f"({n.end_lineno - n.lineno + 1} lines)")
+    assert big == []
