@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
-from viz.cli.options import load_all  # noqa: E402
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.cli.options import load_all  # noqa: E402
 
 
 def _cpu(a, b) -> float:
@@ -52,8 +52,8 @@ def main() -> int:
 
     from viz.backends import pgdraw
     from viz.draw.compose import Model, View, compose
-    from viz.export.plate import render_plate
     from viz.export.atlas import build_atlas
+    from viz.export.plate import render_plate
     from viz.export.video import render_video
 
     d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)

@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
+from viz.base.yamlsrc import load_file  # noqa: E402
 from viz.model.rite import Rite  # noqa: E402
 from viz.text import load_corpus  # noqa: E402
-from viz.base.yamlsrc import load_file  # noqa: E402
 
 
 def simulated(rite: Path, times: int, folder: Path) -> Path:

@@ -51,7 +51,6 @@ from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
 from viz.model.rite import Rite  # noqa: E402
 
-
 CPU: list[list[float]] = []  # the CPU time (process_time) of each call of the last timed()
 
 

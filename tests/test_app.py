@@ -14,13 +14,12 @@ import pytest
 from test_draw import FakeLayout, fake_corpus, fake_model, fake_timeline, pixels
 
 import viz.app.window
-from viz.backends import fonts
 from viz.app.window import TOAST_SECONDS, App
+from viz.backends import fonts, pgdraw
+from viz.base.fileio import OutputError, RefuseOverwrite
 from viz.draw import hud
-from viz.backends import pgdraw
 from viz.draw.compose import View, compose
 from viz.draw.scene import FEATURE_STYLE
-from viz.base.fileio import OutputError, RefuseOverwrite
 from viz.export.shot import render_png, render_surface
 
 SIZE = (960, 600)

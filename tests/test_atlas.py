@@ -11,8 +11,8 @@ import pytest
 from test_video import run_cli, trimmed_rite
 
 from viz import DEFAULT_LAYOUT
-from viz.export import atlas
 from viz.base.fileio import RefuseOverwrite
+from viz.export import atlas
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viz.model.compile.compiler import compile_script
 from viz.base.errors import Collector
+from viz.model.compile.compiler import compile_script
 from viz.model.script.reader import parse_script
 
 SCRIPT = textwrap.dedent("""\

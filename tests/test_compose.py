@@ -200,8 +200,8 @@ def test_the_inset_draws_only_those_on_the_range(corpus):
     in the court, 80 尺 north of the inset's top; his tag (弓·矢·扑) was placed inside the inset,
     under its title, because the inset took in everyone within 240 px of it."""
     from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.query.state import step_after
     from viz.model.rite import Rite
+    from viz.query.state import step_after
     got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
     tl = got.timeline
     m = Model(got.layout, tl, corpus)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.query.coverage import coverage, format_table, to_json
-from viz.model.script.reader import parse_script
 from viz.base.yamlsrc import load_file
+from viz.model.script.reader import parse_script
+from viz.query.coverage import coverage, format_table, to_json
 
 # a one-file script of 迎賔 (section 5): each step cites one clause, so removing one step leaves
 # exactly its clause uncited

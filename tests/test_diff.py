@@ -12,8 +12,8 @@ from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT
 from viz.cli.main import main, parser
-from viz.query.diff import PLACE_EPS, diff, format_table, route_distance
 from viz.model.rite import Rite
+from viz.query.diff import PLACE_EPS, diff, format_table, route_distance
 
 SECTION = "sections/14-立司正.yaml"
 # 戒賔 … 誘射 (01–17) of the bundled rite: the 司正 (14) and the first shooting (17, where the 物

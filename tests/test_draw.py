@@ -31,7 +31,6 @@ from viz.draw.scene import (
     set_down_props,
     short_label,
 )
-from viz.text.corpus import Clause, Corpus, Section
 from viz.model.timeline import (
     ActorInfo,
     Event,
@@ -41,6 +40,7 @@ from viz.model.timeline import (
     Timeline,
     build_channel,
 )
+from viz.text.corpus import Clause, Corpus, Section
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -12,10 +12,9 @@ import pygame
 import pytest
 from test_draw import fake_model, pixels
 
-from viz.backends import fonts
+from viz.backends import fonts, pgdraw
 from viz.draw import compose as composer
 from viz.draw import hud
-from viz.backends import pgdraw
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Sprite, Text

@@ -17,13 +17,12 @@ import numpy as np
 import pygame
 import pytest
 
-from viz.draw import labels, plate, scene, trails
-from viz.export import plate as plate_files
-
 from viz.backends import pgdraw, svgdraw
+from viz.draw import labels, plate, scene, trails
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Text
+from viz.export import plate as plate_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (960, 680)  # small enough for resvg to draw in well under a second

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.base import cache
 from viz.cli.main import main
 from viz.model.rite import Rite
 from viz.query.state import state

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from test_script import GOOD, errors, loc_of
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.model.compile.compiler import compile_script
 from viz.base.errors import InputError
+from viz.model.compile.compiler import compile_script
 from viz.model.rite import Rite
 from viz.model.schema import DOCS_PATH, SCHEMA_PATH, docs_with_table, schema_text, script_schema
 from viz.model.script.reader import load_script, parse_script

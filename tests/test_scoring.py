@@ -9,8 +9,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from viz.model.compile.compiler import compile_script
 from viz.base.errors import Collector, InputError
+from viz.model.compile.compiler import compile_script
 from viz.model.scenario import announce, numeral, pair_up
 from viz.model.scoring import report, score_values, state_fields
 from viz.model.script.reader import parse_script

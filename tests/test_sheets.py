@@ -157,3 +157,23 @@ def test_the_command(tmp_path, capsys):
     html = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "s.html"),
                    capsys=capsys)
     assert html.returncode == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE")
+
+
+def test_a_sheet_of_one_stage(tmp_path, capsys):
+    """`sheet zhuren --stage 5` (or ⑤, 迎賔): that stage's cues only; a role with none there
+    is told so; --all writes only the roles that act in it."""
+    small = trimmed_rite(tmp_path / "rite")
+    whole = run_cli("sheet", "--script", str(small), "zhuren", "--format", "csv", capsys=capsys)
+    rows = whole.stdout.splitlines()[1:]
+    for name in ("5", "⑤", "迎賔"):
+        one = run_cli("sheet", "--script", str(small), "zhuren", "--format", "csv", "--stage",
+                      name, capsys=capsys)
+        assert one.returncode == 0, one.stderr
+        got = one.stdout.splitlines()[1:]
+        assert got and set(got) < set(rows) and all(",5 迎賔," in r for r in got), got[:2]
+    none = run_cli("sheet", "--script", str(small), "bin", "--stage", "2", capsys=capsys)
+    assert none.returncode == 2 and "does nothing in stage 2 設席陳器" in none.stderr
+    d = tmp_path / "five"
+    ok = run_cli("sheet", "--script", str(small), "--all", "-o", str(d), "--format", "csv",
+                 "--stage", "迎賔", capsys=capsys)
+    assert ok.returncode == 0 and "zhuren.csv" in os.listdir(d) and "li1.csv" not in os.listdir(d)

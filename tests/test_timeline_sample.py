@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from viz.model.timeline import (
+    _NONE,
     FLYING,
     SET_DOWN,
     STANDARD,
@@ -20,7 +21,6 @@ from viz.model.timeline import (
     StageSpan,
     StepSpan,
     Timeline,
-    _NONE,
     build_channel,
 )
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from viz.model.compile.compiler import Compiler, compile_script
 from viz.base.errors import Collector
-from viz.query.lint import motion_warnings
+from viz.model.compile.compiler import Compiler, compile_script
 from viz.model.script.reader import parse_script
 from viz.model.timeline import POSTURES, Timeline
 from viz.model.verbs import CompileContext
+from viz.query.lint import motion_warnings
 
 HEAD = textwrap.dedent("""\
     settings: {walk_speed: 5, turn: 0.5, gestures: {拜: 2.0, 坐: 1.0, 興: 1.0, take: 1.0, put: 1.0}}

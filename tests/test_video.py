@@ -16,11 +16,11 @@ from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.backends import pgdraw  # noqa: E402
+from viz.base.fileio import OutputError, RefuseOverwrite  # noqa: E402
 from viz.draw.compose import Model, compose  # noqa: E402
 from viz.export import video  # noqa: E402
-from viz.base.fileio import OutputError, RefuseOverwrite  # noqa: E402
-from viz.query.state import QueryError  # noqa: E402
 from viz.model.timeline import Event, Timeline  # noqa: E402
+from viz.query.state import QueryError  # noqa: E402
 
 SIZE = (320, 200)  # tiny frames: a test video takes well under a second
 

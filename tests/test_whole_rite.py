@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-from viz.query.lint import motion_warnings
-from viz.query.state import state
 from viz.model.rite import Rite
 from viz.model.scoring import report, score_values
+from viz.query.lint import motion_warnings
+from viz.query.state import state
 
 SHOOTING = ["請射", "誘射", "初射獲而未釋獲", "取矢", "再請射", "再射釋獲", "賔主大夫衆賔射",
             "取矢視算", "飲不勝者", "獻獲者及釋獲者", "三請射", "三射用樂", "三射取矢視算",

@@ -17,10 +17,10 @@ from test_draw import FakeLayout, fake_corpus, fake_timeline
 
 from viz.app.readings import POLL_SECONDS
 from viz.app.window import App
+from viz.base.errors import Loc, Problem
 from viz.draw import ghosts, hud, trails
 from viz.draw.compose import View, column_w, compose
 from viz.draw.display import Circle, Line, Text
-from viz.base.errors import Loc, Problem
 from viz.model.reload import Result
 from viz.model.timeline import Timeline, build_channel
 

@@ -35,7 +35,6 @@ from viz.app import drum
 from viz.app.bindings import Bindings
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer
-from viz.app.speeds import SPEEDS
 from viz.app.readings import (
     COMPARE_NOW,
     COMPILED,
@@ -45,6 +44,7 @@ from viz.app.readings import (
     RELOADED,
     Readings,
 )
+from viz.app.speeds import SPEEDS
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
 from viz.draw import ghosts

@@ -55,7 +55,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_video(args: argparse.Namespace) -> int:
     from viz.export.video import render_video, span_of
-    from viz.query.state import QueryError, stage_index
+    from viz.query.state import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
@@ -104,10 +104,9 @@ def _format(args: argparse.Namespace) -> str:
 def cmd_sheet(args: argparse.Namespace) -> int:
     import sys
 
-    from viz.export.common import FONTS, font_files, write_all
-
     from viz.export import sheets
-    from viz.query.state import QueryError
+    from viz.export.common import FONTS, font_files, write_all
+    from viz.query.state import QueryError, stage_index
 
     if args.all == (args.actor is not None):
         raise QueryError("give one ACTOR, or --all -o DIR")

@@ -16,8 +16,7 @@ POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
-    from viz.cli.options import _shown
-    from viz.cli.options import _piped
+    from viz.cli.options import _piped, _shown
 
     p = subparsers.add_parser(
         "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
@@ -60,8 +59,8 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from viz.query.diff import diff, format_table, to_json
     from viz.model.rite import Rite
+    from viz.query.diff import diff, format_table, to_json
     from viz.text import load_corpus
 
     corpus = load_corpus()

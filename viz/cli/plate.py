@@ -54,9 +54,9 @@ def _dpi(text: str) -> float:
 
 
 def cmd_plate(args: argparse.Namespace) -> int:
+    from viz.base.fileio import atomic_write_bytes
     from viz.cli.options import load_moment
     from viz.export import plate
-    from viz.base.fileio import atomic_write_bytes
     from viz.query.state import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

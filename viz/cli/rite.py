@@ -68,8 +68,8 @@ def _stage_start(timeline, name: str | None) -> float:
 
 
 def cmd_shot(args) -> int:
-    from viz.query.state import QueryError, resolve_moment
     from viz.export.shot import render_png
+    from viz.query.state import QueryError, resolve_moment
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viz.backends import fonts
+from viz.base.fileio import OutputError
 from viz.export.common import (
     FONT_FACE,
     FONT_FAMILY,
@@ -35,7 +36,6 @@ from viz.export.common import (
     refuse_existing,
     write_all,
 )
-from viz.base.fileio import OutputError
 
 PLATE_SIZE = (1600, 1130)  # A4 landscape, as viz.draw.plate draws by default
 PLATES = "plates"

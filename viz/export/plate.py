@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from viz.backends import pgdraw, svgdraw
 from viz.draw import plate as layers_of
 from viz.draw.compose import Model
 from viz.draw.plate import DEFAULT_SIZE, Plate
-from viz.backends import pgdraw, svgdraw
 
 _models: OrderedDict[int, tuple[object, Model]] = OrderedDict()
 

@@ -25,8 +25,8 @@ import numpy as np
 
 from viz.draw import trails
 from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS
-from viz.query.state import QueryError, dir_name
 from viz.model.timeline import POSTURES
+from viz.query.state import QueryError, dir_name
 
 MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
 MIN_TURN = 5.0  # degrees
@@ -168,7 +168,6 @@ def plan_png(layout, cue: Cue, size: tuple[int, int] = PLAN_SIZE, breaks=None) -
     import pygame
 
     from viz.backends import pgdraw
-
     from viz.draw import scene
     from viz.draw.camera import Camera
     from viz.draw.display import Circle, Line, Text

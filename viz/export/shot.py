@@ -7,8 +7,8 @@ from pathlib import Path
 import pygame
 
 from viz.backends import pgdraw
-from viz.draw.compose import Model, View, compose
 from viz.base.fileio import atomic_write_bytes
+from viz.draw.compose import Model, View, compose
 
 
 def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),

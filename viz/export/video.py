@@ -38,16 +38,15 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from viz.backends import fonts
-from viz.backends import pgdraw
-from viz.draw.compose import Model, View, compose
-from viz.draw.hud import HudState
-from viz.export.common import Progress, ffmpeg_exe
+from viz.backends import fonts, pgdraw
 
 # The private helpers of viz.base.fileio are the only implementation of its rules (refuse, keep the
 # mode, never replace a name that appeared meanwhile); ffmpeg writes the temporary file itself,
 # so atomic_write_bytes, which wants the bytes in memory, does not fit a video of many MB.
 from viz.base.fileio import OutputError, _check_target, _describe, _put_in_place, _temp_file
+from viz.draw.compose import Model, View, compose
+from viz.draw.hud import HudState
+from viz.export.common import Progress, ffmpeg_exe
 from viz.query.state import QueryError, stage_index, step_after
 
 BEAT = "beat"  # the timeline's events at the drum's beats (viz/model/compile/shooting.py close_scoring)

@@ -14,12 +14,11 @@ from typing import Any
 import jsonschema
 import numpy as np
 
+from viz import DEFAULT_LAYOUT, LAYOUTS, ROOT  # noqa: F401 (ROOT and DEFAULT_LAYOUT are read from here too)
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem
-from viz.model.paths import Planner, count_crossings, hit_matrix
 from viz.base.yamlsrc import YList, YMap, load_text, locate, numbers
-
-from viz import DEFAULT_LAYOUT, LAYOUTS, ROOT  # noqa: F401 (ROOT and DEFAULT_LAYOUT are read from here too)
+from viz.model.paths import Planner, count_crossings, hit_matrix
 
 SCHEMA_PATH = LAYOUTS / "layout.schema.json"
 

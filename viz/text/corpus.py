@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from dataclasses import dataclass, replace, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
