@@ -85,16 +85,22 @@ def test_snapshots_while_compiling_agree_with_the_whole(whole):
             assert a.step == b.step and a.stage == b.stage
 
 
-def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, capsys, whole):
-    """Cold cache: `plate --stage 迎賔` compiles a prefix, and draws what the whole rite draws."""
+def _compiles(monkeypatch, tmp_path) -> list[int | None]:
+    """With an empty cache, how far each compile goes (None: the whole rite), in order."""
     monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache"))
-    compiled = []
+    compiled: list[int | None] = []
     real = Rite._compile
 
     def spy(self, key, upto=None, on_stage=None):
         compiled.append(upto)
         return real(self, key, upto, on_stage)
     monkeypatch.setattr(Rite, "_compile", spy)
+    return compiled
+
+
+def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, capsys, whole):
+    """Cold cache: `plate --stage 迎賔` compiles a prefix, and draws what the whole rite draws."""
+    compiled = _compiles(monkeypatch, tmp_path)
     assert main(["plate", "--stage", "迎賔", "-o", str(tmp_path / "a.svg")]) == 0
     assert compiled == [2, 8]  # 迎賔 is stage 5: not before the last of two, before that of 8
     assert main(["plate", "--stage", "迎賔", "--style", "screen", "-o",
@@ -111,14 +117,7 @@ def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, ca
 
 @pytest.mark.parametrize("stage", ["三射", "初射"])
 def test_a_name_that_could_begin_a_later_stage_is_asked_of_all(tmp_path, monkeypatch, stage):
-    monkeypatch.setenv("XIANGSHE_CACHE", str(tmp_path / "cache"))
-    compiled = []
-    real = Rite._compile
-
-    def spy(self, key, upto=None, on_stage=None):
-        compiled.append(upto)
-        return real(self, key, upto, on_stage)
-    monkeypatch.setattr(Rite, "_compile", spy)
+    compiled = _compiles(monkeypatch, tmp_path)
     code = main(["plate", "--stage", stage, "-o", str(tmp_path / "a.svg")])
     assert compiled[-1] is None
     assert code == (2 if stage == "三射" else 0)  # 三射 begins four stages: say which
