@@ -211,3 +211,11 @@ def test_play_refuses_a_speed_it_does_not_have(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--speed", "3"])
     assert "expected one of 0.25, 0.5, 1, 2, 4, 8, 16; found '3'" in capsys.readouterr().err
+
+
+def test_words_asked_for_with_after_are_looked_for_in_the_whole_rite(tmp_path, monkeypatch):
+    """--after's step is the last to end of those citing the words: a later stage may cite them
+    again, so no prefix answers it."""
+    compiled = _compiles(monkeypatch, tmp_path)
+    assert main(["plate", "--after", "主人以賔三揖", "-o", str(tmp_path / "a.svg")]) == 0
+    assert compiled == [None]

@@ -44,7 +44,7 @@ def load_moment(args, whole: bool = True):
     readings = tuple(args.reading)
     got = rite.cached(readings)
     if got is None and not whole:
-        for n in _prefix_sizes(args, rite.corpus):
+        for n in _prefix_sizes(args):
             pre = rite.prefix(readings, n)
             tl = pre.timeline
             if len(tl.stages) >= (pre.script.stages_total or 0):
@@ -61,21 +61,17 @@ def load_moment(args, whole: bool = True):
     return got, resolve_moment(got.timeline, got.corpus, *_asked(args))
 
 
-def _prefix_sizes(args, corpus) -> list[int]:
-    """How many stages to compile, in turn: one past the stage a number names, or the section
-    the words of --after are in (stages follow the text's sections), else PREFIXES."""
+def _prefix_sizes(args) -> list[int]:
+    """How many stages to compile, in turn: one past the stage a number names, else PREFIXES;
+    none for --after TEXT, whose step is the last to end of those citing it, and a later stage
+    may cite the same words (如初)."""
     from viz.text.names import number_of
 
     at, after, stage = _asked(args)
+    if after is not None:
+        return []
     n = number_of(stage) if stage is not None else None
-    if n is not None:
-        return [n + 1]
-    if after is not None and corpus is not None:
-        hits = corpus.find(after)
-        sec = corpus.section_at(hits[0]) if hits else None
-        if sec is not None:
-            return [sec.index + 1, sec.index + 4]
-    return list(PREFIXES)
+    return [n + 1] if n is not None else list(PREFIXES)
 
 
 def _asked(args) -> tuple:
