@@ -72,7 +72,7 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 
 def add_sheet(subparsers: argparse._SubParsersAction) -> None:
-    from viz.export.common import SHEET_FORMATS
+    from viz.export.common import PAPERS, SHEET_FORMATS
 
     s = subparsers.add_parser(
         "sheet", help="a role's cue sheet: every step in which he acts",
@@ -89,6 +89,8 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
                    help="default: from -o's suffix, else md")
     s.add_argument("-o", "--output", metavar="FILE|DIR",
                    help="the sheet (default: print it); with --all, the folder for the sheets")
+    s.add_argument("--paper", choices=PAPERS, default="a4",
+                   help="html: the paper it prints on, portrait (default a4)")
     s.add_argument("--force", action="store_true", help="replace files that exist")
     s.set_defaults(func=cmd_sheet)
 
@@ -119,7 +121,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
         out = Path(args.output) if args.output else None
-        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage)
+        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage,
+                                   paper=args.paper)
         if files is None:
             s = tl.stages[stage]
             raise QueryError(f"{tl.actors[actor].name} ({tl.actors[actor].id}) does nothing in "
@@ -137,7 +140,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     frames = sheets.step_frames(tl)
     for i, a in enumerate(tl.actors):
         path = folder / f"{a.id}.{fmt}"
-        got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage)
+        got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage,
+                                 args.paper)
         if got is None:
             continue  # nothing to do in that stage
         files += got
@@ -146,7 +150,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
             folders.append(sheets.plan_folder(path))
     if fmt != "csv":
         files.append((folder / f"index.{fmt}",
-                      sheets.index_page(tl, fmt, names).encode("utf-8")))
+                      sheets.index_page(tl, fmt, names, args.paper).encode("utf-8")))
     if fmt == "html":  # the pages name it: a machine with no CJK font still shows them
         files += font_files(folder)
         folders.append(folder / FONTS)
