@@ -160,6 +160,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 
 
 def add_atlas(subparsers: argparse._SubParsersAction) -> None:
+    from viz.export.common import PAPERS
+
     a = subparsers.add_parser(
         "atlas", help="a plate per stage (or step) beside its text: an offline HTML folder",
         description="DIR/index.html shows each plate (DIR/plates/*.png and *.svg) beside the "
@@ -169,6 +171,8 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder (created if missing; its parent must exist)")
     a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
+    a.add_argument("--paper", choices=PAPERS, default="a4",
+                   help="the paper index.html prints on, landscape (default a4)")
     a.add_argument("--force", action="store_true", help="replace files that exist in DIR")
     a.set_defaults(func=cmd_atlas)
 
@@ -178,7 +182,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     d = load_all(args.script, args.layout, args.reading, args)
-    info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
+    info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
+                       paper=args.paper)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0
