@@ -79,6 +79,7 @@ LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）")
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, PART, ELSEWHERE_TITLE, STEP_NOTE,
                                                     INSET_TITLE, MOVES, FOLLOW, WHO, LIST_SEP,
                                                     MORE, SPAN, OMITTED, ELLIPSIS, *LEGEND))
+COURT_SHOWN = 30.0  # 尺 of the court in front of the 堂 a plate shows, whoever stands there
 MAX_MOVES = 25  # numbered moves a stage plate holds; a busier stage is split into parts
 
 
@@ -349,15 +350,23 @@ def _in_elsewhere(model: Model, pts: np.ndarray) -> np.ndarray:
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
-    """What the plan shows: the hall and court, everyone present at the school and every move
-    drawn there (the range has its own inset); the 賔's gate instead while the rite is there."""
+    """What the plan shows: the hall and the court's width, as far south as anyone present at
+    the school or any move drawn there starts or ends (at least COURT_SHOWN 尺 in front of the 堂; the
+    empty court south of them is left out, and the range has its own inset); the 賔's gate
+    instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
         return model.elsewhere
     site = scene.site_bounds(model.layout)
     x0, _, x1, y1 = model.near
     y0 = _range_top(model)
-    pts = [np.array([[site[0], site[1]], [site[2], site[3]]]), frame.xy[frame.present]]
-    pts += [g.points for g in found]
+    halls = [np.asarray(f.points, float).reshape(-1, 2) for f in model.layout.features
+             if f.kind == "hall"]
+    south = (min(float(h[:, 1].min()) for h in halls) - COURT_SHOWN if halls else site[1])
+    pts = [np.array([[site[0], max(site[1], south)], [site[2], site[3]]]),
+           frame.xy[frame.present]]
+    # where the moves start and end (a walk out to the range is drawn as far as the plan
+    # goes, and on in the range's inset)
+    pts += [g.points[[0, -1]] for g in found]
     a = np.vstack(pts)
     a = a[(a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)]
     pad = 6.0
@@ -472,9 +481,15 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             written.append(Line((a, b), GREY, 1.0, screen=True))
         written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
     boxes = [p.box for p in placed]
-    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box, max(10.0, px * 0.8))
-    moves = (trails_mod.drill(trails_mod.clipped(found, cam, box), cam.scale, ZHU, ZHU_FAINT)
-             if found else [])
+    seen = trails_mod.clipped(found, cam, box) if found else []
+    # each move numbered where it is first seen: its start, or where it comes into the view
+    # (a walk in from the far gate, or from the school to the 賔's gate)
+    first: dict[tuple[int, int], trails_mod.Leg] = {}
+    for g in seen:
+        first.setdefault((g.number, g.actor), g)
+    nums, num_boxes = _numbers(list(first.values()), cam, [*marks, *boxes], box,
+                               max(10.0, px * 0.8))
+    moves = trails_mod.drill(seen, cam.scale, ZHU, ZHU_FAINT) if seen else []
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
 
 
@@ -502,7 +517,19 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     want_range = model.range is not None and bool(far_idx or far_legs)
     want_gate = model.elsewhere is not None and bool(gate_idx or gate_legs)
     bounds = _bounds(model, frame, near_legs)
-    pg = _page(size, wide=part is not None, insets=want_range or want_gate)
+    pg = _page(size, wide=part is not None)
+    row = None  # the insets go under the plan when it leaves room there, else beside it
+    if want_range or want_gate:
+        mx, my, mw, mh = pg.map
+        trial = Camera(pg.map, breaks=model.breaks)
+        trial.fit(bounds, margin=24)
+        (_, ya), (_, yb) = trial.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
+        need = abs(yb - ya) + 48 + pg.px
+        if mh - need >= mh * 0.25:
+            row = (mx, my + need + pg.px * 0.5, mw, mh - need - pg.px * 0.5)
+            pg = replace(pg, map=(mx, my, mw, need))
+        else:
+            pg = _page(size, wide=part is not None, insets=True)
     cam = Camera(pg.map, breaks=model.breaks)
     cam.fit(bounds, margin=24)
     W, H = size
@@ -540,7 +567,20 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
               Layer("plate.text", None, cam, tuple(head + side))]
     boxes, marks = list(main.labels), list(main.marks)
     todo = []
-    if pg.insets is not None:
+    if row is not None:  # side by side under the plan, each as wide as its ground drawn
+        ix, iy, iw, ih = row
+        gap = round(pg.px)
+        share = (iw - gap) / 2 if want_range and want_gate else iw
+        x0 = ix
+        for want, where, name, head_, who, legs_ in (
+                (want_range, model.range, "plate.inset", INSET_TITLE, far_idx, far_legs),
+                (want_gate, model.elsewhere, "plate.gate",
+                 ELSEWHERE_TITLE.format(name=_gate_name(model.layout)), gate_idx, gate_legs)):
+            if want:
+                bw = _inset_width(model, where, share, ih, pg.px)
+                todo.append((name, (x0, iy, bw, ih), where, head_, who, legs_))
+                x0 += bw + gap
+    elif pg.insets is not None:
         ix, iy, iw, ih = pg.insets
         gap = round(pg.px)
         # each inset as tall as its ground drawn the column's width (the range at most 0.62 of
@@ -572,6 +612,16 @@ def _inset_height(model: Model, bounds, width: float, most: float, px: float) ->
     cam.fit(bounds, margin=10)
     (_, y0), (_, y1) = cam.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
     return round(min(abs(y1 - y0) + 20 + head, most))
+
+
+def _inset_width(model: Model, bounds, most: float, height: float, px: float) -> int:
+    """The width of an inset `height` tall that shows `bounds` whole at the largest scale, and
+    room for its title; at most `most`."""
+    head = round(px * 1.6)
+    cam = Camera((0, 0, 10 * most, height - head), breaks=model.breaks)
+    cam.fit(bounds, margin=10)
+    (xa, _), (xb, _) = cam.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
+    return round(min(max(abs(xb - xa) + 20, px * 16), most))
 
 
 def _gate_name(layout) -> str:
@@ -761,37 +811,35 @@ def stage_clauses(model: Model, part: Part) -> tuple[list, set[str]]:
 
 def _stage_text(model: Model, part: Part, x: float, top: float, w: float, px: float,
                 bottom: float) -> tuple[list[Primitive], float]:
-    """The stage's whole text as one paragraph, wrapped, the clauses the part enacts in 朱 and
-    the rest in ink, in the largest type that ends above `bottom` (and no smaller than 0.64 of
-    the body's); and where it ends."""
+    """The stage's whole text, the clauses the part enacts in 朱 and the rest in ink, each run
+    of one colour a paragraph of its own (so no line mixes the two, which would need the font's
+    own widths to set side by side), in the largest type that ends above `bottom` (and no
+    smaller than 0.64 of the body's); and where it ends."""
     shown, cited = stage_clauses(model, part)
-    text, marked = "", []
+    runs: list[tuple[bool, str]] = []
     for cl in shown:
         words = cl.punct or cl.text
-        if not text:  # a clause cut inside a quotation: its closing mark closes nothing here
+        if not runs:  # a clause cut inside a quotation: its closing mark closes nothing here
             words = words.lstrip(CLOSERS)
-        text += words
-        marked += [cl.id in cited] * len(words)
-    if not text:
+        mark = cl.id in cited
+        if runs and runs[-1][0] == mark:
+            runs[-1] = (mark, runs[-1][1] + words)
+        else:
+            runs.append((mark, words))
+    if not runs:
         return [], top
-    for size in (px * 1.05, px * 0.95, px * 0.85, px * 0.78, px * 0.7, px * 0.64):
-        lines = hud.wrap(text, size, w - size)
-        if top + len(lines) * size * 1.55 <= bottom:
+    # whole pixels, as the back ends draw type
+    for size in sorted({round(px * k) for k in (1.05, 0.95, 0.85, 0.78, 0.7, 0.64)},
+                       reverse=True):
+        wrapped = [(mark, hud.wrap(words, size, w - size)) for mark, words in runs]
+        if top + sum(len(ls) for _, ls in wrapped) * size * 1.55 <= bottom:
             break
     out: list[Primitive] = []
-    at, cy = 0, top
-    for line in lines:
-        at = text.find(line, at) if line else at
-        i = 0
-        while i < len(line):  # runs of one colour
-            j = i + 1
-            while j < len(line) and marked[at + j] == marked[at + i]:
-                j += 1
-            out.append(Text((x + hud.text_width(line[:i], size), cy), line[i:j], size,
-                            ZHU if marked[at + i] else INK, "nw", screen=True))
-            i = j
-        at += len(line)
-        cy += size * 1.55
+    cy = top
+    for mark, lines in wrapped:
+        for line in lines:
+            out.append(Text((x, cy), line, size, ZHU if mark else INK, "nw", screen=True))
+            cy += size * 1.55
     return out, cy + px * 0.6
 
 
