@@ -157,6 +157,10 @@ def test_the_command(tmp_path, capsys):
     html = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "s.html"),
                    capsys=capsys)
     assert html.returncode == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE")
+    assert "size: A4 portrait" in (tmp_path / "s.html").read_text()
+    letter = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "l.html"),
+                     "--paper", "letter", capsys=capsys)
+    assert letter.returncode == 0 and "size: letter portrait" in (tmp_path / "l.html").read_text()
 
 
 def test_a_sheet_of_one_stage(tmp_path, capsys):
