@@ -513,3 +513,14 @@ def _stage_of(name):
 
     r = load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
     return r.timeline, _stage(r, name).index, r.corpus
+
+
+def test_a_stage_plate_with_the_gate_inset_renders_as_svg_as_it_does_as_png(rite):
+    resvg = pytest.importorskip("resvg_py")
+    tl = rite.timeline
+    q, = plate.stage_parts(tl, _stage(rite, "戒賔").index, rite.corpus)
+    p = plate_files.plate_layers(rite, q.moment(tl), True, part=q, size=SIZE)
+    assert [ly for ly in p.layers if ly.name == "plate.gate.people"]
+    rendered = resvg.svg_to_bytes(svg_string=plate_files.svg_text(p), skip_system_fonts=True)
+    mean, worst = compare(plate_files.png_bytes(p), rendered)
+    assert mean < MEAN_TOL and worst < REGION_TOL, (mean, worst)
