@@ -115,6 +115,34 @@ def test_it_prints_one_plate_a_page(built):
     assert re.search(r"figure img \{[^}]*max-height: 1\d\dmm", css)
 
 
+def test_it_prints_on_a4_or_letter_landscape(rite):
+    tl = rite.timeline
+    a4 = atlas.index_html(tl, rite.corpus, atlas.pages(tl), "t")
+    assert "@page { size: A4 landscape;" in a4
+    assert "@page { size: letter landscape;" in atlas.index_html(tl, rite.corpus,
+                                                                 atlas.pages(tl), "t", "letter")
+
+
+def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them():
+    """The bundled rite's 三射用樂 (72 numbered moves): a page for each of its plates, its whole
+    text on the first, only the clauses it draws on the others."""
+    from viz import DEFAULT_SCRIPT
+    from viz.cli.options import load_all
+    from viz.draw.plate import stage_parts
+
+    whole = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    tl = whole.timeline
+    k = next(s.index for s in tl.stages if s.name == "三射用樂")
+    parts = stage_parts(tl, k, whole.corpus)
+    pages = [p for p in atlas.pages(tl, corpus=whole.corpus) if p.stage == k]
+    assert len(parts) >= 3 and [p.part for p in pages] == parts
+    assert [p.anchor for p in pages] == [f"stage-{k + 1}-{n}" for n in range(1, len(parts) + 1)]
+    assert all(p.t == q.moment(tl) and p.closing for p, q in zip(pages, parts))
+    first, second = (atlas._text_block(tl, whole.corpus, p) for p in pages[:2])
+    assert first.count('<p class="jing') > second.count('<p class="jing') > 0
+    assert 'class="jing"' in first and second.count('class="jing"') == 0  # all cited
+
+
 def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, built, tmp_path):
     again = tmp_path / "again"
     atlas.build_atlas(rite, again, workers=1, progress=False)

@@ -394,3 +394,133 @@ def test_a_small_rite_plates_in_every_style_and_trail_with_or_without_its_text(w
                 png, svg = plate_files.render_plate(rite, t, True, style=style, trails=trails_mode,
                                               size=(480, 340))
                 assert png[:4] == b"\x89PNG" and svg.rstrip().endswith("</svg>")
+
+
+# ---------------------------------------------------------------- stage plates: handouts
+
+def _moves(tl, part) -> int:
+    return len({g.number for g in trails.legs(tl, list(range(part.first, part.last + 1)))})
+
+
+def test_a_busy_stage_is_split_into_plates_of_at_most_25_moves_covering_every_step(rite):
+    tl = rite.timeline
+    split = {}
+    for s in tl.stages:
+        parts = plate.stage_parts(tl, s.index, rite.corpus)
+        assert parts[0].first == s.first_step and parts[-1].last == s.last_step
+        assert all(a.last + 1 == b.first for a, b in zip(parts, parts[1:]))
+        assert [(q.number, q.of) for q in parts] == [(n + 1, len(parts))
+                                                     for n in range(len(parts))]
+        moves = [_moves(tl, q) for q in parts]
+        assert max(moves) <= plate.MAX_MOVES, (s.name, moves)
+        whole = _moves(tl, plate.Part(s.index, s.first_step, s.last_step))
+        # as few plates as hold the moves
+        assert len(parts) == max(1, -(-whole // plate.MAX_MOVES)), (s.name, whole, moves)
+        split[s.name] = moves
+    assert len(split["三射用樂"]) >= 3 and sum(split["三射用樂"]) >= 70
+    assert len(split["戒賔"]) == 1
+
+
+def _side_texts(p: plate.Plate) -> list[Text]:
+    layer = next(ly for ly in p.layers if ly.name == "plate.text")
+    return [t for t in layer.prims if isinstance(t, Text)]
+
+
+def test_every_stage_plate_is_whole_and_no_name_on_it_meets_another(rite):
+    """Every stage plate of the bundled rite (each part of a split stage): no name, tag or
+    number over another or over anyone's mark; its moves listed whole, nothing left out."""
+    tl = rite.timeline
+    n = 0
+    for s in tl.stages:
+        for q in plate.stage_parts(tl, s.index, rite.corpus):
+            p = plate_files.plate_layers(rite, q.moment(tl), True, part=q)
+            texts, clash = _plate_clashes(p)
+            assert clash == [], (s.name, q.number, [(texts[i][0].text, j) for i, j in clash[:5]])
+            side = _side_texts(p)
+            assert not [t for t in side if t.text.endswith("略")], (s.name, q.number)
+            listed = set()  # the numbers on the list's tags: "3", "4–6"
+            for t in side:
+                if t.bg == plate.ZHU and re.fullmatch(r"\d+(–\d+)?", t.text):
+                    a, _, b = t.text.partition("–")
+                    listed |= set(range(int(a), int(b or a) + 1))
+            assert listed == set(range(1, _moves(tl, q) + 1)), (s.name, q.number)
+            n += 1
+    assert n > len(tl.stages)
+
+
+def test_a_stage_plate_carries_the_stages_whole_text_the_clauses_it_draws_in_zhu(rite):
+    tl = rite.timeline
+    s = _stage(rite, "初射獲而未釋獲")
+    parts = plate.stage_parts(tl, s.index, rite.corpus)
+    last = parts[-1]
+    p = plate_files.plate_layers(rite, last.moment(tl), True, part=last)
+    side = _side_texts(p)
+    body = [t for t in side if t.color in (plate.INK, plate.ZHU) and t.bg is None]
+    text = "".join(t.text for t in body)
+    red = "".join(t.text if t.color == plate.ZHU else "|" for t in body)
+    shown, cited = plate.stage_clauses(plate_files.model_for(rite), last)
+    assert len(shown) > 30 and cited and len(cited) < len(shown)
+    for cl in shown:  # every clause of the section, in order
+        words = (cl.punct or cl.text).lstrip(plate.CLOSERS)
+        assert words in text, cl.id
+        assert (words in red) == (cl.id in cited), cl.id
+    assert p.title.startswith(f"初射獲而未釋獲圖（{len(parts)}／{len(parts)}）")
+
+
+def test_a_plate_draws_the_bin_at_his_own_gate_when_he_is_there(rite):
+    tl = rite.timeline
+    s = _stage(rite, "戒賔")
+    q, = plate.stage_parts(tl, s.index, rite.corpus)
+    p = plate_files.plate_layers(rite, q.moment(tl), True, part=q)
+    gate = next(ly for ly in p.layers if ly.name == "plate.gate.people")
+    assert "賔" in {t.text for t in gate.prims if isinstance(t, Text)}
+    frame = next(ly for ly in p.layers if ly.name == "plate.gate.frame")
+    assert any(isinstance(t, Text) and t.text.startswith("賔門") for t in frame.prims)
+    main = next(ly for ly in p.layers if ly.name == "plate.people")
+    assert "賔" not in {t.text for t in main.prims if isinstance(t, Text)}
+    # the moves made there are drawn there: 戒 at his gate
+    assert [t for t in gate.prims if isinstance(t, Text) and t.bg == plate.ZHU]
+    texts, clash = _plate_clashes(p)
+    assert clash == []
+    later = plate_files.plate_layers(rite, _stage(rite, "誘射").t1, True)
+    assert not [ly for ly in later.layers if ly.name.startswith("plate.gate")]
+
+
+def test_plate_stage_writes_a_file_per_plate_or_the_part_asked(tmp_path, capsys):
+    out = tmp_path / "sanshe.png"
+    assert _run(["plate", "--stage", "三射用樂", "-o", str(out), "--size", "480x340"]) == 0
+    n = len(plate.stage_parts(*_stage_of("三射用樂")))
+    names = sorted(f.name for f in tmp_path.iterdir())
+    assert n >= 3 and names == [f"sanshe-{k}.png" for k in range(1, n + 1)]
+    assert _run(["plate", "--stage", "三射用樂", "-o", str(out), "--size", "480x340"]) == 2
+    assert "--force" in capsys.readouterr().out
+    one = tmp_path / "two.svg"
+    assert _run(["plate", "--stage", "三射用樂", "--part", "2", "-o", str(one),
+                 "--size", "480x340"]) == 0
+    assert one.is_file() and not (tmp_path / "two-1.svg").exists()
+    assert _run(["plate", "--stage", "三射用樂", "--part", str(n + 1), "-o",
+                 str(tmp_path / "x.svg")]) == 2
+    assert f"has {n} plates" in capsys.readouterr().out
+    assert _run(["plate", "--at", "100", "--part", "1", "-o", str(tmp_path / "y.svg")]) == 2
+    # a quiet stage: one plate, FILE itself
+    assert _run(["plate", "--stage", "戒賔", "-o", str(tmp_path / "jie.svg"),
+                 "--size", "480x340"]) == 0
+    assert (tmp_path / "jie.svg").is_file()
+
+
+def _stage_of(name):
+    from viz.cli.options import load_all
+
+    r = load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
+    return r.timeline, _stage(r, name).index, r.corpus
+
+
+def test_a_stage_plate_with_the_gate_inset_renders_as_svg_as_it_does_as_png(rite):
+    resvg = pytest.importorskip("resvg_py")
+    tl = rite.timeline
+    q, = plate.stage_parts(tl, _stage(rite, "戒賔").index, rite.corpus)
+    p = plate_files.plate_layers(rite, q.moment(tl), True, part=q, size=SIZE)
+    assert [ly for ly in p.layers if ly.name == "plate.gate.people"]
+    rendered = resvg.svg_to_bytes(svg_string=plate_files.svg_text(p), skip_system_fonts=True)
+    mean, worst = compare(plate_files.png_bytes(p), rendered)
+    assert mean < MEAN_TOL and worst < REGION_TOL, (mean, worst)

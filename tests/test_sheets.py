@@ -157,6 +157,10 @@ def test_the_command(tmp_path, capsys):
     html = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "s.html"),
                    capsys=capsys)
     assert html.returncode == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE")
+    assert "size: A4 portrait" in (tmp_path / "s.html").read_text()
+    letter = run_cli("sheet", "--script", str(small), "zhuren", "-o", str(tmp_path / "l.html"),
+                     "--paper", "letter", capsys=capsys)
+    assert letter.returncode == 0 and "size: letter portrait" in (tmp_path / "l.html").read_text()
 
 
 def test_a_sheet_of_one_stage(tmp_path, capsys):
@@ -177,3 +181,50 @@ def test_a_sheet_of_one_stage(tmp_path, capsys):
     ok = run_cli("sheet", "--script", str(small), "--all", "-o", str(d), "--format", "csv",
                  "--stage", "迎賔", capsys=capsys)
     assert ok.returncode == 0 and "zhuren.csv" in os.listdir(d) and "li1.csv" not in os.listdir(d)
+
+
+# ---------------------------------------------------------------- printing
+
+def test_html_prints_on_a4_or_letter_a_table_the_pages_width_a_cue_never_cut(rite, frames):
+    tl = rite.timeline
+    i = tl.actor_index["sishe"]
+    cs = sheets.cues(tl, rite.layout, rite.corpus, i, frames)[:6]
+    page = sheets.to_html(tl, rite.layout, i, cs)
+    assert "@page { size: A4 portrait;" in page
+    assert "@page { size: letter portrait;" in sheets.to_html(tl, rite.layout, i, cs, "letter")
+    with pytest.raises(ValueError, match="a4, letter"):
+        sheets.to_html(tl, rite.layout, i, cs, "a3")
+    css = page[page.index("@media print"):]
+    assert "table-layout: fixed" in page and "tr { break-inside: avoid" in css
+    # the fixed columns leave the text at least 60 mm of an A4 page's 192 (never 2 characters)
+    fixed = sum(float(w) for w in re.findall(r"col\.\w+ \{ width: ([\d.]+)mm", css))
+    assert 0 < fixed <= 192 - 60, fixed
+    assert '<col class="text">' in page and "col.text" not in css
+    # a heading row where each stage begins, instead of a column
+    assert page.count('<tr class="stage">') == len({c.stage for c in cs})
+
+
+def _chromium():
+    import shutil
+
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(not _chromium(), reason="needs headless Chromium to print")
+def test_the_shangshe1_sheet_prints_on_at_most_ten_a4_pages(rite, frames, tmp_path):
+    import subprocess
+
+    tl = rite.timeline
+    i = tl.actor_index["shangshe1"]
+    page = tmp_path / "s.html"
+    page.write_bytes(sheets.sheet_files(tl, rite.layout, rite.corpus, i, "html", page,
+                                        frames)[0][1])
+    pdf = tmp_path / "s.pdf"
+    subprocess.run([_chromium(), "--headless", "--no-sandbox", f"--print-to-pdf={pdf}",
+                    "--no-pdf-header-footer", page.as_uri()], capture_output=True, timeout=180,
+                   check=True)
+    data = pdf.read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
+    assert 0 < pages <= 10, pages  # 94 before the print stylesheet; 9 with it
+    # A4: 595 × 842 points
+    assert re.search(rb"/MediaBox\s*\[\s*0 0 59[45]\.\d* 84[12]\.\d*", data)

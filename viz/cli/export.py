@@ -72,7 +72,7 @@ def cmd_video(args: argparse.Namespace) -> int:
 
 
 def add_sheet(subparsers: argparse._SubParsersAction) -> None:
-    from viz.export.common import SHEET_FORMATS
+    from viz.export.common import PAPERS, SHEET_FORMATS
 
     s = subparsers.add_parser(
         "sheet", help="a role's cue sheet: every step in which he acts",
@@ -89,6 +89,8 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
                    help="default: from -o's suffix, else md")
     s.add_argument("-o", "--output", metavar="FILE|DIR",
                    help="the sheet (default: print it); with --all, the folder for the sheets")
+    s.add_argument("--paper", choices=PAPERS, default="a4",
+                   help="html: the paper it prints on, portrait (default a4)")
     s.add_argument("--force", action="store_true", help="replace files that exist")
     s.set_defaults(func=cmd_sheet)
 
@@ -119,7 +121,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
         out = Path(args.output) if args.output else None
-        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage)
+        files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage,
+                                   paper=args.paper)
         if files is None:
             s = tl.stages[stage]
             raise QueryError(f"{tl.actors[actor].name} ({tl.actors[actor].id}) does nothing in "
@@ -137,7 +140,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     frames = sheets.step_frames(tl)
     for i, a in enumerate(tl.actors):
         path = folder / f"{a.id}.{fmt}"
-        got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage)
+        got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage,
+                                 args.paper)
         if got is None:
             continue  # nothing to do in that stage
         files += got
@@ -146,7 +150,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
             folders.append(sheets.plan_folder(path))
     if fmt != "csv":
         files.append((folder / f"index.{fmt}",
-                      sheets.index_page(tl, fmt, names).encode("utf-8")))
+                      sheets.index_page(tl, fmt, names, args.paper).encode("utf-8")))
     if fmt == "html":  # the pages name it: a machine with no CJK font still shows them
         files += font_files(folder)
         folders.append(folder / FONTS)
@@ -156,6 +160,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 
 
 def add_atlas(subparsers: argparse._SubParsersAction) -> None:
+    from viz.export.common import PAPERS
+
     a = subparsers.add_parser(
         "atlas", help="a plate per stage (or step) beside its text: an offline HTML folder",
         description="DIR/index.html shows each plate (DIR/plates/*.png and *.svg) beside the "
@@ -165,6 +171,8 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder (created if missing; its parent must exist)")
     a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
+    a.add_argument("--paper", choices=PAPERS, default="a4",
+                   help="the paper index.html prints on, landscape (default a4)")
     a.add_argument("--force", action="store_true", help="replace files that exist in DIR")
     a.set_defaults(func=cmd_atlas)
 
@@ -174,7 +182,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     d = load_all(args.script, args.layout, args.reading, args)
-    info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force)
+    info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
+                       paper=args.paper)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

@@ -1,23 +1,33 @@
 """Plates: one moment of the rite as a printed 禮圖 plate (or as the window draws it), as layers.
 
-    plate_layers(model, moment_t, closing, *, style, trails, follow, size) -> Plate
+    plate_layers(model, moment_t, closing, *, style, trails, follow, size, part) -> Plate
+    stage_parts(timeline, stage, corpus) -> [Part]      # a stage's plates, at most MAX_MOVES each
 
 The files (PNG, SVG) are written by viz.export.plate, which hands this module a Model measured
-with the back end's font. `model` is a composer Model of what viz.model.rite.Rite(...).get() returns (layout, corpus, timeline are read);
-`moment_t`/`closing` as viz.query.state.resolve_moment gives them; `trails` is "step" (the moves of
-the step at the moment), "stage" (every move of its stage up to the moment) or "none"; `follow`
-an actor's id or name: only his moves. Both files are drawn from one list of layers (pgdraw for
-the PNG, svgdraw for the SVG), so they show the same plate.
+with the back end's font. `model` is a composer Model of what viz.model.rite.Rite(...).get()
+returns (layout, corpus, timeline are read); `moment_t`/`closing` as
+viz.query.state.resolve_moment gives them; `trails` is "step" (the moves of the step at the
+moment), "stage" (every move of its stage up to the moment) or "none"; `follow` an actor's id
+or name: only his moves. Both files are drawn from one list of layers (pgdraw for the PNG,
+svgdraw for the SVG), so they show the same plate.
+
+A stage plate (`part`, one of stage_parts) is a handout: the moves of its steps, numbered, at
+the end of its last step, and beside the plan the stage's whole text (its sections' 經 and 記,
+punctuated), the clauses it draws in 朱, over the whole list of its moves. A stage of more than
+MAX_MOVES numbered moves is split into several such plates, cut between phases of the text.
 
 The `plate` style is how 張惠言's 儀禮圖 and the 欽定儀禮義疏 draw a moment: paper and ink,
 the hall in line, each person written as his name where he stands (a dot for the spot, a tick
 for the way he faces), north up, the stage and the clause as the title, the cited words beside
 the plan, a scale in 尺 and m. Names are placed by viz.draw.labels: none overlaps another name
-or anyone's mark; a name pushed off its spot has a leader line. `screen` is the window's look
+or anyone's mark; a name pushed off its spot has a leader line. Who stands down the range, and
+who is at the 賔's own gate (the layout's elsewhere scene) while the plan shows the school, is
+drawn in an inset beside the plan, with the moves made there. `screen` is the window's look
 (viz.draw.compose) with the trails drawn over it.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -53,6 +63,8 @@ A4_MM = (297.0, 210.0)
 
 # The words a plate writes besides the model's (the font check reads them)
 TITLE = "{stage}圖"
+PART = "{title}（{n}／{of}）"
+ELSEWHERE_TITLE = "{name}（在州中他處）"
 STEP_NOTE = "{kind} {id} · 頁 {page}"
 INSET_TITLE = "侯道 · 乏 · 侯（中斷處見鋸齒）"
 MOVES = "行位"
@@ -64,9 +76,61 @@ SPAN = "{a}–{b}"
 OMITTED = "{span} 略"
 ELLIPSIS = "…"
 LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）")
-TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, STEP_NOTE, INSET_TITLE, MOVES, FOLLOW,
-                                                    WHO, LIST_SEP, MORE, SPAN, OMITTED, ELLIPSIS,
-                                                    *LEGEND))
+TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, PART, ELSEWHERE_TITLE, STEP_NOTE,
+                                                    INSET_TITLE, MOVES, FOLLOW, WHO, LIST_SEP,
+                                                    MORE, SPAN, OMITTED, ELLIPSIS, *LEGEND))
+COURT_SHOWN = 30.0  # 尺 of the court in front of the 堂 a plate shows, whoever stands there
+MAX_MOVES = 25  # numbered moves a stage plate holds; a busier stage is split into parts
+
+
+@dataclass(frozen=True)
+class Part:
+    """A stage plate: the stage, the steps whose moves it draws and numbers (first..last), and
+    which of the stage's plates it is (number of `of`). Its moment is the end of step `last`."""
+
+    stage: int
+    first: int
+    last: int
+    number: int = 1
+    of: int = 1
+
+    def moment(self, timeline) -> float:
+        """When the plate is drawn (closing): the end of its last step."""
+        return timeline.steps[self.last].t1 if timeline.steps else 0.0
+
+
+def stage_parts(timeline, stage: int, corpus=None, limit: int = MAX_MOVES) -> list[Part]:
+    """A stage's plates: one when it has at most `limit` numbered moves (a number for each step
+    in which someone walks), else as few parts as hold them, cut between steps near equal
+    shares, where the text's clause changes if one does close by (a phase of the rite), each
+    part running up to the next one's first move. Every step belongs to one part."""
+    s = timeline.stages[stage]
+    steps = list(range(s.first_step, s.last_step + 1))
+    whole = [Part(stage, s.first_step, s.last_step)]
+    if not steps:
+        return whole
+    moving = sorted({g.step for g in trails_mod.legs(timeline, steps)})
+    n = math.ceil(len(moving) / limit) if moving else 1
+    if n <= 1:
+        return whole
+
+    def clause(k: int):
+        st = timeline.steps[k]
+        cl = corpus.clause_at(st.span[0]) if corpus is not None else None
+        return cl.id if cl is not None else st.cite
+
+    cuts, prev = [], 0
+    for j in range(1, n):
+        ideal = round(j * len(moving) / n)
+        fits = [c for c in range(prev + 1, len(moving))
+                if c - prev <= limit and len(moving) - c <= limit * (n - j)]
+        c = min(fits, key=lambda c: (abs(c - ideal) > 3 or clause(moving[c - 1])
+                                     == clause(moving[c]), abs(c - ideal), c))
+        cuts.append(c)
+        prev = c
+    firsts = [s.first_step] + [moving[c] for c in cuts]
+    lasts = [k - 1 for k in firsts[1:]] + [s.last_step]
+    return [Part(stage, a, b, i + 1, n) for i, (a, b) in enumerate(zip(firsts, lasts))]
 
 
 @dataclass(frozen=True)
@@ -113,9 +177,11 @@ def _trail_steps(timeline, t: float, closing: bool, trails_mode: str) -> list[in
 
 def plate_layers(model: Model, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE) -> Plate:
+                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None) -> Plate:
     """The layers of one plate (see the module docstring). model: a composer Model whose text
-    is measured with the font the back end will draw with (viz.export.plate.model_for)."""
+    is measured with the font the back end will draw with (viz.export.plate.model_for).
+    part: a stage plate (stage_parts): the moves of its steps, whatever `trails` says, and the
+    stage's whole text beside the plan, the clauses its steps enact marked in 朱."""
     if style not in STYLES:
         raise ValueError(f"style {style!r}: expected one of {', '.join(STYLES)}")
     if trails not in TRAILS:
@@ -123,11 +189,12 @@ def plate_layers(model: Model, moment_t: float, closing: bool = False, *, style:
     tl = model.timeline
     size = (int(size[0]), int(size[1]))
     fi = actor_index(tl, follow)
-    steps = _trail_steps(tl, moment_t, closing, trails)
+    steps = (list(range(part.first, part.last + 1)) if part is not None and tl.steps
+             else _trail_steps(tl, moment_t, closing, trails))
     found = trails_mod.legs(tl, steps, fi) if steps else []
     if style == "screen":
         return _screen(model, moment_t, closing, size, found)
-    return _plate(model, moment_t, closing, size, found, fi)
+    return _plate(model, moment_t, closing, size, found, fi, part)
 
 
 def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
@@ -252,30 +319,54 @@ class _Frame:
     side: Box
     title_y: float
     px: float  # the body text size
+    insets: Box | None = None  # the column of insets (the range, the 賔's gate) beside the plan
 
 
-def _page(size) -> _Frame:
+def _page(size, wide: bool = False, insets: bool = False) -> _Frame:
+    """The page: the plan, a column of insets when there are any, the text column (wider on a
+    stage plate, which carries the stage's whole text)."""
     w, h = size
     m = round(min(w, h) * 0.035)
     px = max(12.0, round(min(w, h) / 70))
     title_h = round(px * 3.2)
-    side_w = round(w * 0.24)
+    side_w = round(w * (0.34 if wide else 0.24))
+    inset_w = round(w * 0.2) if insets else 0
     page = (m, m, w - 2 * m, h - 2 * m)
-    mp = (m + 8, m + title_h, w - 2 * m - side_w - 24, h - 2 * m - title_h - 8)
-    side = (w - m - side_w - 8, m + title_h, side_w - 8, h - 2 * m - title_h - 8)
-    return _Frame(page, mp, side, m + title_h / 2, px)
+    body_h = h - 2 * m - title_h - 8
+    mp = (m + 8, m + title_h, w - 2 * m - side_w - 24 - inset_w, body_h)
+    ins = (mp[0] + mp[2] + 8, m + title_h, inset_w - 16, body_h) if insets else None
+    side = (w - m - side_w - 8, m + title_h, side_w - 8, body_h)
+    return _Frame(page, mp, side, m + title_h / 2, px, ins)
+
+
+def _in_elsewhere(model: Model, pts: np.ndarray) -> np.ndarray:
+    """Which points stand in the elsewhere scene (the 賔's gate)."""
+    b = model.elsewhere
+    if b is None or not len(pts):
+        return np.zeros(len(pts), bool)
+    pad = 12.0
+    return ((pts[:, 0] >= b[0] - pad) & (pts[:, 0] <= b[2] + pad) & (pts[:, 1] >= b[1] - pad)
+            & (pts[:, 1] <= b[3] + pad))
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
-    """What the plan shows: the hall and court, everyone present at the school and every move
-    drawn there (the range has its own inset); the 賔's gate instead while the rite is there."""
+    """What the plan shows: the hall and the court's width, as far south as anyone present at
+    the school or any move drawn there starts or ends (at least COURT_SHOWN 尺 in front of the 堂; the
+    empty court south of them is left out, and the range has its own inset); the 賔's gate
+    instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
         return model.elsewhere
     site = scene.site_bounds(model.layout)
     x0, _, x1, y1 = model.near
     y0 = _range_top(model)
-    pts = [np.array([[site[0], site[1]], [site[2], site[3]]]), frame.xy[frame.present]]
-    pts += [g.points for g in found]
+    halls = [np.asarray(f.points, float).reshape(-1, 2) for f in model.layout.features
+             if f.kind == "hall"]
+    south = (min(float(h[:, 1].min()) for h in halls) - COURT_SHOWN if halls else site[1])
+    pts = [np.array([[site[0], max(site[1], south)], [site[2], site[3]]]),
+           frame.xy[frame.present]]
+    # where the moves start and end (a walk out to the range is drawn as far as the plan
+    # goes, and on in the range's inset)
+    pts += [g.points[[0, -1]] for g in found]
     a = np.vstack(pts)
     a = a[(a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)]
     pad = 6.0
@@ -390,24 +481,56 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             written.append(Line((a, b), GREY, 1.0, screen=True))
         written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
     boxes = [p.box for p in placed]
-    nums, num_boxes = _numbers(found, cam, [*marks, *boxes], box, max(10.0, px * 0.8))
-    moves = (trails_mod.drill(trails_mod.clipped(found, cam, box), cam.scale, ZHU, ZHU_FAINT)
-             if found else [])
+    seen = trails_mod.clipped(found, cam, box) if found else []
+    # each move numbered where it is first seen: its start, or where it comes into the view
+    # (a walk in from the far gate, or from the school to the 賔's gate)
+    first: dict[tuple[int, int], trails_mod.Leg] = {}
+    for g in seen:
+        first.setdefault((g.number, g.actor), g)
+    nums, num_boxes = _numbers(list(first.values()), cam, [*marks, *boxes], box,
+                               max(10.0, px * 0.8))
+    moves = trails_mod.drill(seen, cam.scale, ZHU, ZHU_FAINT) if seen else []
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
 
 
-def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None) -> Plate:
+def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None,
+           part: Part | None = None) -> Plate:
     tl = model.timeline
     frame = tl.sample(t, closing)
-    pg = _page(size)
     idx = [int(i) for i in np.nonzero(frame.present)[0]]
     top = _range_top(model)
-    far = _in_range(model, frame.xy[idx], top) if idx else np.zeros(0, bool)
-    away = [bool(_in_range(model, g.points, top).all()) for g in found]
-    far_legs = [g for g, a in zip(found, away) if a]
-    near_legs = [g for g, a in zip(found, away) if not a]
-    cam = Camera(pg.map, breaks=model.breaks)
+    none = np.zeros(len(idx), bool)
+    # the plan shows the school; who stands down the range, or at the 賔's gate while the
+    # plan shows the school, is drawn in an inset beside it, with the moves made there
+    away = view_kind(model, frame) == "elsewhere"
+    far = _in_range(model, frame.xy[idx], top) if idx else none
+    gone = _in_elsewhere(model, frame.xy[idx]) if idx and not away else none
+    in_range = [bool(_in_range(model, g.points, top).all()) for g in found]
+    at_gate = [not away and bool(_in_elsewhere(model, g.points).any()) for g in found]
+    far_legs = [g for g, r in zip(found, in_range) if r]
+    gate_legs = [g for g, e in zip(found, at_gate) if e]
+    near_legs = [g for g, r in zip(found, in_range)
+                 if not r and (away or not _in_elsewhere(model, g.points).all())]
+    far_idx = [i for i, f in zip(idx, far) if f]
+    gate_idx = [i for i, g, f in zip(idx, gone, far) if g and not f]
+    main_idx = [i for i, g, f in zip(idx, gone, far) if not g and not f]
+    want_range = model.range is not None and bool(far_idx or far_legs)
+    want_gate = model.elsewhere is not None and bool(gate_idx or gate_legs)
     bounds = _bounds(model, frame, near_legs)
+    pg = _page(size, wide=part is not None)
+    row = None  # the insets go under the plan when it leaves room there, else beside it
+    if want_range or want_gate:
+        mx, my, mw, mh = pg.map
+        trial = Camera(pg.map, breaks=model.breaks)
+        trial.fit(bounds, margin=24)
+        (_, ya), (_, yb) = trial.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
+        need = abs(yb - ya) + 48 + pg.px
+        if mh - need >= mh * 0.25:
+            row = (mx, my + need + pg.px * 0.5, mw, mh - need - pg.px * 0.5)
+            pg = replace(pg, map=(mx, my, mw, need))
+        else:
+            pg = _page(size, wide=part is not None, insets=True)
+    cam = Camera(pg.map, breaks=model.breaks)
     cam.fit(bounds, margin=24)
     W, H = size
     x, y, w, h = pg.page
@@ -426,20 +549,13 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         cam.fit(bounds, margin=24)
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
-    main = _people(model, frame, cam, [i for i, f in zip(idx, far) if not f], near_legs, pg.px,
-                   pg.map, written)
+    main = _people(model, frame, cam, main_idx, near_legs, pg.px, pg.map, written)
     # place and feature names last, only where they are clear of everything above
     plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out)
     title, words, page = _title(model, t, closing)
-    side_h = pg.side[3]
-    inset_box = None
-    far_idx = [i for i, f in zip(idx, far) if f]
-    if model.range is not None and (far_idx or far_legs):
-        sx, sy, sw, sh = pg.side
-        ih = round(sh * 0.42)
-        inset_box = (sx, sy + sh - ih, sw, ih)
-        side_h = sh - ih - pg.px
-    side = _side(model, t, closing, pg, words, page, found, follow, side_h, cam)
+    if part is not None and part.of > 1:
+        title = PART.format(title=title, n=part.number, of=part.of)
+    side = _side(model, t, closing, pg, words, page, found, follow, pg.side[3], cam, part)
     head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
             Text((pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px, pg.title_y),
                  words, pg.px * 1.3, INK, "w", screen=True),
@@ -450,24 +566,93 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
               Layer("plate.people", pg.map, cam, tuple(main.prims)),
               Layer("plate.text", None, cam, tuple(head + side))]
     boxes, marks = list(main.labels), list(main.marks)
-    if inset_box is not None:
-        ix, iy, iw, ih = inset_box
-        body = (ix, iy + round(pg.px * 1.6), iw, ih - round(pg.px * 1.6))
-        icam = Camera(body, breaks=model.breaks)
-        icam.fit(model.range, margin=10)
-        iplan = [_inked(p) for p in scene.features(set_out)
-                 + scene.range_marks(model.layout, icam.breaks)]
-        far_view = _people(model, frame, icam, far_idx, far_legs, pg.px * 0.9, body,
-                           [text_box(p, icam) for p in iplan if isinstance(p, Text)])
-        frame_prims: list[Primitive] = [
-            Rect(inset_box, None, INK, 1.0),
-            Text((ix + 8, iy + pg.px * 0.8), INSET_TITLE, pg.px * 0.9, INK, "w", screen=True)]
-        layers += [Layer("plate.inset.plan", body, icam, tuple(iplan)),
-                   Layer("plate.inset.people", body, icam, tuple(far_view.prims)),
-                   Layer("plate.inset.frame", None, icam, tuple(frame_prims))]
-        boxes += far_view.labels
-        marks += far_view.marks
+    todo = []
+    if row is not None:  # side by side under the plan, each as wide as its ground drawn
+        ix, iy, iw, ih = row
+        gap = round(pg.px)
+        share = (iw - gap) / 2 if want_range and want_gate else iw
+        x0 = ix
+        for want, where, name, head_, who, legs_ in (
+                (want_range, model.range, "plate.inset", INSET_TITLE, far_idx, far_legs),
+                (want_gate, model.elsewhere, "plate.gate",
+                 ELSEWHERE_TITLE.format(name=_gate_name(model.layout)), gate_idx, gate_legs)):
+            if want:
+                bw = _inset_width(model, where, share, ih, pg.px)
+                todo.append((name, (x0, iy, bw, ih), where, head_, who, legs_))
+                x0 += bw + gap
+    elif pg.insets is not None:
+        ix, iy, iw, ih = pg.insets
+        gap = round(pg.px)
+        # each inset as tall as its ground drawn the column's width (the range at most 0.62 of
+        # the column when the 賔's gate is drawn under it)
+        rh = _inset_height(model, model.range, iw, ih * (0.62 if want_gate else 1.0),
+                           pg.px) if want_range else 0
+        gh = _inset_height(model, model.elsewhere, iw, ih - rh - gap,
+                           pg.px) if want_gate else 0
+        if want_range:
+            todo.append(("plate.inset", (ix, iy, iw, rh), model.range, INSET_TITLE, far_idx,
+                         far_legs))
+        if want_gate:
+            name = ELSEWHERE_TITLE.format(name=_gate_name(model.layout))
+            todo.append(("plate.gate", (ix, iy + (rh + gap if rh else 0), iw, gh),
+                         model.elsewhere, name, gate_idx, gate_legs))
+    for name, box, where, head_, who, legs_ in todo:
+        more, view = _inset(model, frame, set_out, name, box, where, head_, who, legs_, pg.px)
+        layers += more
+        boxes += view.labels
+        marks += view.marks
     return Plate(tuple(layers), size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
+
+
+def _inset_height(model: Model, bounds, width: float, most: float, px: float) -> int:
+    """The height of an inset `width` wide that shows `bounds` whole at the largest scale,
+    with its title; at most `most`."""
+    head = round(px * 1.6)
+    cam = Camera((0, 0, width, 10 * most), breaks=model.breaks)
+    cam.fit(bounds, margin=10)
+    (_, y0), (_, y1) = cam.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
+    return round(min(abs(y1 - y0) + 20 + head, most))
+
+
+def _inset_width(model: Model, bounds, most: float, height: float, px: float) -> int:
+    """The width of an inset `height` tall that shows `bounds` whole at the largest scale, and
+    room for its title; at most `most`."""
+    head = round(px * 1.6)
+    cam = Camera((0, 0, 10 * most, height - head), breaks=model.breaks)
+    cam.fit(bounds, margin=10)
+    (xa, _), (xb, _) = cam.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
+    return round(min(max(abs(xb - xa) + 20, px * 16), most))
+
+
+def _gate_name(layout) -> str:
+    """The elsewhere scene's name: its gate's (賔門)."""
+    b = scene.elsewhere_bounds(layout)
+    for f in layout.features:
+        c = np.asarray(f.points, float).reshape(-1, 2).mean(axis=0)
+        if (f.kind == "gate" and b is not None and b[0] <= c[0] <= b[2]
+                and b[1] <= c[1] <= b[3]):
+            return f.name
+    return "賔門"
+
+
+def _inset(model: Model, frame, set_out, name: str, box: Box, bounds, title: str,
+           idx: list[int], found, px: float) -> tuple[list[Layer], _Marks]:
+    """An inset of the plate: the plan within `bounds` (the range, the 賔's gate) in `box`,
+    titled, with the people there and the moves made there."""
+    ix, iy, iw, ih = box
+    body = (ix, iy + round(px * 1.6), iw, ih - round(px * 1.6))
+    icam = Camera(body, breaks=model.breaks)
+    icam.fit(bounds, margin=10)
+    iplan = [_inked(p) for p in scene.features(set_out)
+             + scene.range_marks(model.layout, icam.breaks)]
+    view = _people(model, frame, icam, idx, found, px * 0.9, body,
+                   [text_box(p, icam) for p in iplan if isinstance(p, Text)])
+    frame_prims: list[Primitive] = [
+        Rect(box, None, INK, 1.0),
+        Text((ix + 8, iy + px * 0.8), title, px * 0.9, INK, "w", screen=True)]
+    return [Layer(f"{name}.plan", body, icam, tuple(iplan)),
+            Layer(f"{name}.people", body, icam, tuple(view.prims)),
+            Layer(f"{name}.frame", None, icam, tuple(frame_prims))], view
 
 
 def _cut_by(prims, cam: Camera, box) -> tuple[float, float, float, float]:
@@ -511,9 +696,11 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
 
 
 def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: str, found,
-          follow: int | None, height: float, cam: Camera) -> list[Primitive]:
+          follow: int | None, height: float, cam: Camera,
+          part: Part | None = None) -> list[Primitive]:
     """The column beside the plan: the clause cited (經), its 注, the page, and the numbered
-    moves with the words each enacts."""
+    moves with the words each enacts; on a stage plate, the stage's whole text (its sections'
+    經 and 記, punctuated) instead of the one clause, the clauses it enacts in 朱."""
     x, y, w, full = pg.side
     h = height
     out: list[Primitive] = [Line(((x - 10, y), (x - 10, y + full)), INK, 1.0, screen=True)]
@@ -523,8 +710,17 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     step = tl.steps[tl.step_at(t, closing)] if tl.steps else None
     clause = (model.corpus.clause_at(step.span[0]) if step is not None and model.corpus
               is not None else None)
+    if part is not None and model.corpus is not None:
+        # the text takes what the move list (a line a row at the smallest type it may take),
+        # the scale and the legend leave, and at most half the column
+        rows = len({g.number for g in found})
+        k = px * 0.85
+        below = (2 * k * 1.9 + k) + k * 4.6 + (px * 1.7 + rows * px * 0.7 * 1.55 if rows else 0)
+        text, cy = _stage_text(model, part, x, cy, w, px, min(y + h * 0.5, y + h - below))
+        out += text
+        words, clause = "", None
     # a line may overhang by a closing mark it keeps (kinsoku): wrap one em short
-    for line in hud.wrap(words, px * 1.2, w - px * 1.2):
+    for line in hud.wrap(words, px * 1.2, w - px * 1.2) if words else ():
         out.append(Text((x, cy), line, px * 1.2, INK, "nw", screen=True))
         cy += px * 1.2 * 1.6
     if clause is not None:
@@ -593,6 +789,60 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     return out
 
 
+CLOSERS = "」』）〕"
+
+
+def stage_clauses(model: Model, part: Part) -> tuple[list, set[str]]:
+    """The clauses of the sections a stage plate's stage enacts (經 and 記, in the text's
+    order), and the ids of those its part's steps cite."""
+    tl, corpus = model.timeline, model.corpus
+    s = tl.stages[part.stage]
+    secs = {sec.index for k in range(s.first_step, s.last_step + 1)
+            if (sec := corpus.section_at(tl.steps[k].span[0])) is not None}
+    if not secs and corpus.section_named(s.section) is not None:
+        secs = {corpus.section_named(s.section).index}
+    shown = [cl for cl in corpus.clauses if cl.section in secs]
+    cited: set[str] = set()
+    for k in range(part.first, part.last + 1):
+        a, b = tl.steps[k].span
+        cited |= {cl.id for cl in shown if cl.start < b and a < cl.end}
+    return shown, cited
+
+
+def _stage_text(model: Model, part: Part, x: float, top: float, w: float, px: float,
+                bottom: float) -> tuple[list[Primitive], float]:
+    """The stage's whole text, the clauses the part enacts in 朱 and the rest in ink, each run
+    of one colour a paragraph of its own (so no line mixes the two, which would need the font's
+    own widths to set side by side), in the largest type that ends above `bottom` (and no
+    smaller than 0.64 of the body's); and where it ends."""
+    shown, cited = stage_clauses(model, part)
+    runs: list[tuple[bool, str]] = []
+    for cl in shown:
+        words = cl.punct or cl.text
+        if not runs:  # a clause cut inside a quotation: its closing mark closes nothing here
+            words = words.lstrip(CLOSERS)
+        mark = cl.id in cited
+        if runs and runs[-1][0] == mark:
+            runs[-1] = (mark, runs[-1][1] + words)
+        else:
+            runs.append((mark, words))
+    if not runs:
+        return [], top
+    # whole pixels, as the back ends draw type
+    for size in sorted({round(px * k) for k in (1.05, 0.95, 0.85, 0.78, 0.7, 0.64)},
+                       reverse=True):
+        wrapped = [(mark, hud.wrap(words, size, w - size)) for mark, words in runs]
+        if top + sum(len(ls) for _, ls in wrapped) * size * 1.55 <= bottom:
+            break
+    out: list[Primitive] = []
+    cy = top
+    for mark, lines in wrapped:
+        for line in lines:
+            out.append(Text((x, cy), line, size, ZHU if mark else INK, "nw", screen=True))
+            cy += size * 1.55
+    return out, cy + px * 0.6
+
+
 def _span(a: int, b: int) -> str:
     return str(a) if a == b else SPAN.format(a=a, b=b)
 
@@ -617,7 +867,7 @@ def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: floa
         cut = hud.wrap(words, size, left)[0] if left > size * 2 else ""
         return [cut + ELLIPSIS + who]
 
-    for size in (px * 0.95, px * 0.85, px * 0.75, px * 0.65):
+    for size in (px * 0.95, px * 0.85, px * 0.75, px * 0.7):
         indent, wrapped = layout(size)
         if top + sum(len(ls) for *_, ls in wrapped) * size * 1.55 <= bottom:
             break

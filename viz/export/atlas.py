@@ -27,12 +27,14 @@ from pathlib import Path
 
 from viz.backends import fonts
 from viz.base.fileio import OutputError
+from viz.draw.plate import Part, stage_parts
 from viz.export.common import (
     FONT_FACE,
     FONT_FAMILY,
     FONTS,
     Progress,
     font_files,
+    page_size,
     refuse_existing,
     write_all,
 )
@@ -52,17 +54,25 @@ class Page:
     stage: int
     steps: tuple[int, ...]  # the steps whose words and notes the page shows
     trails: str  # the moves drawn: "stage" (the stage's drill chart) or "step"
+    part: Part | None = None  # a stage plate (viz.draw.plate.stage_parts), as `plate --stage`
 
 
-def pages(timeline, steps: bool = False) -> list[Page]:
-    """A page per stage (its end, as `--stage` shows it, with every move of the stage drawn and
-    numbered), or per step (the state it leaves, with its moves)."""
+def pages(timeline, steps: bool = False, corpus=None) -> list[Page]:
+    """A page per stage plate, as `plate --stage` draws them (the stage's moves, numbered, at
+    its end; a stage of more than viz.draw.plate.MAX_MOVES numbered moves split into several
+    plates, stage-27-1, stage-27-2 …), or per step (the state it leaves, with its moves)."""
     out = []
     for s in timeline.stages:
         mine = tuple(range(s.first_step, s.last_step + 1))
         if not steps:
-            out.append(Page(f"stage-{s.index + 1:02d}", f"{s.index + 1} {s.name}", s.t1, True,
-                            s.index, mine, "stage"))
+            parts = stage_parts(timeline, s.index, corpus)
+            for q in parts:
+                many = len(parts) > 1
+                out.append(Page(f"stage-{s.index + 1:02d}" + (f"-{q.number}" if many else ""),
+                                f"{s.index + 1} {s.name}" + (f"（{q.number}／{q.of}）"
+                                                             if many else ""),
+                                q.moment(timeline), True, s.index,
+                                tuple(range(q.first, q.last + 1)), "stage", q))
             continue
         for k in mine:
             st = timeline.steps[k]
@@ -79,7 +89,8 @@ _compiled = None  # the rite a forked worker draws from (set in the parent befor
 def _draw(page: Page) -> tuple[str, bytes, bytes]:
     from viz.export.plate import render_plate
 
-    png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE)
+    png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
+                            part=page.part)
     return page.anchor, png, svg.encode("utf-8")
 
 
@@ -143,19 +154,30 @@ figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
 .notes li { margin-bottom: .35em; }
 .pager { display: flex; justify-content: space-between; margin-top: 1em; font-size: .9em; }
 @media print {
-  body { background: white; }
+  /* A4 or Letter, landscape (atlas --paper): one plate a page, which carries the stage's
+     title, its whole text (the clauses it draws in 朱) and its numbered moves; the 經 with its
+     注 and the notes follow in two columns, from a new page */
+  body { background: white; font-size: 10pt; }
   header, .pager, figcaption { display: none; }  /* each plate carries its own title */
-  /* one plate a page: each stage starts a page, its plate fills it, its text follows */
   section.page { display: block; break-before: page; page-break-before: always; border: none;
                  padding: 0; }
-  figure { position: static; width: 100%; break-inside: avoid; break-after: page; page-break-after: always; }
+  figure { position: static; width: 100%; break-inside: avoid; break-after: page;
+           page-break-after: always; }
   figure img { display: block; border: none; width: auto; max-width: 100%; max-height: 183mm;
                margin: 0 auto; }
-  .text { min-width: 0; }
+  .text { min-width: 0; columns: 2; column-gap: 10mm; }
+  .text h2 { column-span: all; font-size: 13pt; }
+  .jing { font-size: 11pt; line-height: 1.7; }
+  .jing.cited { background: none; color: var(--zhu); }
   .jing, .zhu, .notes li { break-inside: avoid; }
+  .notes { column-span: all; }
 }
-@page { size: A4 landscape; margin: 12mm; }
 """
+
+
+def page_css(paper: str = "a4") -> str:
+    """The atlas page's stylesheet, printing on `paper` (a4, letter) landscape."""
+    return CSS + f"@page {{ size: {page_size(paper, 'landscape')}; margin: 12mm; }}\n"
 
 
 def _section_of(timeline, corpus, stage: int):
@@ -170,7 +192,8 @@ def _section_of(timeline, corpus, stage: int):
 
 def _text_block(timeline, corpus, page: Page) -> str:
     """The section's clauses (經 then 記) punctuated, each with its 注 under it; the clauses the
-    page's steps cite are marked. A step page shows only the clauses it cites."""
+    page's steps cite are marked. A step page, and a split stage's second plate and on, show
+    only the clauses they cite."""
     esc = html.escape
     sec = _section_of(timeline, corpus, page.stage)
     if sec is None:
@@ -181,8 +204,11 @@ def _text_block(timeline, corpus, page: Page) -> str:
         for cl in corpus.clauses:
             if cl.start < b and a < cl.end:
                 cited.add(cl.id)
+    # a stage's first plate shows its whole text; a later plate of a split stage, and a step
+    # page, only the clauses its steps cite (printed, the text is not repeated plate by plate)
+    whole = page.part is not None and page.part.number == 1
     shown = [cl for cl in corpus.clauses if cl.section == sec.index
-             and (len(page.steps) > 1 or cl.id in cited)]
+             and (whole or cl.id in cited)]
     words = [cl.punct or cl.text for cl in shown]
     at = {cl.id: n for n, cl in enumerate(corpus.clauses)}
     # a clause cut inside a quotation starts with its closing mark (「…無獵獲。」上射揖):
@@ -215,8 +241,8 @@ def _notes_block(timeline, page: Page) -> str:
             f"<ul>\n{''.join(items)}\n</ul></div>")
 
 
-def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
-    """The atlas' one page: contents, then each plate beside its text."""
+def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a4") -> str:
+    """The atlas' one page: contents, then each plate beside its text; printed, on `paper`."""
     esc = html.escape
     contents = "\n".join(f'<li><a href="#{p.anchor}">{esc(p.title)}</a></li>' for p in pages_)
     body = []
@@ -241,7 +267,7 @@ def index_html(timeline, corpus, pages_: list[Page], title: str) -> str:
                    "font here draws.</p>" for a, b in used)
     return (f'<!DOCTYPE html>\n<html lang="zh-Hant">\n<head><meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<title>{esc(title)}</title>\n<style>{page_css(paper)}</style>\n</head>\n<body>\n"
             f'<header id="top"><h1>{esc(title)}</h1>\n'
             f'<nav class="contents"><ol>\n{contents}\n</ol></nav>{subs}</header>\n'
             + main + "\n</body>\n</html>\n")
@@ -268,15 +294,16 @@ class AtlasInfo:
 
 def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
                 workers: int | None = None, progress: bool = True,
-                title: str = "鄉射禮圖") -> AtlasInfo:
+                title: str = "鄉射禮圖", paper: str = "a4") -> AtlasInfo:
     """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
     writing anything when a file it would write exists, unless `overwrite`."""
     start = time.perf_counter()
     d = Path(folder)
     tl = compiled.timeline
-    pages_ = pages(tl, steps)
+    pages_ = pages(tl, steps, compiled.corpus)
     files: list[tuple[Path, bytes]] = [
-        (d / "index.html", index_html(tl, compiled.corpus, pages_, title).encode("utf-8"))]
+        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper)
+                          .encode("utf-8"))]
     files += font_files(d)
     files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in ("png", "svg")]
     # before the slow part (write_all checks again as it writes)

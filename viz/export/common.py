@@ -70,6 +70,7 @@ def ffmpeg_exe() -> str:
         raise OutputError(f"imageio-ffmpeg has no ffmpeg for this machine: {e}") from None
 
 
+PAPERS = {"a4": "A4", "letter": "letter"}  # --paper: the @page size an HTML handout prints on
 SHEET_FORMATS = ("md", "csv", "html")  # here, not in sheets: the parser needs them at every start
 FONTS = "fonts"  # the folder beside an HTML page that holds the bundled font
 # The page names the bundled font first: where the file sits beside it (the atlas, sheet --all)
@@ -117,3 +118,10 @@ def write_all(files: Sequence[tuple[Path, bytes]], overwrite: bool,
             raise OutputError(f"cannot create folder {d}: {e.strerror or e}") from None
     for p, data in files:
         atomic_write_bytes(p, data, overwrite=overwrite)
+
+
+def page_size(paper: str, orientation: str) -> str:
+    """The CSS @page size for --paper (a4, letter) turned `portrait` or `landscape`."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r}: expected one of {', '.join(PAPERS)}")
+    return f"{PAPERS[paper]} {orientation}"

@@ -21,7 +21,7 @@ import numpy as np
 from viz.backends import pgdraw, svgdraw
 from viz.draw import plate as layers_of
 from viz.draw.compose import Model
-from viz.draw.plate import DEFAULT_SIZE, Plate
+from viz.draw.plate import DEFAULT_SIZE, Part, Plate
 
 _models: OrderedDict[int, tuple[object, Model]] = OrderedDict()
 
@@ -43,10 +43,10 @@ def model_for(compiled) -> Model:
 
 def plate_layers(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE) -> Plate:
+                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None) -> Plate:
     """The layers of one plate of a compiled rite (viz.draw.plate.plate_layers on its Model)."""
     return layers_of.plate_layers(model_for(compiled), moment_t, closing, style=style,
-                                  trails=trails, follow=follow, size=size)
+                                  trails=trails, follow=follow, size=size, part=part)
 
 
 def png_bytes(plate: Plate) -> bytes:
@@ -96,10 +96,11 @@ WRITERS: dict[str, Callable[[Plate], bytes]] = {".png": png_bytes, ".svg": svg_b
 
 def render_plate(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE) -> tuple[bytes, str]:
+                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None
+                 ) -> tuple[bytes, str]:
     """(PNG bytes, SVG text) of one plate; see the module docstring."""
     p = plate_layers(compiled, moment_t, closing, style=style, trails=trails, follow=follow,
-                     size=size)
+                     size=size, part=part)
     return png_bytes(p), svg_text(p)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from viz.draw import trails
-from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS
+from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS, page_size
 from viz.model.timeline import POSTURES
 from viz.query.state import QueryError, dir_name
 
@@ -301,25 +301,58 @@ def to_markdown(timeline, actor: int, cues_: list[Cue],
 
 HTML_STYLE = FONT_FACE + """
 body { font-family: """ + FONT_FAMILY + """; margin: 2em; color: #28221c; background: #faf6ee; }
-table { border-collapse: collapse; width: 100%; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 th, td { border-bottom: 1px solid #d8cfbf; padding: .4em .5em; vertical-align: top;
-         text-align: left; }
+         text-align: left; overflow-wrap: anywhere; }
 th { background: #eee6d6; }
-td.clause { max-width: 22em; }
+tr.stage th { background: none; border-bottom: 2px solid #a8241c; padding-top: 1em;
+              color: #a8241c; font-size: 110%; }
+col.n { width: 3em; } col.t { width: 6.5em; } col.where { width: 16%; } col.facing { width: 6em; }
+col.does { width: 12%; } col.holds { width: 7em; } col.plan { width: """ + str(PLAN_SIZE[0] + 12) + """px; }
 .cite { color: #a8241c; }
 .small { color: #786f64; font-size: 85%; }
-img { display: block; }
-@media print { body { margin: 0; background: white; } tr { page-break-inside: avoid; } }
+img { display: block; max-width: 100%; height: auto; }
+@media print {
+  /* A4 or Letter, portrait: the table fills the page's width, the text column takes what the
+     others leave (never a column two characters wide), a plan is 30 mm wide, and a cue is
+     never cut by a page break; the column heads repeat on every page */
+  body { margin: 0; background: white; font-size: 7.5pt; line-height: 1.3; }
+  h1 { font-size: 13pt; margin: 0 0 1mm; }
+  p.small { margin: 0 0 2mm; }
+  th, td { padding: .6mm 1mm; }
+  col.n { width: 6mm; } col.t { width: 13mm; } col.where { width: 30mm; }
+  col.facing { width: 11mm; } col.does { width: 21mm; } col.holds { width: 13mm; }
+  col.plan { width: 31mm; }
+  td.plan img { width: 30mm; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; page-break-inside: avoid; }
+  tr.stage { break-after: avoid; page-break-after: avoid; }
+  tr.stage th { padding-top: 1.5mm; font-size: 8.5pt; }
+}
 """
 
+COLUMNS = ("n", "t", "text", "where", "facing", "does", "holds", "plan")
+HEADS = ("#", "s", "text", "where", "facing", "does", "holds", "plan")
 
-def to_html(timeline, layout, actor: int, cues_: list[Cue]) -> str:
-    """One self-contained page: the table, each move's plan inline as a PNG data URI."""
+
+def _style(paper: str) -> str:
+    """The page's stylesheet, printing on `paper` (a4, letter) portrait."""
+    return HTML_STYLE + f"@page {{ size: {page_size(paper, 'portrait')}; margin: 10mm 9mm; }}\n"
+
+
+def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4") -> str:
+    """One self-contained page: the table (a heading row where each stage begins), each move's
+    plan inline as a PNG data URI; printed, it fills the width of an A4 or Letter page
+    (`paper`), a cue never cut by a page break."""
     name, ident = _head(timeline, actor)
     esc = html.escape
     breaks = None
     rows = []
+    stage = None
     for c in cues_:
+        if c.stage != stage:
+            stage = c.stage
+            rows.append(f'<tr class="stage"><th colspan="{len(COLUMNS)}">{esc(c.stage)}</th></tr>')
         if c.moves:
             if breaks is None:
                 from viz.draw import scene
@@ -334,18 +367,18 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue]) -> str:
                   if c.clause else "")
         rows.append(
             f"<tr><td>{c.step + 1}</td><td>{c.t0:.1f}–{c.t1:.1f}"
-            f'<div class="small">{clock(c.t0)}</div></td><td>{esc(c.stage)}</td>'
+            f'<div class="small">{clock(c.t0)}</div></td>'
             f'<td class="clause"><div class="cite">「{esc(c.cite)}」</div>{clause}</td>'
             f"<td>{esc(_where(c))}</td><td>{esc(_facing(c))}</td><td>{esc(_does(c))}</td>"
-            f"<td>{esc(_held(c))}</td><td>{img}</td></tr>")
+            f'<td>{esc(_held(c))}</td><td class="plan">{img}</td></tr>')
+    cols = "".join(f'<col class="{k}">' for k in COLUMNS)
+    heads = "".join(f"<th>{h}</th>" for h in HEADS)
     return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
-            f"<title>{esc(name)} — cue sheet</title><style>{HTML_STYLE}</style></head><body>\n"
+            f"<title>{esc(name)} — cue sheet</title><style>{_style(paper)}</style></head><body>\n"
             f"<h1>{esc(name)} — cue sheet</h1>\n<p class=\"small\">{esc(ident)}; {len(cues_)} "
             "cues; times in seconds from the start; positions in 尺 (x east, y north of the "
-            "堂廉's middle).</p>\n<table><thead><tr><th>#</th><th>s</th><th>stage</th>"
-            "<th>text</th><th>where</th><th>facing</th><th>does</th><th>holds</th>"
-            "<th>plan</th></tr></thead><tbody>\n" + "\n".join(rows)
-            + "\n</tbody></table></body></html>\n")
+            f"堂廉's middle).</p>\n<table><colgroup>{cols}</colgroup><thead><tr>{heads}</tr>"
+            "</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></body></html>\n")
 
 
 def plan_folder(sheet: Path) -> Path:
@@ -358,10 +391,10 @@ def plan_name(c: Cue) -> str:
 
 
 def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | None,
-                frames: list[tuple] | None = None, stage: int | None = None
-                ) -> list[tuple[Path | None, bytes]] | None:
+                frames: list[tuple] | None = None, stage: int | None = None,
+                paper: str = "a4") -> list[tuple[Path | None, bytes]] | None:
     """What a sheet writes: (path, bytes) pairs, the sheet itself first (path None: stdout).
-    stage: that stage's cues only (None when he has none there)."""
+    stage: that stage's cues only (None when he has none there); paper: what HTML prints on."""
     cs = cues(timeline, layout, corpus, actor, frames)
     if stage is not None:
         cs = [c for c in cs if timeline.steps[c.step].stage == stage]
@@ -370,7 +403,7 @@ def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | Non
     if fmt == "csv":
         return [(path, to_csv(timeline, cs).encode("utf-8"))]
     if fmt == "html":
-        return [(path, to_html(timeline, layout, actor, cs).encode("utf-8"))]
+        return [(path, to_html(timeline, layout, actor, cs, paper).encode("utf-8"))]
     if path is None:
         return [(None, to_markdown(timeline, actor, cs).encode("utf-8"))]
     folder = plan_folder(path)
@@ -382,14 +415,14 @@ def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | Non
     return [(path, text.encode("utf-8")), *plans]
 
 
-def index_page(timeline, fmt: str, names: list[tuple[int, str]]) -> str:
+def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a4") -> str:
     """The list of every role's sheet, for `sheet --all`."""
     if fmt == "html":
         items = "\n".join(f'<li><a href="{html.escape(f)}">{html.escape(timeline.actors[i].name)}'
                           f"</a> <span class=\"small\">{html.escape(timeline.actors[i].id)}</span>"
                           "</li>" for i, f in names)
         return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
-                f"<title>cue sheets</title><style>{HTML_STYLE}</style></head><body>\n"
+                f"<title>cue sheets</title><style>{_style(paper)}</style></head><body>\n"
                 f"<h1>cue sheets</h1>\n<ul>\n{items}\n</ul></body></html>\n")
     return "# cue sheets\n\n" + "\n".join(
         f"- [{timeline.actors[i].name} ({timeline.actors[i].id})]({f})" for i, f in names) + "\n"
