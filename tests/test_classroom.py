@@ -15,7 +15,7 @@ import numpy as np
 import pygame
 import pytest
 from test_draw import fake_corpus, fake_timeline
-from test_window import SIZE, FakeReloader, Layout, panel_texts
+from test_window import SIZE, FakeReloader, Layout
 
 from viz.app import classroom
 from viz.app.bindings import NO_NOTES, NO_PREVIOUS, NOBODY_MOVED
@@ -60,7 +60,11 @@ def walks_again(duration: float = 40.0) -> Timeline:
 
 
 def play_line(app) -> str:
-    return next(t for t in panel_texts(app) if t.startswith((hud.PLAYING, hud.PAUSED)))
+    """The play line and the row under it (the modes on, the reading)."""
+    prims = hud_prims(app)
+    y = next(p.pos[1] for p in prims if p.text.startswith((hud.PLAYING, hud.PAUSED)))
+    return " ".join(p.text for p in prims if y <= p.pos[1] <= y + hud.CLOCK_ROW
+                    and p.pos[0] >= hud.areas(app.size)["panel"][0])
 
 
 @pytest.fixture
@@ -264,3 +268,93 @@ def test_g_says_when_there_is_no_previous_step_or_nobody_moved(tmp_path):
 def test_every_new_key_is_in_the_help():
     keys = dict(hud.KEYS)
     assert {"W", "P  Enter", "F11"} <= set(keys)
+
+
+# ---------------------------------------------------------------- the HUD's overprints
+
+def text_box(p) -> tuple[float, float, float, float]:
+    """A screen Text's box (the width estimate the HUD wraps by), for "nw" and "ne" anchors."""
+    w = hud.text_width(p.text, p.size)
+    x = p.pos[0] - (w if p.anchor.endswith("e") else 0)
+    return (x, p.pos[1], x + w, p.pos[1] + p.size * 1.3)
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def hud_prims(app):
+    from test_window import composed
+
+    from viz.draw.display import Text
+    return [p for la in composed(app).layers if la.name.startswith("hud") for p in la.prims
+            if isinstance(p, Text)]
+
+
+@pytest.mark.parametrize("skip", [False, True])
+@pytest.mark.parametrize("name", ["敖", "賈疏 (鄉飲酒), 敖繼公"])
+def test_a_long_reading_name_does_not_overprint_the_play_line(tmp_path, name, skip):
+    tl = walks_again(22207.0)  # five-digit times, as the rite's
+    app = App(Layout(), tl, fake_corpus(), size=SIZE, shots_dir=tmp_path)
+    app._set(reading=name, skip_waits=skip)
+    prims = hud_prims(app)
+    line = next(p for p in prims if p.text.startswith((hud.PLAYING, hud.PAUSED)))
+    reading = next(p for p in prims if p.text.startswith("讀法"))
+    assert not overlap(text_box(line), text_box(reading))
+    px, _, _, ph = hud.areas(SIZE)["panel"]
+    below = [p for p in prims if p.pos[0] >= px and line.pos[1] < p.pos[1] < ph
+             and p.text != reading.text and not p.text.startswith(hud.SKIPPING)]
+    assert min(p.pos[1] for p in below) >= text_box(reading)[3] - 1  # the cite starts under it
+    if skip:
+        marks = next(p for p in prims if p.text.startswith(hud.SKIPPING))
+        assert not overlap(text_box(marks), text_box(reading)) and marks.pos[1] > line.pos[1]
+
+
+def test_the_scroll_markers_cover_no_character():
+    box = (0.0, 0.0, 196.0, 200.0)  # 13 characters of 15 px would reach the ▲ (12 do not)
+    from test_draw import fake_timeline as ft
+    tl = ft()
+    corpus = fake_corpus()
+    long = type(corpus.clauses[0])("01.01", 1, "經", 1600, 1605, "主人坐取爵",
+                                   "主人坐取爵" * 30, (), "011-4a")
+    after = type(long)("01.03", 1, "經", 1620, 1625, "〇〇〇〇〇", "主人坐取爵" * 30, (), "011-4a")
+    corpus = type(corpus)(corpus.plain, corpus.sections, (),
+                          (long, corpus.clauses[1], after, *corpus.clauses[2:]),
+                          corpus.pages, _page_starts=(0, 2000))
+    frame = tl.sample(7.0)  # 賔拜, under a long clause: scrolled, ▲ and ▼
+    prims = hud.section_text(tl, frame, corpus, tl.steps[1], tl.stages[0], box, hud.HudState(),
+                             hud.Hits())
+    marks = [p for p in prims if getattr(p, "text", "") in (hud.MORE_ABOVE, hud.MORE_BELOW)]
+    words = [p for p in prims if getattr(p, "text", None) and p not in marks]
+    assert len(marks) == 2
+    right = max(text_box(w)[2] for w in words)
+    assert all(right <= text_box(m)[0] for m in marks)  # a margin no line enters
+
+
+def test_the_panels_source_line_ends_inside_the_panel():
+    tl = fake_timeline()
+    long = "/tmp/somewhere/deep/assets/rites/xiangshe/sections/18-初射獲而未釋獲.yaml:105:5"
+    steps = [replace(tl.steps[0], loc=long, pattern="耦射"), *tl.steps[1:]]
+    tl = Timeline(tl.actors, tl.props, tl.stages, steps, tl.channels, tl.events, tl.duration)
+    box = hud.areas(SIZE)["panel"]
+    prims = hud.panel_fixed(tl, tl.sample(1.0), fake_corpus(), box, hud.HudState(), hud.Hits())
+    meta = next(p for p in prims if "yaml" in getattr(p, "text", ""))
+    assert meta.text.startswith("頁 011-4a   …") and meta.text.endswith(".yaml:105:5  · 耦射")
+    assert text_box(meta)[2] <= box[0] + box[2] - 14
+
+
+def test_a_source_path_is_shortened_from_the_left_to_the_panels_width():
+    s = "/tmp/somewhere/assets/rites/xiangshe/sections/18-初射.yaml:105:5  · 耦射"
+    short = hud.shorten_left(s, 10, 200)
+    assert short.startswith("…") and short.endswith("18-初射.yaml:105:5  · 耦射")
+    assert hud.text_width(short, 10) <= 200 and hud.shorten_left("a.yaml:1:1", 10, 200) == \
+        "a.yaml:1:1"
+
+
+def test_a_stage_given_by_its_sections_number_is_not_numbered_twice():
+    from viz.model.timeline import StageSpan
+    st = StageSpan(26, "三射用樂", "27", 0.0, 1.0, 0, 0)
+    assert hud.stage_title(st) == "27　三射用樂"
+    assert hud.stage_title(StageSpan(22, "取矢視算", "取矢", 0.0, 1.0, 0, 0)) == \
+        "23　取矢視算（取矢）"
+    assert hud.stage_title(StageSpan(0, "戒賔", "戒賔", 0.0, 1.0, 0, 0)) == "1　戒賔"

@@ -268,7 +268,7 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
     srows = score_rows(info) if info is not None else ()
     score_h = score_height(srows)
     pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra, score_h,
-            reading_row(timeline, a["panel"], st))
+            reading_row(st))
     if pkey not in memo:
         hits = Hits()
         memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra,
@@ -566,39 +566,42 @@ CLOCK_PX, CLOCK_ROW = 12, 18  # the clock's size, and the height of its second r
 
 
 def clock_text(timeline, t: float, step: int, st: HudState) -> str:
-    """The play line: state, speed, the marks of W and P, t, the step."""
-    text = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=t,
+    """The play line: state, speed, t, the step."""
+    return CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=t,
                         duration=timeline.duration, step=step + 1, steps=len(timeline.steps))
-    marks = [m for m, on in ((SKIPPING, st.skip_waits),
-                             (PRESENTING.format(t=st.stop_at or 0.0), st.stop_at is not None))
-             if on]
-    return CLOCK_MARKS.join([text, *marks])
 
 
-def reading_row(timeline, box, st: HudState) -> bool:
-    """Whether the reading's name goes on a row of its own under the play line: when it
-    would not fit beside the widest play line this rite has (so the row does not come and go
-    as t and the step change)."""
-    if not st.reading:
-        return False
-    widest = clock_text(timeline, timeline.duration, max(len(timeline.steps) - 1, 0), st)
-    room = box[2] - 28 - text_width(widest, CLOCK_PX) - 10
-    return text_width(READING.format(st.reading), CLOCK_PX) > room
+def clock_marks(st: HudState) -> str:
+    """The modes the play line's second row names: 略候 (W), 講 → t (P)."""
+    return CLOCK_MARKS.join(m for m, on in (
+        (SKIPPING, st.skip_waits),
+        (PRESENTING.format(t=st.stop_at or 0.0), st.stop_at is not None)) if on)
+
+
+def reading_row(st: HudState) -> bool:
+    """Whether the play line has a second row: the reading's name (beside the step counter it
+    would overprint it: the line alone fills a 1366-pixel window's panel) and W's and P's marks."""
+    return bool(st.reading or st.skip_waits or st.stop_at is not None)
 
 
 def clock(timeline, frame, box, st: HudState) -> list[Primitive]:
-    """The panel's clock row: play state, speed, W and P, t, step; the reading shown at its
-    right, or under it when it would overprint the step counter."""
+    """The panel's play line: play state, speed, t, step; under it the modes on (W, P) at the
+    left and the reading shown at the right."""
     x, _, w, _ = box
     pad, cy = 14, _clock_y(timeline, box)
     text = clock_text(timeline, frame.t, frame.step, st)
     out: list[Primitive] = [Text((x + pad, cy), text, CLOCK_PX, GREY, "nw", screen=True)]
+    if not reading_row(st):
+        return out
+    cy += CLOCK_ROW
+    marks = clock_marks(st)
+    if marks:
+        out.append(Text((x + pad, cy), marks, CLOCK_PX, RED, "nw", screen=True))
     if st.reading:
-        name = READING.format(st.reading)
-        if reading_row(timeline, box, st):
-            cy += CLOCK_ROW
-            name = shorten_left(name, CLOCK_PX, w - 2 * pad)
-        out.append(Text((x + w - pad, cy), name, CLOCK_PX, RED, "ne", screen=True))
+        room = w - 2 * pad - (text_width(marks, CLOCK_PX) + 12 if marks else 0)
+        out.append(Text((x + w - pad, cy), shorten_left(READING.format(st.reading), CLOCK_PX,
+                                                         room), CLOCK_PX, RED, "ne",
+                        screen=True))
     return out
 
 
@@ -643,7 +646,7 @@ def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
         out.append(Text((x + pad, cy), stage_title(stage, corpus), 22, RED, "nw", screen=True))
         cy += 32
     cy += 22  # the clock's row
-    if reading_row(timeline, box, st):
+    if reading_row(st):
         cy += CLOCK_ROW  # … and the reading's, under it
     if step is not None:
         for line in wrap(CITE.format(step.cite), 16, inner):
