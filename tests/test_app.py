@@ -42,48 +42,54 @@ def key(k, mod=0):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
+def press(app, k, mod=0):
+    """A key pressed and let go (a KEYDOWN alone, then another, is the key held: a repeat)."""
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
+
+
 def test_space_plays_and_only_the_clock_moves(app):
-    app.handle(key(pygame.K_SPACE))
+    press(app, pygame.K_SPACE)
     assert app.state.playing
     app.update(1.5)
     app.update(1.5)
     assert app.t == pytest.approx(3.0)
-    app.handle(key(pygame.K_SPACE))
+    press(app, pygame.K_SPACE)
     app.update(5.0)
     assert app.t == pytest.approx(3.0) and not app.state.playing
 
 
 def test_arrows_step_brackets_and_pages_stage_home_end(app):
-    app.handle(key(pygame.K_RIGHT))
+    press(app, pygame.K_RIGHT)
     assert app.t == 5.0
-    app.handle(key(pygame.K_RIGHT))
+    press(app, pygame.K_RIGHT)
     assert app.t == 10.0
-    app.handle(key(pygame.K_LEFT))
+    press(app, pygame.K_LEFT)
     assert app.t == 5.0
     app.seek(7.0)
-    app.handle(key(pygame.K_LEFT))  # first back to the start of the step under way
+    press(app, pygame.K_LEFT)  # first back to the start of the step under way
     assert app.t == 5.0
-    app.handle(key(pygame.K_RIGHTBRACKET))
+    press(app, pygame.K_RIGHTBRACKET)
     assert app.t == 10.0
-    app.handle(key(pygame.K_PAGEUP))
+    press(app, pygame.K_PAGEUP)
     assert app.t == 0.0
-    app.handle(key(pygame.K_PAGEDOWN))
+    press(app, pygame.K_PAGEDOWN)
     assert app.t == 10.0
-    app.handle(key(pygame.K_END))
+    press(app, pygame.K_END)
     assert app.t == 20.0
-    app.handle(key(pygame.K_HOME))
+    press(app, pygame.K_HOME)
     assert app.t == 0.0
 
 
 def test_plus_minus_change_speed_and_play_at_it(app):
-    app.handle(key(pygame.K_PLUS))
-    app.handle(key(pygame.K_EQUALS))
+    press(app, pygame.K_PLUS)
+    press(app, pygame.K_EQUALS)
     assert app.state.speed == 4.0
-    app.handle(key(pygame.K_MINUS))
-    app.handle(key(pygame.K_MINUS))
-    app.handle(key(pygame.K_MINUS))
+    press(app, pygame.K_MINUS)
+    press(app, pygame.K_MINUS)
+    press(app, pygame.K_MINUS)
     assert app.state.speed == 0.5
-    app.handle(key(pygame.K_SPACE))
+    press(app, pygame.K_SPACE)
     app.update(2.0)
     assert app.t == pytest.approx(1.0)
 
@@ -101,7 +107,7 @@ def test_wheel_zooms_at_cursor_drag_pans_f_fits(app):
                                   buttons=(1, 0, 0)))
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(230, 140), button=1))
     assert app.camera.to_world((230, 140)) == pytest.approx(under)
-    app.handle(key(pygame.K_f))
+    press(app, pygame.K_f)
     assert app.camera.scale == pytest.approx(s0) and app.camera.center == pytest.approx(c0)
 
 
@@ -153,18 +159,18 @@ def test_clicking_a_clause_jumps_to_the_first_step_citing_it(app):
 
 
 def test_slash_search_jumps_to_the_step_citing_the_words(app):
-    app.handle(key(pygame.K_SLASH))
+    press(app, pygame.K_SLASH)
     app.handle(pygame.event.Event(pygame.TEXTINPUT, text="/"))  # the key's own text is not typed
     for ch in "請射":
         app.handle(pygame.event.Event(pygame.TEXTINPUT, text=ch))
     assert app.state.search == "請射"
-    app.handle(key(pygame.K_q))  # typing, not quitting
+    press(app, pygame.K_q)  # typing, not quitting
     assert app.running
-    app.handle(key(pygame.K_BACKSPACE))
+    press(app, pygame.K_BACKSPACE)
     app.handle(pygame.event.Event(pygame.TEXTINPUT, text="射"))
-    app.handle(key(pygame.K_RETURN))
+    press(app, pygame.K_RETURN)
     assert app.t == 10.0 and "1/1" in app.state.search_note
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert app.state.search is None and app.running
 
 
@@ -178,16 +184,16 @@ def test_search_with_variant_folding_skips_places_not_enacted(app):
 
 
 def test_help_notes_inset_toggle_and_quit(app):
-    app.handle(key(pygame.K_h))
+    press(app, pygame.K_h)
     assert app.state.help
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert not app.state.help and app.running
-    app.handle(key(pygame.K_n))
+    press(app, pygame.K_n)
     assert app.state.show_notes
     assert app.framing().inset_box is not None
-    app.handle(key(pygame.K_i))
+    press(app, pygame.K_i)
     assert app.framing().inset_box is None
-    app.handle(key(pygame.K_q))
+    press(app, pygame.K_q)
     assert not app.running
 
 
@@ -195,8 +201,8 @@ def test_screenshot_twice_gives_two_files_and_never_overwrites(app, tmp_path):
     folder = tmp_path / "shots"
     folder.mkdir()
     (folder / "xiangshe-0001.png").write_bytes(b"mine")
-    app.handle(key(pygame.K_s))
-    app.handle(key(pygame.K_s))
+    press(app, pygame.K_s)
+    press(app, pygame.K_s)
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["xiangshe-0001.png", "xiangshe-0002.png", "xiangshe-0003.png"]
     assert (folder / "xiangshe-0001.png").read_bytes() == b"mine"
@@ -225,7 +231,7 @@ def test_a_failed_save_is_said_in_the_window(app, monkeypatch, error):
         raise error
 
     monkeypatch.setattr(viz.app.window, "atomic_write_bytes", refuse)
-    app.handle(key(pygame.K_s))
+    press(app, pygame.K_s)
     assert app.running and app.state.toast == f"未存 not saved: {error}"
 
 
@@ -338,10 +344,10 @@ def test_a_paused_unchanged_window_does_not_redraw(app):
     drawn_and_still()
     move(app, (x + 2, y))  # still over him
     assert not app.needs_redraw()
-    app.handle(key(pygame.K_RIGHT))
+    press(app, pygame.K_RIGHT)
     assert app.needs_redraw()
     drawn_and_still()
-    app.handle(key(pygame.K_PLUS))  # the speed, said in a toast …
+    press(app, pygame.K_PLUS)  # the speed, said in a toast …
     assert app.needs_redraw()
     drawn_and_still()
     app.update(TOAST_SECONDS + 0.1)  # … which goes away
@@ -354,7 +360,7 @@ def test_a_paused_unchanged_window_does_not_redraw(app):
     assert app.needs_redraw()
     surface = pygame.Surface((900, 560))
     drawn_and_still()
-    app.handle(key(pygame.K_SPACE))
+    press(app, pygame.K_SPACE)
     drawn_and_still()
     app.update(0.1)  # playing: every tick is a new picture
     assert app.needs_redraw()
@@ -389,7 +395,7 @@ def test_notes_toggle_shows_the_clauses_note_in_the_panel(app):
         return [p.text for p in prims if hasattr(p, "text")]
 
     assert not any("取爵於篚" in t for t in texts())
-    app.handle(key(pygame.K_n))
+    press(app, pygame.K_n)
     assert any(t.startswith("注") and "取爵於篚" in t for t in texts())
 
 

@@ -13,7 +13,7 @@ from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 from viz import DEFAULT_LAYOUT
 from viz.cli.main import main, parser
 from viz.model.rite import Rite
-from viz.query.diff import PLACE_EPS, diff, format_table, route_distance
+from viz.query.diff import PLACE_EPS, diff, format_table, groups, route_distance, to_json
 
 SECTION = "sections/14-立司正.yaml"
 # 戒賔 … 誘射 (01–17) of the bundled rite: the 司正 (14) and the first shooting (17, where the 物
@@ -126,6 +126,31 @@ def test_table_folds_steps_where_people_only_stand(ao):
     assert "敖 (敖繼公): 西五歩 from the 侯's west edge" in text
 
 
+def test_identical_differences_are_gathered_before_the_step_by_step_list(ao):
+    gs = groups(ao)
+    assert [len(g.steps) for g in gs] == sorted((len(g.steps) for g in gs), reverse=True)
+    # every actor's difference is in exactly one group
+    assert sum(len(g.steps) for g in gs) == sum(len(s.actors) for s in ao.steps)
+    by = {(g.id, g.a_place, g.distance): g for g in gs}
+    huozhe = by[("huozhe", "乏南", 20.0)]  # behind a 乏 20 尺 further west, from 請射 on
+    n = sum(1 for s in ao.steps for x in s.actors if x.id == "huozhe" and x.place is not None
+            and round(x.place, 1) == 20.0)
+    assert (huozhe.b_place, huozhe.direction, len(huozhe.steps)) == ("乏南", "west", n)
+    assert n > 1 and huozhe.stages == ("請射", "誘射")
+    assert by[("sishe", "左物", 0.5)].direction == "west"
+    text = format_table(ao)
+    gathered, _, listed = text.partition("\nstep by step (")
+    assert "乏南 ↔ 乏南, 20 尺 west: " in gathered and "左物 ↔ 左物, 0.5 尺 west: " in gathered
+    assert "中庭 ↔ 中庭, 20 尺 east: the 司正 in" in gathered
+    assert "門內西 ↔ 西階西" in gathered  # 賈疏's and 敖's 初位 at 獻大夫
+    assert len(gathered.splitlines()) < 50 < len(listed.splitlines())
+    data = to_json(ao)["groups"]
+    assert len(data) == len(gs) and data[gs.index(huozhe)] == {
+        "id": "huozhe", "name": "獲者", "present": [True, True], "a_place": "乏南",
+        "b_place": "乏南", "distance": 20.0, "direction": "west", "steps": list(huozhe.steps),
+        "stages": ["請射", "誘射"]}
+
+
 def test_diff_json_from_the_command(capsys, small):
     code, out, err = run(capsys, "diff", "--script", str(small), "--reading", "敖", "--json")
     assert code == 1 and not err  # 1: there are differences, as diff(1)
@@ -142,6 +167,8 @@ def test_diff_json_from_the_command(capsys, small):
                           "b", "notes"}
     assert set(actor["a"]) == {"x", "y", "facing", "place"}
     assert d["only_a"] == d["only_b"] == [] and d["cast"] == {"only_a": [], "only_b": []}
+    assert {"id", "name", "present", "a_place", "b_place", "distance", "direction", "steps",
+            "stages"} == set(d["groups"][0])  # added; the keys above are as they were
 
 
 def test_two_readings_given(capsys, small):

@@ -212,7 +212,20 @@ def test_play_opens_at_a_stage_at_a_speed_paused(tmp_path, monkeypatch, whole, s
 def test_play_refuses_a_speed_it_does_not_have(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--speed", "3"])
-    assert "expected one of 0.25, 0.5, 1, 2, 4, 8, 16; found '3'" in capsys.readouterr().err
+    assert "expected one of 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64; found '3'" in \
+        capsys.readouterr().err
+
+
+def test_play_opens_fullscreen_at_64(monkeypatch, whole):
+    """`play --speed 64 --fullscreen`: the window is asked for both (F11 is tested in
+    tests/test_classroom.py); without --fullscreen it opens windowed."""
+    import viz.app.window
+
+    got = {}
+    monkeypatch.setattr(viz.app.window, "run", lambda *a, **kw: got.update(kw) or 0)
+    assert main(["play", "--speed", "64", "--fullscreen"]) == 0
+    assert (got["speed"], got["fullscreen"], got["playing"]) == (64.0, True, True)
+    assert main(["play"]) == 0 and got["fullscreen"] is False
 
 
 def test_words_asked_for_with_after_are_looked_for_in_the_whole_rite(tmp_path, monkeypatch):

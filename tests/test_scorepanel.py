@@ -15,7 +15,7 @@ import pytest
 from test_scoring import compiled, range_field, script  # noqa: F401  (range_field: a fixture)
 
 from viz.app import drum
-from viz.app.window import DRUM_NONE, DRUM_OFF, DRUM_ON, App
+from viz.app.window import DRUM_NONE, DRUM_OFF, DRUM_ON, DRUM_SILENT, App
 from viz.draw import hud
 from viz.draw.hud import ScoreInfo, beat_text, score_info, score_lines, score_rows
 from viz.model.scoring import score_values
@@ -237,14 +237,20 @@ def test_no_audio_device_is_said_and_silent():
     assert drum.Drum(FakeMixer(fmt=8)).toggle() == "none"  # a format it does not write
 
 
-def test_a_real_mixer_on_the_dummy_driver_is_no_device_and_never_raises():
+def test_a_real_mixer_on_the_dummy_driver_plays_and_says_nothing_is_heard():
     was = pygame.mixer.get_init()
     d = drum.Drum()
-    assert d.toggle() == "none" and not d.on  # nothing would be heard: said so
-    assert not d.strike()
-    assert d.toggle() == "none"
+    assert d.toggle() == "on" and d.on  # SDL's dummy driver takes the sound …
+    assert "dummy" in d.why and "nothing is heard" in d.why  # … and the toast says so
+    assert d.strike() and d.played == 1
+    assert d.toggle() == "off"
     if not was:
         pygame.mixer.quit()
+
+
+def test_no_device_says_the_mixers_own_words():
+    d = drum.Drum(FakeMixer(works=False))
+    assert d.toggle() == "none" and d.why == "no sound: No available audio device"
 
 
 def test_the_window_takes_back_audio_only_when_cli_defaulted_it():
@@ -271,15 +277,27 @@ def key(k):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
 
 
+def press(app, k, mod=0):
+    """A key pressed and let go (a KEYDOWN alone, then another, is the key held: a repeat)."""
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
+
+
 def test_d_toggles_the_drum_with_a_toast(score_app, range_field, corpus):  # noqa: F811
-    score_app.handle(key(pygame.K_d))
+    press(score_app, pygame.K_d)
     assert score_app.drum.on and score_app.state.toast == DRUM_ON
-    score_app.handle(key(pygame.K_d))
+    press(score_app, pygame.K_d)
     assert not score_app.drum.on and score_app.state.toast == DRUM_OFF
     silent = App(range_field, score_app.timeline, corpus, size=SIZE)
     silent.drum = drum.Drum(FakeMixer(works=False))
-    silent.handle(key(pygame.K_d))
-    assert silent.state.toast == DRUM_NONE and not silent.drum.on
+    press(silent, pygame.K_d)
+    assert silent.state.toast == DRUM_NONE.format(why="no sound: No available audio device")
+    assert not silent.drum.on
+    dummy = App(range_field, score_app.timeline, corpus, size=SIZE)  # the real mixer, dummy
+    press(dummy, pygame.K_d)
+    assert dummy.drum.on and dummy.state.toast == DRUM_SILENT.format(why=dummy.drum.why)
+    assert "SDL_AUDIODRIVER=dummy" in dummy.state.toast
+    press(dummy, pygame.K_d)
     assert any(k == "D" for k, _ in hud.KEYS)
 
 
@@ -287,24 +305,24 @@ def test_the_drum_sounds_in_forward_play_not_when_scrubbing_or_stepping_back(sco
     a = score_app
     beats = a.beat_times()
     assert len(beats) > 5
-    a.handle(key(pygame.K_d))
+    press(a, pygame.K_d)
     sound = a.drum.sound
     a.seek(beats[2] - 0.01)
-    a.handle(key(pygame.K_SPACE))
+    press(a, pygame.K_SPACE)
     for _ in range(30):  # 0.5 s of frames: beats 1.5 s apart, so the one at beats[2]
         a.update(1 / 60)
     assert sound.plays == 1
-    a.handle(key(pygame.K_SPACE))  # paused
+    press(a, pygame.K_SPACE)  # paused
     for _ in range(200):
         a.update(1 / 60)
     assert sound.plays == 1
     a.seek(beats[0] - 0.01)  # back over beats, and a jump forward over more: no sound
     a.seek(beats[4] + 0.01)
-    a.handle(key(pygame.K_LEFT))
-    a.handle(key(pygame.K_RIGHT))
+    press(a, pygame.K_LEFT)
+    press(a, pygame.K_RIGHT)
     assert sound.plays == 1
-    a.handle(key(pygame.K_d))  # off: play passes beats silently
-    a.handle(key(pygame.K_SPACE))
+    press(a, pygame.K_d)  # off: play passes beats silently
+    press(a, pygame.K_SPACE)
     for _ in range(200):
         a.update(1 / 60)
     assert sound.plays == 1

@@ -51,6 +51,12 @@ def key(k):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
 
 
+def press(app, k, mod=0):
+    """A key pressed and let go (a KEYDOWN alone, then another, is the key held: a repeat)."""
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
+
+
 def typed(app, text):
     app.handle(pygame.event.Event(pygame.TEXTINPUT, text=text))
 
@@ -94,50 +100,50 @@ def test_a_name_finds_starts_first_then_insides_variants_equal():
 
 def test_l_opens_the_list_at_the_current_stage_and_typing_picks(app):
     app.seek(12.5)
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     typed(app, "l")  # the key that opened it is not typed
     assert app.state.stages == "" and app.state.stage_pick == 12
     typed(app, "取")
     typed(app, "矢")
     assert app.state.stages == "取矢" and app.state.stage_pick == 18
-    app.handle(key(pygame.K_DOWN))
+    press(app, pygame.K_DOWN)
     assert app.state.stage_pick == 22  # the next stage it finds, not the next row
-    app.handle(key(pygame.K_DOWN))
-    app.handle(key(pygame.K_DOWN))
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_DOWN)
     assert app.state.stage_pick == 27  # the last one found stays
-    app.handle(key(pygame.K_UP))
+    press(app, pygame.K_UP)
     assert app.state.stage_pick == 22
     assert app.t == 12.5  # nothing moves until Enter
-    app.handle(key(pygame.K_RETURN))
+    press(app, pygame.K_RETURN)
     assert app.state.stages is None and app.t == 22.0
     assert app.timeline.stage_at(app.t) == 22
 
 
 def test_number_then_enter_jumps_and_backspace_edits(app):
-    app.handle(key(pygame.K_TAB))
+    press(app, pygame.K_TAB)
     for c in "35":
         typed(app, c)
-    app.handle(key(pygame.K_BACKSPACE))
+    press(app, pygame.K_BACKSPACE)
     assert app.state.stages == "3" and app.state.stage_pick == 2
     typed(app, "7")
-    app.handle(key(pygame.K_KP_ENTER))
+    press(app, pygame.K_KP_ENTER)
     assert app.t == 36.0 and app.state.stages is None
 
 
 def test_esc_closes_without_moving_and_a_second_esc_quits(app):
     app.seek(5.5)
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     typed(app, "燕")
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert app.state.stages is None and app.t == 5.5 and app.running
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert not app.running
 
 
 def test_keys_typed_in_the_list_do_not_act(app):
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     for k in (pygame.K_SPACE, pygame.K_q, pygame.K_h, pygame.K_SLASH):
-        app.handle(key(k))
+        press(app, k)
     assert app.running and not app.state.playing and not app.state.help
     assert app.state.search is None and app.state.stages is not None
 
@@ -145,13 +151,13 @@ def test_keys_typed_in_the_list_do_not_act(app):
 # ---------------------------------------------------------------- click, scroll
 
 def test_clicking_a_row_jumps_to_its_stage(app):
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     click(app, row_pos(app, 3))
     assert app.t == 3.0 and app.state.stages is None
 
 
 def test_clicking_outside_closes_and_in_the_title_does_nothing(app):
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     bx, by, _, _ = hud.stage_list_box(SIZE, len(NAMES))
     click(app, (bx + 20, by + 10))
     assert app.state.stages == "" and app.t == 0.0
@@ -164,14 +170,14 @@ def test_the_list_scrolls_to_keep_the_pick_in_view_and_shows_only_what_fits(app)
     assert rows < len(NAMES)  # 37 rows do not fit in 600 px
     box = hud.stage_list_box(SIZE, len(NAMES))
     assert box[1] + hud.LIST_HEAD_H + rows * hud.LIST_ROW_H <= box[1] + box[3] <= SIZE[1]
-    app.handle(key(pygame.K_l))
-    app.handle(key(pygame.K_END))
+    press(app, pygame.K_l)
+    press(app, pygame.K_END)
     assert app.state.stage_pick == 36 and app.state.stage_top == len(NAMES) - rows
     texts = list_texts(app)
     assert "息司正" in texts and "戒賔" not in texts
-    app.handle(key(pygame.K_PAGEUP))
+    press(app, pygame.K_PAGEUP)
     assert app.state.stage_pick == 36 - rows
-    app.handle(key(pygame.K_HOME))
+    press(app, pygame.K_HOME)
     assert app.state.stage_top == 0 and "戒賔" in list_texts(app)
     app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, precise_y=-2.0))
     assert app.state.stage_top == 2 * viz.app.modes.LIST_WHEEL_ROWS
@@ -181,7 +187,7 @@ def test_the_list_scrolls_to_keep_the_pick_in_view_and_shows_only_what_fits(app)
 
 def test_the_list_draws_the_pick_highlighted_and_the_current_stage_red(app):
     app.seek(4.5)
-    app.handle(key(pygame.K_l))
+    press(app, pygame.K_l)
     typed(app, "獻")
     comp = compose(app.model, app.view(), app.size, app.t, app.closing)
     prims = next(la for la in comp.layers if la.name == "hud").prims

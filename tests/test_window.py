@@ -44,6 +44,12 @@ def key(k, mod=0):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
+def press(app, k, mod=0):
+    """A key pressed and let go (a KEYDOWN alone, then another, is the key held: a repeat)."""
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
+
+
 def click(app, pos, to=None):
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     if to is not None:
@@ -190,10 +196,10 @@ def test_click_elsewhere_or_esc_clears_and_a_second_esc_quits(app):
     click(app, (30, 30))  # the map, far from anyone
     assert app.selected is None
     click(app, on_screen(app, 1))
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert app.selected is None and app.running
     assert layer(composed(app), "marks") is None and layer(composed(app), "selection") is None
-    app.handle(key(pygame.K_ESCAPE))
+    press(app, pygame.K_ESCAPE)
     assert not app.running
 
 
@@ -228,10 +234,10 @@ def test_next_move_skips_a_step_in_which_he_only_stands():
 
 
 def test_c_follows_him_centred_until_a_pan_zoom_or_f(app):
-    app.handle(key(pygame.K_c))
+    press(app, pygame.K_c)
     assert not app.following and app.state.toast.startswith("先點選一人")
     click(app, on_screen(app, 0))
-    app.handle(key(pygame.K_c))
+    press(app, pygame.K_c)
     mx, my, mw, mh = hud.areas(SIZE)["map"]
     free = mw - column_w(SIZE)  # the inset's column takes the right of the map
     for t in (0.0, 3.0, 7.5):
@@ -239,21 +245,21 @@ def test_c_follows_him_centred_until_a_pan_zoom_or_f(app):
         # within the pixel the camera snaps to
         assert on_screen(app, 0) == pytest.approx((mx + free / 2, my + mh / 2), abs=0.51)
     assert any("隨之 following" in t for t in panel_texts(app))
-    app.handle(key(pygame.K_i))  # no inset: he is centred in the whole map, still followed
+    press(app, pygame.K_i)  # no inset: he is centred in the whole map, still followed
     assert app.following and on_screen(app, 0) == pytest.approx((mx + mw / 2, my + mh / 2),
                                                                 abs=0.51)
     app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0,
                                   flipped=False))
     assert not app.following
-    app.handle(key(pygame.K_c))
-    app.handle(key(pygame.K_f))
+    press(app, pygame.K_c)
+    press(app, pygame.K_f)
     assert not app.following and app.manual is None
 
 
 def test_g_shows_where_everyone_was_at_the_end_of_the_previous_step(app):
     app.seek(7.0)
     assert layer(composed(app), "marks") is None
-    app.handle(key(pygame.K_g))
+    press(app, pygame.K_g)
     marks = layer(composed(app), "marks").prims
     faint = [p for p in marks if isinstance(p, Circle) and p.fill and len(p.fill) == 4]
     before = app.timeline.sample(5.0, closing=True)
@@ -267,7 +273,7 @@ def test_g_shows_where_everyone_was_at_the_end_of_the_previous_step(app):
                                                           for p in marks]
     app.seek(2.0)  # the first step has nothing before it
     assert layer(composed(app), "marks") is None
-    app.handle(key(pygame.K_g))
+    press(app, pygame.K_g)
     app.seek(7.0)
     assert layer(composed(app), "marks") is None
 
@@ -276,8 +282,8 @@ def test_selection_ghosts_and_follow_redraw_only_when_changed(app):
     surface = pygame.Surface(SIZE)
     app.draw(surface)
     assert not app.needs_redraw()
-    for act in (lambda: click(app, on_screen(app, 0)), lambda: app.handle(key(pygame.K_g)),
-                lambda: app.handle(key(pygame.K_c))):
+    for act in (lambda: click(app, on_screen(app, 0)), lambda: press(app, pygame.K_g),
+                lambda: press(app, pygame.K_c)):
         act()
         assert app.needs_redraw()
         app.draw(surface)
@@ -289,9 +295,9 @@ def test_selection_ghosts_and_follow_redraw_only_when_changed(app):
 def test_a_paused_compare_and_a_failed_reload_redraw_once_then_idle(live):
     surface = pygame.Surface(SIZE)
     live.draw(surface)
-    for act in (lambda: live.handle(key(pygame.K_v)),
+    for act in (lambda: press(live, pygame.K_v),
                 lambda: live.apply_reload(Result(False, None, [Problem(Loc("a", 1, 1), "x")])),
-                lambda: live.handle(key(pygame.K_r))):
+                lambda: press(live, pygame.K_r)):
         act()
         assert live.needs_redraw()
         live.draw(surface)
@@ -315,7 +321,7 @@ def test_help_lists_the_new_keys():
 
 def test_without_a_reloader_the_window_names_no_reading_and_r_says_so(app):
     assert not any(t.startswith("讀法") for t in panel_texts(app))
-    app.handle(key(pygame.K_r))
+    press(app, pygame.K_r)
     assert app.state.toast.startswith("只有一讀")
 
 
@@ -323,15 +329,15 @@ def test_r_switches_reading_keeping_the_clause_not_the_second(live):
     live.seek(7.5)  # half-way through 賔拜 (5–10 s)
     click(live, on_screen(live, 0))
     assert "讀法 鄭" in panel_texts(live)
-    live.handle(key(pygame.K_r))
+    press(live, pygame.K_r)
     assert live.reading_name() == "敖"
     step = live.timeline.steps[live.timeline.step_at(live.t)]
     assert step.cite == "賔拜" and live.t == pytest.approx(15.0)  # 10–20 s in 敖
     assert "讀法 敖" in panel_texts(live) and live.selected == 0
-    live.handle(key(pygame.K_r))  # 欽定 does not compile: passed over, back to 鄭
+    press(live, pygame.K_r)  # 欽定 does not compile: passed over, back to 鄭
     assert live.reading_name() == "鄭" and live.t == pytest.approx(7.5)
     assert live._bad.keys() == {"欽定"}
-    live.handle(key(pygame.K_r))
+    press(live, pygame.K_r)
     assert live.reading_name() == "敖"
 
 
@@ -359,7 +365,7 @@ def test_the_panel_lists_who_differs_where_the_step_leaves_them():
 
 def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     live.seek(2.5)
-    live.handle(key(pygame.K_v))
+    press(live, pygame.K_v)
     v = live.view()
     assert v.compare is not None and v.compare.reading == "敖" and v.compare.t == 5.0
     marks = layer(composed(live), "marks").prims
@@ -370,9 +376,9 @@ def test_v_draws_the_second_reading_hollow_and_lists_who_differs(live):
     texts = panel_texts(live)
     assert any(t.startswith("比較 鄭 vs 敖") for t in texts)
     assert "　司射　差 6.0 尺" in texts and not any("主人　差" in t for t in texts)
-    live.handle(key(pygame.K_r))  # now showing 敖: the comparison turns round to 鄭
+    press(live, pygame.K_r)  # now showing 敖: the comparison turns round to 鄭
     assert live.view().compare.reading == "鄭"
-    live.handle(key(pygame.K_v))
+    press(live, pygame.K_v)
     assert live.view().compare is None
 
 
@@ -388,15 +394,15 @@ def test_a_reading_asked_by_a_short_name_is_not_compared_with_itself(tmp_path):
     r.set_readings(("敖",))  # as `play --reading 敖`
     c = r.current
     a = App(c.layout, c.timeline, c.corpus, size=SIZE, shots_dir=tmp_path, reloader=r)
-    a.handle(key(pygame.K_v))
+    press(a, pygame.K_v)
     assert a.reading_name() == "敖" and a.compare_reading == "鄭"
-    a.handle(key(pygame.K_r, pygame.KMOD_SHIFT))  # the next to compare: none but 鄭 again
+    press(a, pygame.K_r, pygame.KMOD_SHIFT)  # the next to compare: none but 鄭 again
     assert a.compare_reading == "鄭"
 
 
 def test_compare_outlines_what_the_other_reading_moves_and_the_inset_shows_it(live):
     plain = composed(live).framing.inset.key()
-    live.handle(key(pygame.K_v))
+    press(live, pygame.K_v)
     comp = composed(live)
     fa = next(f for f in AoLayout().features if f.kind == "blind")
     dashed = [p for p in layer(comp, "marks").prims if isinstance(p, Line) and p.dash]
@@ -409,7 +415,7 @@ def test_compare_outlines_what_the_other_reading_moves_and_the_inset_shows_it(li
 
 
 def test_shift_r_compares_and_an_unknown_reading_is_said_not_raised(live):
-    live.handle(key(pygame.K_r, mod=pygame.KMOD_LSHIFT))
+    press(live, pygame.K_r, mod=pygame.KMOD_LSHIFT)
     assert live.compare_reading == "敖" and live.reading_name() == "鄭"
     assert not live.set_reading("欽定") and live.state.toast.startswith("讀法 欽定 未成")
     assert live.reading_name() == "鄭"
@@ -419,7 +425,7 @@ def test_shift_r_compares_and_an_unknown_reading_is_said_not_raised(live):
 
 def test_a_failed_reload_overlays_its_messages_and_keeps_playing(live):
     tl = live.timeline
-    live.handle(key(pygame.K_SPACE))
+    press(live, pygame.K_SPACE)
     bad = Result(False, None, [Problem(Loc("sections/x.yaml", 3, 7), "expected a mapping"),
                                Problem(Loc("cast.yaml", 1, 1), "file not found")])
     live.apply_reload(bad)
@@ -509,11 +515,11 @@ def test_ao_moves_the_sishe_to_his_own_wu_at_the_same_clause(rite_app):
     a = rite_app
     sishe = next(i for i, p in enumerate(a.timeline.actors) if p.name == "司射")
     zheng = a.timeline.sample(a.t, a.closing).xy[sishe].copy()
-    a.handle(key(pygame.K_v))
+    press(a, pygame.K_v)
     assert a.compare_reading == "敖繼公"
     texts = panel_texts(a)
     assert any(t.startswith("　司射　差") for t in texts), texts
-    a.handle(key(pygame.K_r))
+    press(a, pygame.K_r)
     assert a.reading_name() == "敖繼公" and a.closing
     assert a.timeline.steps[a.timeline.step_at(a.t, True)].cite == "當左物北面揖"
     ao = a.timeline.sample(a.t, a.closing).xy[sishe]
@@ -557,7 +563,7 @@ def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
             live.handle(pygame.event.Event(pygame.TEXTINPUT, text="取3燕x"[rng.integers(4)]))
         elif r < 4:
             k = keys[rng.integers(len(keys))]
-            live.handle(key(k, pygame.KMOD_SHIFT if rng.random() < 0.2 else 0))
+            press(live, k, pygame.KMOD_SHIFT if rng.random() < 0.2 else 0)
             live.running = True  # Esc may quit; the soak goes on
         elif r < 6:
             pos = (float(rng.uniform(0, SIZE[0])), float(rng.uniform(0, SIZE[1])))
@@ -575,3 +581,18 @@ def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
             listed += live.state.stages is not None
             assert 0.0 <= live.t <= live.timeline.duration
     assert listed > 0  # the soak went through the stage list too
+
+
+def test_the_window_and_the_command_line_know_the_same_readings(rite_reloader):
+    """R cycles through what `--reading` accepts (viz.model.rite.Rite.known_readings: the
+    readings that move something), not every name a note-only variant gives."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.model.rite import Rite
+
+    assert rite_reloader.set_readings(()).ok
+    cli = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).known_readings()
+    assert rite_reloader.known_readings() == cli
+    assert cli[:2] == ["鄭", "敖繼公"] and "聘禮注" not in cli  # 聘禮注: a note, no move
+    c = rite_reloader.current
+    a = App(c.layout, c.timeline, c.corpus, size=(640, 400), reloader=rite_reloader)
+    assert a.readings.known_readings() == cli

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import pygame
 
+from viz.draw import ghosts
+
 SHIFT = pygame.KMOD_SHIFT
+# what N and G say when they have nothing to show at this moment
+NO_NOTES = "此句無注 no 注 under this clause"
+NO_PREVIOUS = "無前一步 no previous step: nothing to show"
+NOBODY_MOVED = "前一步以來無人移動 nobody has moved since the previous step"
 
 # (key, modifier) → (action, arguments). A key is looked up with a modifier held first, then
 # without: modifiers a key is not bound with are ignored (Shift+Space plays as Space does).
@@ -34,7 +40,7 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
     (pygame.K_UNDERSCORE, 0): ("change_speed", (-1,)),
     (pygame.K_f, 0): ("fit", ()),
     (pygame.K_i, 0): ("toggle_inset", ()),
-    (pygame.K_n, 0): ("toggle", ("show_notes",)),
+    (pygame.K_n, 0): ("toggle_notes", ()),
     (pygame.K_h, 0): ("toggle", ("help",)),
     (pygame.K_s, 0): ("screenshot", ()),
     (pygame.K_c, 0): ("toggle_follow", ()),
@@ -46,7 +52,15 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
     (pygame.K_SLASH, 0): ("search_box.open", ()),
     (pygame.K_l, 0): ("stage_list.open", ()),
     (pygame.K_TAB, 0): ("stage_list.open", ()),
+    (pygame.K_F11, 0): ("classroom.toggle_fullscreen", ()),
+    (pygame.K_w, 0): ("classroom.toggle_skip", ()),
+    (pygame.K_p, 0): ("classroom.present_step", ()),
+    (pygame.K_RETURN, 0): ("classroom.present_step", ()),
+    (pygame.K_KP_ENTER, 0): ("classroom.present_step", ()),
 }
+# the actions a held key repeats (pygame's key repeat: holding → walks through the steps);
+# every other acts once a press, however long it is held (R: one reading, not several)
+REPEATING = {"step_to", "stage_to", "change_speed"}
 MODIFIERS = (SHIFT,)  # those a binding may ask for
 
 # How the help names a key that is not a letter (a letter: itself, in capitals); the keys that
@@ -57,6 +71,7 @@ NAMES = {
     pygame.K_RIGHTBRACKET: "]", pygame.K_LEFTBRACKET: "[", pygame.K_HOME: "Home",
     pygame.K_END: "End", pygame.K_PLUS: "+", pygame.K_EQUALS: "+", pygame.K_KP_PLUS: "+",
     pygame.K_MINUS: "−", pygame.K_KP_MINUS: "−", pygame.K_UNDERSCORE: "−",
+    pygame.K_F11: "F11", pygame.K_RETURN: "Enter", pygame.K_KP_ENTER: "Enter",
 }
 
 
@@ -85,8 +100,11 @@ class Bindings:
 
     def key(self, e) -> None:
         found = binding(e.key, getattr(e, "mod", 0), self.table)
-        if found is not None:
-            self.run_action(*found)
+        if found is None:
+            return
+        if getattr(self.app, "key_repeat", False) and found[0] not in REPEATING:
+            return  # held: pygame repeats the KEYDOWN; a toggle or a reading acts once a press
+        self.run_action(*found)
 
     def text(self, text: str) -> None:
         pass
@@ -131,6 +149,7 @@ class Bindings:
         if not app.state.playing and app.t >= app.timeline.duration:
             app.seek(0.0)
         app._set(playing=not app.state.playing)
+        app.classroom.forget()  # Space ends a presenter's step: play on, or stay paused
 
     def action_to_end(self) -> None:
         self.app.seek(self.app.timeline.duration)
@@ -153,5 +172,33 @@ class Bindings:
     def action_toggle_follow(self) -> None:
         self.app.follow(not self.app.following)
 
-    def action_toggle_ghosts(self) -> None:
-        self.app.ghosts = not self.app.ghosts
+    def action_toggle_notes(self) -> bool:
+        """N: the 注 under the text on or off; turned on where the clause has none, it says so."""
+        app = self.app
+        on = not app.state.show_notes
+        app._set(show_notes=on)
+        if on and not self.notes_here():
+            app.toast(NO_NOTES)
+        return on
+
+    def notes_here(self) -> bool:
+        """Whether a clause the step on screen cites has a 注."""
+        app = self.app
+        c, tl = app.corpus, app.timeline
+        if c is None or not tl.steps:
+            return False
+        s = tl.steps[tl.step_at(app.t, app.closing)]
+        return any(cl.notes for cl in c.clauses if cl.start < s.span[1] and s.span[0] < cl.end)
+
+    def action_toggle_ghosts(self) -> bool:
+        """G: where everyone was at the end of the previous step on or off; turned on where
+        there is no previous step, or nobody has moved since it, it says so."""
+        app = self.app
+        app.ghosts = not app.ghosts
+        if app.ghosts:
+            before = ghosts.previous_frame(app.timeline, app.t, app.closing)
+            if before is None:
+                app.toast(NO_PREVIOUS)
+            elif not ghosts.anyone_moved(before, app.timeline.sample(app.t, app.closing)):
+                app.toast(NOBODY_MOVED)
+        return app.ghosts

@@ -2,8 +2,9 @@
 (a low sine falling in pitch under a burst of noise, a quarter second; no audio files), played
 when forward playback passes a beat.
 
-Every mixer call is guarded: with no audio device, or only the dummy driver of tests and headless
-commands, the drum says so and stays silent; nothing here raises.
+Every mixer call is guarded: with no audio device the drum stays off and `why` gives the mixer's
+own words; under SDL's dummy audio driver (tests, headless commands) it plays, into nothing, and
+`why` says so. Nothing here raises.
 """
 from __future__ import annotations
 
@@ -108,6 +109,7 @@ class Drum:
         self.on = False
         self.sound = None
         self.failed = False  # the mixer would not open: said once per toggle, never retried
+        self.why = ""  # why nothing is heard: the mixer's error, or the dummy driver
         self.played = 0
 
     def _open(self) -> bool:
@@ -123,18 +125,19 @@ class Drum:
             if not mixer.get_init():
                 with _quiet_stderr():
                     mixer.init(SAMPLE_RATE, -16, 2, 512)
-            driver = getattr(mixer, "get_driver", None)
-            if driver is not None and driver() == "dummy":
-                raise RuntimeError("the dummy audio driver: nothing would be heard")
             init = mixer.get_init()
             samples = _samples_for(init) if init else None
             if samples is None:
-                raise RuntimeError("no usable mixer")
+                raise RuntimeError(f"the mixer's format {init!r} is not one the drum writes")
             self.sound = mixer.Sound(buffer=samples.tobytes())
+            driver = getattr(mixer, "get_driver", None)
+            if driver is not None and driver() == "dummy":
+                self.why = "SDL_AUDIODRIVER=dummy: it plays, but nothing is heard"
             return True
-        except Exception:  # pygame.error, no device, a driver's own complaint: no sound
+        except Exception as e:  # pygame.error, no device, a driver's own complaint: no sound
             self.failed = True
             self.sound = None
+            self.why = f"no sound: {e}" if str(e) else f"no sound: {type(e).__name__}"
             return False
 
     def toggle(self) -> str:

@@ -32,7 +32,9 @@ import numpy as np
 import pygame
 
 from viz.app import drum
-from viz.app.bindings import Bindings
+from viz.app.bindings import NO_NOTES, NO_PREVIOUS, NOBODY_MOVED, Bindings
+from viz.app.classroom import TEXTS as CLASSROOM_TEXTS
+from viz.app.classroom import Classroom
 from viz.app.modes import FOUND, FOUND_NONE_ENACTED, NOT_ENACTED, NOT_FOUND, SearchBox, StageList
 from viz.app.pointer import Pointer
 from viz.app.readings import (
@@ -75,11 +77,12 @@ SAVED = "saved {}"
 NOT_SAVED = "未存 not saved: {}"
 PICK_FIRST = "先點選一人 (click a person first)"
 DRUM_ON, DRUM_OFF = "鼓 on", "鼓 off"
-DRUM_NONE = "鼓: no audio device"
+DRUM_SILENT = "鼓 on — {why}"
+DRUM_NONE = "鼓 off — {why}"
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     SPEED, NOT_ENACTED, SAVED, NOT_SAVED, FOUND, NOT_FOUND, FOUND_NONE_ENACTED, PICK_FIRST,
     ONE_READING, NO_READING, READING_NOW, COMPARE_NOW, RELOADED, COMPILED, DRUM_ON, DRUM_OFF,
-    DRUM_NONE)) + (
+    DRUM_SILENT, DRUM_NONE, NO_NOTES, NO_PREVIOUS, NOBODY_MOVED, *CLASSROOM_TEXTS)) + (
     string.printable,)  # the paths and error messages toasts quote
 
 
@@ -151,6 +154,9 @@ class App:
         self.stage_list = StageList(self)  # L, Tab: a mode while open
         self.search_box = SearchBox(self)  # /: a mode while open
         self.bindings = Bindings(self)  # the keys, while neither is open
+        self.classroom = Classroom(self)  # F11, W (skip the waits), P (the presenter's step)
+        self._keys_down: set[int] = set()  # a KEYDOWN of one of these is the key's repeat
+        self.key_repeat = False  # the key being handled is a repeat
         self._layers = pgdraw.LayerCache()
         self._drawn: tuple | None = None  # (what the last draw depended on, its tooltip)
         self._tip: tuple = (None, "")  # (what it depends on, tooltip)
@@ -327,6 +333,9 @@ class App:
         if self.state.playing:
             before = self.t
             self.seek(self.t + dt * self.state.speed)
+            if self.state.skip_waits:
+                self.classroom.skip()
+            self.classroom.stop(before)
             if self.drum.on and drum.beats_crossed(self.beat_times(), before, self.t):
                 self.drum.strike()  # one hit a frame, however many beats a fast play passed
             if self.t >= self.timeline.duration and self.progressive is None:
@@ -339,10 +348,20 @@ class App:
         return self._beats[1]
 
     def toggle_drum(self) -> str:
-        """D: the drum's sound on the beats on or off; said in a toast."""
+        """D: the drum's sound on the beats on or off; said in a toast, with why it is silent
+        (the dummy audio driver) or why it stays off (the mixer's own words)."""
         state = self.drum.toggle()
-        self.toast({"on": DRUM_ON, "off": DRUM_OFF}.get(state, DRUM_NONE))
+        if state == "none":
+            self.toast(DRUM_NONE.format(why=self.drum.why))
+        elif state == "on" and self.drum.why:
+            self.toast(DRUM_SILENT.format(why=self.drum.why))
+        else:
+            self.toast(DRUM_ON if state == "on" else DRUM_OFF)
         return state
+
+    def expose(self) -> None:
+        """The window's pixels are gone (a new surface): the next draw draws it all."""
+        self._exposed = True
 
     def step_to(self, delta: int) -> None:
         self._jump(self.timeline.steps, self.timeline.step_at(self.t, self.closing), delta)
@@ -417,7 +436,13 @@ class App:
         elif et in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED):
             self._exposed = True
         elif et == pygame.KEYDOWN:
+            # pygame's key repeat sends KEYDOWN again with no KEYUP between: a key already
+            # down is a repeat (the bindings act on it only where holding means something)
+            self.key_repeat = event.key in self._keys_down
+            self._keys_down.add(event.key)
             mode.key(event)
+        elif et == pygame.KEYUP:
+            self._keys_down.discard(event.key)
         elif et == pygame.TEXTINPUT:
             mode.text(event.text)
         elif et == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -492,16 +517,17 @@ class App:
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None, progressive=None, t: float = 0.0, speed: float = 1.0,
-        playing: bool = True) -> int:
+        playing: bool = True, fullscreen: bool = False) -> int:
     """Open the window and play; returns the exit status. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
     and a saved edit reloads while it plays. With a progressive (viz.model.progressive), the
     window opens on the stages compiled first and the rest compile once it has drawn them.
-    t, speed, playing: where it opens, how fast, and whether it plays at once."""
+    t, speed, playing: where it opens, how fast, and whether it plays at once; fullscreen:
+    at the display's size (F11 switches)."""
     drum.take_back_audio()  # the real audio driver, unless the user chose one (D: the drum)
     pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum
     size = size or choose_size(desktop_size())
-    pygame.key.set_repeat(350, 60)  # holding → walks through the steps
+    pygame.key.set_repeat(350, 60)  # holding → walks through the steps (not R: one a press)
     title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
     if layout_path:
         title += f" · {Path(layout_path).name}"
@@ -509,6 +535,8 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
     pygame.display.set_caption(title)
     app = App(layout, timeline, corpus, size=window.get_size(), reloader=reloader,
               progressive=progressive)
+    if fullscreen:
+        app.classroom.toggle_fullscreen()
     app.seek(t)
     app._set(speed=speed)
     if playing:
@@ -523,6 +551,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         app.update(dt)
         app.poll(dt)
         if app.needs_redraw():
+            window = pygame.display.get_surface()  # F11 makes a new one
             # only what changed goes to the screen (a playing frame changes a few tiles)
             pygame.display.update(app.draw(window))
             if progressive is not None:

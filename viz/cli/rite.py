@@ -45,7 +45,7 @@ def cmd_play(args) -> int:
         first, _ = load_moment(args, whole=False)
     p = Progressive(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed,
                     first=first)
-    start = dict(speed=args.speed, playing=not args.paused)
+    start = dict(speed=args.speed, playing=not args.paused, fullscreen=args.fullscreen)
     if not p.complete:
         d = p.first
         start["t"] = _stage_start(d.timeline, args.stage)
@@ -142,6 +142,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                       help=f"play N times as fast ({', '.join(f'{s:g}' for s in SPEEDS)}; "
                            "+ and − change it in the window)")
     play.add_argument("--paused", action="store_true", help="open paused (Space plays)")
+    play.add_argument("--fullscreen", action="store_true",
+                      help="open fullscreen, at the display's size (F11 switches)")
     play.set_defaults(func=cmd_play)
     shot = sub.add_parser("shot", help="render one frame to a PNG, headless")
     _common(shot)

@@ -130,6 +130,14 @@ def previous_frame(timeline, t: float, closing: bool = False):
     return timeline.sample(timeline.steps[i - 1].t1, closing=True)
 
 
+def anyone_moved(before, now) -> bool:
+    """Whether anyone present in both frames stands more than MOVED from where he was, or came
+    or went: whether the ghosts (G) show anything."""
+    both = before.present & now.present
+    far = np.hypot(*(now.xy[both] - before.xy[both]).T) > MOVED if both.any() else np.zeros(0)
+    return bool(np.any(far)) or bool((before.present != now.present).any())
+
+
 def ghost_prims(timeline, before, now, r: float) -> list[Primitive]:
     """Each person where the previous step left him, as a faint token, with a faint line to
     where he is now when he has moved since (solid: dashing forty lines a frame costs more

@@ -44,6 +44,11 @@ NO_SECTION = "（此節不在文本中）"
 JI = "記"
 NOTE = "注　{}"
 MORE_ABOVE, MORE_BELOW = "▲", "▼"
+MARK_W = 12  # px at the section text's right kept for ▲ ▼, so they cover no character
+ELLIPSIS = "…"
+SKIPPING = "略候"  # W: the waits are skipped
+PRESENTING = "講 → {t:.0f} s"  # P: playing to the end of a step, then pausing
+CLOCK_MARKS = "  ·  "
 ELSEWHERE = "此節在賔門外（他處，非州序之中）"
 COMPILING = "編譯中 compiling … {}/{} 節"
 PARTIES = ("主黨", "賓黨", "他")
@@ -88,7 +93,10 @@ KEYS = [
     ("← →", "上一步／下一步 step"),
     ("PgUp PgDn  [ ]", "上一節／下一節 stage"),
     ("Home End", "開頭／結尾 start / end"),
-    ("+ −", "速度 speed"),
+    ("+ −", "速度 speed (×0.25 … ×64)"),
+    ("W", "略候 skip the waits (nobody moves)"),
+    ("P  Enter", "講 play one step, then pause"),
+    ("F11", "全螢幕 fullscreen"),
     ("滾輪 wheel", "縮放 zoom at cursor"),
     ("拖曳 drag", "平移 pan (on the map)"),
     ("F", "全圖 fit"),
@@ -113,7 +121,8 @@ KEYS = [
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
     NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, COMPILING, *PARTIES, MARKS, SUBSTITUTE,
-    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
+    SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, ELLIPSIS, SKIPPING, PRESENTING,
+    CLOCK_MARKS, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
     STAGE_LIST_HINT, STAGE_LIST_ASK, STAGE_LIST_TYPED, STAGE_LIST_NONE, STAGE_ROW_T,
     ROUND_TITLE, ROUND_DONE, TALLY, CALLED, BEAT, BEAT_OPEN, PIECE, ANNOUNCE, ARCHER,
     ARCHER_ROUND, ARCHER_SEP,
@@ -138,6 +147,8 @@ class HudState:
     stage_top: int = 0  # the stage list's first row shown
     score_who: int | None = None  # whose hits the score panel gives (selected or under the mouse)
     compiling: tuple[int, int] | None = None  # (stages ready, in all) while the rest compiles
+    skip_waits: bool = False  # W: playback jumps over the stretches where nobody moves
+    stop_at: float | None = None  # P: playback pauses when it reaches this (a step's end)
 
 
 @dataclass
@@ -256,7 +267,8 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
     info = score_info(timeline, frame, st.score_who, memo)
     srows = score_rows(info) if info is not None else ()
     score_h = score_height(srows)
-    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra, score_h)
+    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra, score_h,
+            reading_row(st))
     if pkey not in memo:
         hits = Hits()
         memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra,
@@ -550,17 +562,73 @@ def _clock_y(timeline, box) -> float:
     return box[1] + 12 + (32 if timeline.stages else 0)
 
 
+CLOCK_PX, CLOCK_ROW = 12, 18  # the clock's size, and the height of its second row
+
+
+def clock_text(timeline, t: float, step: int, st: HudState) -> str:
+    """The play line: state, speed, t, the step."""
+    return CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=t,
+                        duration=timeline.duration, step=step + 1, steps=len(timeline.steps))
+
+
+def clock_marks(st: HudState) -> str:
+    """The modes the play line's second row names: 略候 (W), 講 → t (P)."""
+    return CLOCK_MARKS.join(m for m, on in (
+        (SKIPPING, st.skip_waits),
+        (PRESENTING.format(t=st.stop_at or 0.0), st.stop_at is not None)) if on)
+
+
+def reading_row(st: HudState) -> bool:
+    """Whether the play line has a second row: the reading's name (beside the step counter it
+    would overprint it: the line alone fills a 1366-pixel window's panel) and W's and P's marks."""
+    return bool(st.reading or st.skip_waits or st.stop_at is not None)
+
+
 def clock(timeline, frame, box, st: HudState) -> list[Primitive]:
-    """The panel's clock row: play state, speed, t, step; the reading shown at its right."""
+    """The panel's play line: play state, speed, t, step; under it the modes on (W, P) at the
+    left and the reading shown at the right."""
     x, _, w, _ = box
     pad, cy = 14, _clock_y(timeline, box)
-    text = CLOCK.format(state=PLAYING if st.playing else PAUSED, speed=st.speed, t=frame.t,
-                        duration=timeline.duration, step=frame.step + 1, steps=len(timeline.steps))
-    out: list[Primitive] = [Text((x + pad, cy), text, 12, GREY, "nw", screen=True)]
+    text = clock_text(timeline, frame.t, frame.step, st)
+    out: list[Primitive] = [Text((x + pad, cy), text, CLOCK_PX, GREY, "nw", screen=True)]
+    if not reading_row(st):
+        return out
+    cy += CLOCK_ROW
+    marks = clock_marks(st)
+    if marks:
+        out.append(Text((x + pad, cy), marks, CLOCK_PX, RED, "nw", screen=True))
     if st.reading:
-        out.append(Text((x + w - pad, cy), READING.format(st.reading), 12, RED, "ne",
+        room = w - 2 * pad - (text_width(marks, CLOCK_PX) + 12 if marks else 0)
+        out.append(Text((x + w - pad, cy), shorten_left(READING.format(st.reading), CLOCK_PX,
+                                                         room), CLOCK_PX, RED, "ne",
                         screen=True))
     return out
+
+
+def shorten_left(s: str, px: float, width: float) -> str:
+    """s, or its end after "…" when it is wider than width (a path: its file name and line
+    are what matters)."""
+    if text_width(s, px) <= width:
+        return s
+    room = width - text_width(ELLIPSIS, px)
+    k = len(s)
+    while k > 0 and text_width(s[k - 1:], px) <= room:
+        k -= 1
+    return ELLIPSIS + s[k:]
+
+
+def stage_title(stage, corpus=None) -> str:
+    """"27　三射用樂": the number and the name, and the section's name in brackets only when it
+    is another name (a section given by its number is that number's name, not said twice)."""
+    sec = stage.section
+    if sec.isdigit():
+        found = corpus.section_named(sec) if corpus is not None and hasattr(
+            corpus, "section_named") else None
+        sec = found.name if found is not None and found.name != sec else (
+            "" if int(sec) == stage.index + 1 else f"第{sec}節")
+    title = stage.name if sec in ("", stage.name) else STAGE_SECTION.format(name=stage.name,
+                                                                            section=sec)
+    return STAGE_TITLE.format(number=stage.index + 1, name=title)
 
 
 def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
@@ -575,19 +643,21 @@ def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
     stage = timeline.stages[frame.stage] if timeline.stages else None
     step = _cur_step(timeline, frame)
     if stage is not None:
-        title = (stage.name if stage.section in ("", stage.name)
-                 else STAGE_SECTION.format(name=stage.name, section=stage.section))
-        out.append(Text((x + pad, cy), STAGE_TITLE.format(number=stage.index + 1, name=title), 22,
-                        RED, "nw", screen=True))
+        out.append(Text((x + pad, cy), stage_title(stage, corpus), 22, RED, "nw", screen=True))
         cy += 32
     cy += 22  # the clock's row
+    if reading_row(st):
+        cy += CLOCK_ROW  # … and the reading's, under it
     if step is not None:
         for line in wrap(CITE.format(step.cite), 16, inner):
             out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))
             cy += 22
         meta = step.loc + (PATTERN.format(step.pattern) if step.pattern else "")
         if corpus is not None and step.span[1] > step.span[0]:
-            meta = PAGE.format(corpus.page_at(step.span[0])) + meta
+            page = PAGE.format(corpus.page_at(step.span[0]))
+            meta = page + shorten_left(meta, 10, inner - text_width(page, 10))
+        else:
+            meta = shorten_left(meta, 10, inner)
         out.append(Text((x + pad, cy), meta, 10, GREY, "nw", screen=True))
         cy += 16
         if step.note:
@@ -624,8 +694,10 @@ def _section_for(corpus, step, stage):
 
 def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: Hits
                  ) -> list[Primitive]:
-    """The 經 of the current section, the clause being enacted highlighted, scrolled into view."""
+    """The 經 of the current section, the clause being enacted highlighted, scrolled into view;
+    ▲ ▼ (more above, below) in a margin at the right that no line enters."""
     x, y, w, h = box
+    w_all, w = w, w - MARK_W
     if corpus is None:
         return [Text((x, y), NO_CORPUS, 12, GREY, "nw", screen=True)]
     sec = _section_for(corpus, step, stage)
@@ -679,9 +751,9 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
                 hits.clauses.append(((x, cy, w, rh), ci, corpus.clauses[ci].start))
         cy += rh
     if offset > 0:
-        out.append(Text((x + w, y), MORE_ABOVE, 10, GREY, "ne", screen=True))
+        out.append(Text((x + w_all, y), MORE_ABOVE, 10, GREY, "ne", screen=True))
     if cy > y + h:
-        out.append(Text((x + w, y + h), MORE_BELOW, 10, GREY, "se", screen=True))
+        out.append(Text((x + w_all, y + h), MORE_BELOW, 10, GREY, "se", screen=True))
     return out
 
 
@@ -925,13 +997,14 @@ def search_box(map_box, st: HudState) -> list[Primitive]:
 
 def help_overlay(size: tuple[int, int]) -> list[Primitive]:
     w, h = size
-    bw, bh = 460, 40 + 24 * len(KEYS)
-    bx, by = (w - bw) / 2, (h - bh) / 2
+    row = max(min(24.0, (h - 60) / len(KEYS)), 16.0)  # rows close up in a low window
+    bw, bh = 460, 40 + row * len(KEYS)
+    bx, by = (w - bw) / 2, max((h - bh) / 2, 0)
     out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 110)),
                             Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
                             Text((bx + bw / 2, by + 18), HELP_TITLE, 16, RED, "c", screen=True)]
     for i, (k, what) in enumerate(KEYS):
-        yy = by + 44 + 24 * i
+        yy = by + 44 + row * i
         out.append(Text((bx + 150, yy), k, 13, INK, "e", screen=True))
         out.append(Text((bx + 168, yy), what, 13, INK, "w", screen=True))
     return out

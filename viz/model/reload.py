@@ -17,7 +17,7 @@ files of the rite folder), so it is cheap enough to run every half second.
                                            (cached until the next reload); on success they
                                            become r.readings and r.current
     r.for_readings(rs)   Result            the same without switching (a compared reading)
-    r.known_readings()   list[str]         鄭 and every reading the current files name
+    r.known_readings()   list[str]         鄭 and every reading that moves something (as --reading)
 
     Result(ok, compiled, problems, changed, seconds)
         ok        the load, checks and compile succeeded; compiled is the new Compiled
@@ -241,14 +241,14 @@ class Reloader:
         return got
 
     def known_readings(self) -> list[str]:
-        """鄭, then every reading the current layout's and script's variants name."""
+        """鄭, then every reading that moves something, from the files of `current`: the
+        list `--reading` is checked against (viz.model.rite.Rite.known_readings), so the
+        window's R offers what the command line accepts."""
         if self.current is None:
             return [DEFAULT_READING]
-        layout, script = self.current.layout, self.current.script
-        names = [DEFAULT_READING]
-        for v in getattr(layout, "variants", ()):
-            names += [r.strip() for r in v.reading.split(",")]
-        for p in layout.places.values():
-            names += [v.reading for v in getattr(p, "variants", ())]
-        names += list(getattr(script, "readings", ()))
-        return list(dict.fromkeys(n for n in names if n))
+        try:
+            with _serving(_Sources(self._snapshot)):
+                return Rite(self.script_path, self.layout_path, self.corpus, self.sets,
+                            self.seed).known_readings()
+        except Exception:  # noqa: BLE001 (the snapshot compiled; a guard, as _compile's)
+            return [DEFAULT_READING, *self._reading_key(self.readings)]

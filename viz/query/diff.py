@@ -52,13 +52,23 @@ for the largest distance between the two routes (each route sampled every ROUTE_
       ]
     }
   ],
+  "groups": [                     // the same difference of one person in many steps, most first
+    {"id": "huozhe", "name": "獲者", "present": [true, true], "a_place": "乏南",
+     "b_place": "乏南", "distance": 20.0,  // 尺 between his end places (null: not compared)
+     "direction": "west",            // where b has him from a (null under PLACE_EPS)
+     "steps": [21, 22],              // a's step indices, as under "steps"
+     "stages": ["張侯", "…"]}        // their stages, in order, once each
+  ],
   "only_a": [{"index": 3, "stage": "…", "cite": "…", "script": "…"}],  // cited in a alone
   "only_b": [],
   "cast": {"only_a": [], "only_b": []}     // actor ids in one cast only (not compared)
 }
 ```
 `place`, `facing` and `route` are null when under their threshold (or not comparable); an actor
-is listed when at least one is not null or his presence differs.
+is listed when at least one is not null or his presence differs. "groups" (added later; the
+other keys are as they were) gathers the steps where one person ends the same distance, the
+same way, between the same places in a and in b: the table prints them first, so a reading
+that moves three places reads as three or four lines before the step-by-step list.
 """
 from __future__ import annotations
 
@@ -389,6 +399,10 @@ def to_json(d: Diff) -> dict:
         "only_b": [{"index": s.index, "stage": s.stage, "cite": s.cite, "script": s.script}
                    for s in d.only_b],
         "cast": {"only_a": list(d.cast_only_a), "only_b": list(d.cast_only_b)},
+        "groups": [{"id": g.id, "name": g.name, "present": list(g.present),
+                    "a_place": g.a_place, "b_place": g.b_place, "distance": g.distance,
+                    "direction": g.direction, "steps": list(g.steps), "stages": list(g.stages)}
+                   for g in groups(d)],
     }
 
 
@@ -407,6 +421,11 @@ def format_table(d: Diff) -> str:
                                                                          (B, p.b_note))]
     for t in d.topics:
         lines.append(f"  not drawn — {t['topic']} ({t['reading']}): {t['note']}")
+    gs = groups(d)
+    if gs:
+        lines += ["", "the same difference, gathered (where each person ends, b from a):"]
+        lines += group_lines(gs, A, B)
+        lines += ["", f"step by step ({len(d.steps)} steps):"]
     last: dict[str, tuple] = {}
     folded: list[int] = []
     for s in d.steps:
@@ -438,6 +457,95 @@ def format_table(d: Diff) -> str:
         if ids:
             lines.append(f"cast only in {label} (not compared): {', '.join(ids)}")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One person's same difference in many steps (the same places, distance and direction)."""
+
+    id: str
+    name: str
+    present: tuple[bool, bool]
+    a_place: str
+    b_place: str
+    distance: float | None
+    direction: str | None
+    steps: tuple[int, ...]  # a's step indices
+    stages: tuple[str, ...]  # their stages, once each, in order
+    step_stages: tuple[str, ...] = ()  # the stage of each step
+
+
+SMALL_GROUP = 3  # the table gathers a facing or a route that differs in fewer steps into one line
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south",
+           "south-east")  # x east, y north, as the layout has them
+
+
+def _direction(a: Spot | None, b: Spot | None) -> str | None:
+    if a is None or b is None or np.hypot(b.x - a.x, b.y - a.y) < PLACE_EPS:
+        return None
+    k = int(round(np.degrees(np.arctan2(b.y - a.y, b.x - a.x)) / 45.0)) % 8
+    return COMPASS[k]
+
+
+def groups(d: Diff) -> tuple[Group, ...]:
+    """The actors' differences gathered by (who, in the scene, end places, distance to 0.1 尺,
+    direction), largest group first (then by the first step)."""
+    found: dict[tuple, list] = {}
+    for s in d.steps:
+        for x in s.actors:
+            dist = None if x.place is None else round(x.place, 1)
+            key = (x.id, x.name, x.present, x.a.place if x.a else "—",
+                   x.b.place if x.b else "—", dist, _direction(x.a, x.b) if dist else None)
+            found.setdefault(key, []).append(s)
+    out = [Group(k[0], k[1], k[2], k[3], k[4], k[5], k[6], tuple(s.a.index for s in ss),
+                 tuple(dict.fromkeys(s.a.stage for s in ss)), tuple(s.a.stage for s in ss))
+           for k, ss in found.items()]
+    return tuple(sorted(out, key=lambda g: (-len(g.steps), g.steps[0], g.id)))
+
+
+def group_lines(gs: Sequence[Group], A: str, B: str) -> list[str]:
+    """The groups for a reader, one line per difference of place (the same end places and
+    direction) with everyone who shows it, most steps first: "乏南 ↔ 乏南, 20 尺 west: the 獲者
+    in 442 steps of 10 stages (請射 … 三射取矢視算)"."""
+    lines: dict[tuple, list[Group]] = {}
+    for g in gs:
+        if g.present[0] != g.present[1]:
+            key = ("present", A if g.present[0] else B)
+        else:
+            key = (g.a_place, g.b_place, g.direction, g.distance is None)
+        lines.setdefault(key, []).append(g)
+    out = []
+    small = 0
+    for key, members in sorted(lines.items(), key=lambda kv: -sum(len(g.steps)
+                                                                   for g in kv[1])):
+        first = members[0]
+        if first.distance is None and key[0] != "present" and \
+                sum(len(g.steps) for g in members) < SMALL_GROUP:
+            small += 1
+            continue
+        if key[0] == "present":
+            what = f"in the scene only in {key[1]}"
+        elif first.distance is None:
+            what = f"{first.a_place} ↔ {first.b_place}, faces or walks otherwise"
+        else:
+            lo, hi = min(g.distance for g in members), max(g.distance for g in members)
+            far = f"{lo:g} 尺" if lo == hi else f"{lo:g}–{hi:g} 尺"
+            what = f"{first.a_place} ↔ {first.b_place}, {far} {first.direction or ''}".rstrip()
+        stages = [st for _, st in sorted({(i, st) for g in members
+                                          for i, st in zip(g.steps, g.step_stages)})]
+        stages = list(dict.fromkeys(stages))
+        steps = sum(len(g.steps) for g in members)
+        span = stages[0] if len(stages) == 1 else f"{stages[0]} … {stages[-1]}"
+        who = ", ".join(f"{g.name} ({g.id}) {len(g.steps)}" for g in members)
+        people = f"the {first.name}" if len(members) == 1 else f"{len(members)} people"
+        out.append(f"  {what}: {people} in {steps} step{'s' if steps > 1 else ''} of "
+                   f"{len(stages)} stage{'s' if len(stages) > 1 else ''} ({span})")
+        if len(members) > 1:
+            out.append(f"      steps each: {who}")
+    if small:
+        out.append(f"  … and {small} more where someone faces or walks otherwise in fewer than "
+                   f"{SMALL_GROUP} steps (in the list below)")
+    return out
 
 
 def _labelled(label: str, note: str) -> str:
