@@ -144,3 +144,22 @@ def test_formations_are_named_once_with_their_count():
     assert scene.group_name(["司射", "司馬"], ["司射", "司馬"]) == "司射·司馬"
     assert scene.group_name(["工"] * 4, ["工1", "工2", "工3", "工4"]) == "工 四人"
     assert scene.numeral(12) == "十二" and scene.numeral(72) == "七十二"
+
+
+def test_ctrl_plus_and_minus_scale_the_names_and_plain_plus_still_speeds():
+    import pygame
+
+    from viz.app.bindings import MAIN, Bindings, binding
+
+    class App:
+        ui = 1.0
+
+    app = App()
+    keys = Bindings(app)
+    for _ in range(2):
+        keys.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_EQUALS, mod=pygame.KMOD_LCTRL))
+    assert app.ui == pytest.approx(1.5625)
+    for _ in range(9):
+        keys.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_MINUS, mod=pygame.KMOD_RCTRL))
+    assert app.ui == pytest.approx(0.8)  # no smaller than UI_STEPS[0]
+    assert binding(pygame.K_EQUALS, 0, MAIN) == ("change_speed", (+1,))

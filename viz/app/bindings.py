@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 SHIFT = pygame.KMOD_SHIFT
+CTRL = pygame.KMOD_CTRL
 
 # (key, modifier) → (action, arguments). A key is looked up with a modifier held first, then
 # without: modifiers a key is not bound with are ignored (Shift+Space plays as Space does).
@@ -32,6 +33,12 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
     (pygame.K_MINUS, 0): ("change_speed", (-1,)),
     (pygame.K_KP_MINUS, 0): ("change_speed", (-1,)),
     (pygame.K_UNDERSCORE, 0): ("change_speed", (-1,)),
+    (pygame.K_EQUALS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_PLUS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_KP_PLUS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_MINUS, CTRL): ("scale_ui", (-1,)),
+    (pygame.K_KP_MINUS, CTRL): ("scale_ui", (-1,)),
+    (pygame.K_UNDERSCORE, CTRL): ("scale_ui", (-1,)),
     (pygame.K_f, 0): ("fit", ()),
     (pygame.K_i, 0): ("toggle_inset", ()),
     (pygame.K_n, 0): ("toggle", ("show_notes",)),
@@ -47,7 +54,7 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
     (pygame.K_l, 0): ("stage_list.open", ()),
     (pygame.K_TAB, 0): ("stage_list.open", ()),
 }
-MODIFIERS = (SHIFT,)  # those a binding may ask for
+MODIFIERS = (SHIFT, CTRL)  # those a binding may ask for
 
 # How the help names a key that is not a letter (a letter: itself, in capitals); the keys that
 # type the same sign (= and keypad + for +) are one name there
@@ -63,7 +70,7 @@ NAMES = {
 def key_name(key: int, mod: int = 0) -> str:
     """The key as the help writes it: "Esc", "→", "R", "Shift+R"."""
     name = NAMES.get(key) or (chr(key).upper() if 32 < key < 127 else pygame.key.name(key).title())
-    return ("Shift+" if mod & SHIFT else "") + name
+    return ("Ctrl+" if mod & CTRL else "") + ("Shift+" if mod & SHIFT else "") + name
 
 
 def binding(key: int, mod: int, table=MAIN) -> tuple[str, tuple] | None:
@@ -145,6 +152,14 @@ class Bindings:
             app.recentre()
         else:
             app.fit()
+
+    def action_scale_ui(self, delta: int) -> None:
+        """Ctrl + / Ctrl −: names, tokens and glyphs a step larger or smaller (the window's
+        size already sets a larger scale on a large screen)."""
+        from viz.draw.compose import UI_STEPS
+
+        app = self.app
+        app.ui = float(min(max(app.ui * 1.25 ** delta, UI_STEPS[0]), UI_STEPS[1]))
 
     def action_toggle(self, field: str) -> None:
         """A switch of the HUD state (the notes, the help) on or off."""

@@ -89,6 +89,7 @@ KEYS = [
     ("PgUp PgDn  [ ]", "上一節／下一節 stage"),
     ("Home End", "開頭／結尾 start / end"),
     ("+ −", "速度 speed"),
+    ("Ctrl++ Ctrl+−", "字與人放大／縮小 larger / smaller names"),
     ("滾輪 wheel", "縮放 zoom at cursor"),
     ("拖曳 drag", "平移 pan (on the map)"),
     ("F", "全圖 fit"),
