@@ -355,23 +355,26 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     ui = ui_scale(size, view.ui)
     marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
-    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, True, hide), hide)]
+    seen = _in_view(frame, cam, mbox)
+    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0))
+    lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
+    layers = [_static(model, "plan", mbox, cam,
+                      lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
     layers += marks.layers("", mbox, cam)
-    layers.append(Layer("people", mbox, cam,
-                        tuple(_people(model, _in_view(frame, cam, mbox), cam, True, ui,
-                                      _world_box(cam, mbox, 0.0)))))
+    layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
     layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
+        iseen = _in_view(frame, icam, body, INSET_REACH)
+        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0))
+        ilying, iobjects = scene.set_down_objects(tl, iseen, io)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
-                           lambda: _plan(model, icam, False, hide), hide)]
+                           lambda: _plan(model, icam, False, hide) + iobjects, hide, ilying)]
         layers += marks.layers("inset.", body, icam)
-        layers.append(Layer("inset.people", body, icam,
-                            tuple(_people(model, _in_view(frame, icam, body, INSET_REACH),
-                                          icam, False, ui, _world_box(icam, body, 0.0)))))
+        layers.append(Layer("inset.people", body, icam, tuple(_people(model, iseen, io))))
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
     parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
@@ -511,10 +514,11 @@ def tooltip(model: Model, view: View, size: tuple[int, int], t: float,
 
 
 def _static(model: Model, name: str, clip: Box, camera: Camera,
-            build: Callable[[], list[Primitive]], hide: frozenset = frozenset()) -> Layer:
-    """A layer on paper that changes only with its camera (and the things set out): built
-    once, kept by key."""
-    key = (model.serial, name, clip, camera.key(), tuple(sorted(hide)))
+            build: Callable[[], list[Primitive]], hide: frozenset = frozenset(),
+            extra: bytes = b"") -> Layer:
+    """A layer on paper that changes only with its camera (and the things set out, and the
+    props lying where they were set down: `extra`): built once, kept by key."""
+    key = (model.serial, name, clip, camera.key(), tuple(sorted(hide)), extra)
     memo = model.static_layers
     layer = memo.get(key)
     if layer is None:
@@ -562,20 +566,27 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
     return out
 
 
-def _people(model: Model, frame, camera: Camera, captions: bool, ui: float = 1.0,
-            view: tuple[float, float, float, float] | None = None) -> list[Primitive]:
-    """Props set down, then the people, then what they say (back to front)."""
-    if not frame.present.any() and not frame.prop_visible.any():
-        return []  # nobody and nothing in this view (the inset, mostly)
-    tl = model.timeline
+def _options_for(camera: Camera, captions: bool, ui: float = 1.0,
+                 view: tuple[float, float, float, float] | None = None) -> SceneOptions:
+    """The scene's options for a view: the same object while the view stays."""
     key = (captions, id(camera.breaks), camera.scale, ui, view)
     o = _options.get(key)
-    if o is None or o.breaks is not camera.breaks:  # the same object while the view stays
+    if o is None or o.breaks is not camera.breaks:
         if len(_options) >= SPRITES:
             _options.clear()
         o = _options[key] = SceneOptions(captions=captions, breaks=camera.breaks,
                                          px_per_chi=camera.scale, lod=True, ui=ui,
                                          view=view)
+    return o
+
+
+def _people(model: Model, frame, o: SceneOptions) -> list[Primitive]:
+    """What is held (glyphs) and counts of what lies set down, then the people, then what
+    they say (back to front)."""
+    if not frame.present.any() and not frame.prop_visible.any():
+        return []  # nobody and nothing in this view (the inset, mostly)
+    tl = model.timeline
+    captions = o.captions
     out = scene.set_down_props(tl, frame, o)
     for token, tags in scene.actor_parts(tl, frame, o):
         if not token:  # the names of formations, after every token

@@ -556,6 +556,7 @@ class _ViewMemo:
         self.tags: dict[tuple, tuple] = {}  # (kind, who, text) → (Text, Label, Placed, prims)
         self.set_down: tuple | None = None  # (inputs, requests)
         self.objects: tuple | None = None  # lod: (inputs, (objects set down, count requests))
+        self.formations: tuple | None = None  # lod: (inputs, formations)
         self.tokens: dict[int, tuple] = {}  # actor → (inputs, token primitives)
 
 
@@ -608,7 +609,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     glyphs: list[Primitive] = []
     kept = memo.people
     c = _cols(frame)
-    groups, group_reqs, dots = (_formations(timeline, c, o, to_px) if o.lod
+    groups, group_reqs, dots = (_formations(timeline, frame, c, o, memo) if o.lod
                                 else ({}, [], []))
     for i in range(len(timeline.actors)):
         if not c.present[i]:
@@ -629,9 +630,8 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     order = {"group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
     reqs += group_reqs
     if o.lod:
-        objects, counts, spots = _set_down_objects(memo, timeline, frame, o, to_px)
-        glyphs = objects + glyphs
-        reqs += counts
+        _, counts, spots = _set_down_objects(memo, timeline, frame, o, to_px)
+        reqs += counts  # (the objects are drawn with the plan: set_down_objects)
         tokens += spots  # no name or count over a thing set out either
         if detailed(o):
             reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
@@ -684,47 +684,79 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
                           for p in prims])
 
 
-def _formations(timeline, c: _Cols, o: SceneOptions, to_px):
-    """People whose tokens would overlap at this zoom, as formations: {actor: formation},
+def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
+    """People whose tokens would meet at this zoom, as formations: {actor: formation},
     each formation's name request (placed first, never left out), and its dots' boxes.
-    Zooming in parts them: at a larger scale fewer tokens meet."""
-    idx = [i for i in range(len(c.present)) if c.present[i]]
+    Zooming in parts them: at a larger scale fewer tokens meet. Worked out again only when
+    someone came, went or moved."""
+    idx = np.flatnonzero(frame.present)
+    xy = frame.xy[idx]
+    key = (idx.tobytes(), xy.tobytes())
+    if memo.formations is not None and memo.formations[0] == key:
+        return memo.formations[1]
+    memo.formations = (key, found := _formations_of(timeline, idx, xy, o))
+    return found
+
+
+_group_names: dict[tuple, tuple[str, Color]] = {}  # (timeline id, members) → (name, colour)
+
+
+def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
     if len(idx) < 2:
         return {}, [], []
     k = max(o.px_per_chi, 1e-6)
     r = token_radius(o) * k
-    pts = np.array([to_px(*c.xy[i]) for i in idx])
-    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
-    near = d < 2.0 * r + 1.0  # tokens that would meet (of either party: none hides another)
+    px = (xy[:, 0] * k).tolist()
+    py = (-np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k).tolist()
+    # tokens that would meet (of either party: none hides another), joined (union-find)
+    dx = xy[:, None, 0] * k - xy[None, :, 0] * k
+    dy = np.asarray(py)[:, None] - np.asarray(py)[None, :]
+    a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
+    if not len(a):
+        return {}, [], []
     parent = list(range(len(idx)))
 
-    def root(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
 
-    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):
-        parent[root(int(a))] = root(int(b))
+    for m, n in zip(a.tolist(), b.tolist(), strict=True):
+        ra, rb = root(m), root(n)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
     members: dict[int, list[int]] = {}
     for n in range(len(idx)):
         members.setdefault(root(n), []).append(n)
     groups: dict[int, int] = {}
     reqs: list = []
     dots: list[labels.BoxT] = []
-    rd = r * DOT
-    for g, ns in enumerate(m for m in members.values() if len(m) > 1):
-        who = [idx[n] for n in ns]
+    rd = r * DOT * 1.9
+    size = name_px(o)
+    ids = idx.tolist()
+    g = 0
+    for ns in members.values():
+        if len(ns) < 2:
+            continue
+        who = tuple(ids[n] for n in ns)
         for i, n in zip(who, ns, strict=True):
             groups[i] = g
-            dots.append(labels.circle_box(float(pts[n, 0]), float(pts[n, 1]), rd * 1.9))
-        cx, cy = float(pts[ns, 0].mean()), float(pts[ns, 1].mean())
-        reach = float(np.hypot(pts[ns, 0] - cx, pts[ns, 1] - cy).max()) + rd * 1.9
-        acts = [timeline.actors[i] for i in who]
-        text = group_name([a.name for a in acts], [short_label(a.label or a.name) for a in acts])
-        parties = {a.party for a in acts}
-        col = party_color(acts[0].party) if len(parties) == 1 else INK
-        size = name_px(o)
+            dots.append((px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd))
+        g += 1
+        cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
+        reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
+        named = _group_names.get((id(timeline), who))
+        if named is None:
+            acts = [timeline.actors[i] for i in who]
+            text = group_name([a.name for a in acts],
+                              [short_label(a.label or a.name) for a in acts])
+            parties = {a.party for a in acts}
+            if len(_group_names) > 4096:
+                _group_names.clear()
+            named = _group_names[(id(timeline), who)] = (
+                text, party_color(acts[0].party) if len(parties) == 1 else INK)
+        text, col = named
         t = Text((cx / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size, max_px=size,
                  bg=GROUP_BG, border=col)
         req = labels.Label((cx, cy), *labels.text_size(text, round(size), 2), r=reach)
@@ -732,12 +764,22 @@ def _formations(timeline, c: _Cols, o: SceneOptions, to_px):
     return groups, reqs, dots
 
 
+def set_down_objects(timeline, frame, o: SceneOptions) -> tuple[bytes, list[Primitive]]:
+    """(what they depend on, the objects): props set down drawn where they lie, for a layer
+    that is drawn again only when one of them came, went or moved (the plan's)."""
+    k = max(o.px_per_chi, 1e-6)
+    ymap = ymap_for(o.breaks)
+    memo = _memo(timeline, o)
+    _set_down_objects(memo, timeline, frame, o, lambda x, y: (x * k, -ymap.fwd1(y) * k))
+    return memo.objects[0], memo.objects[1][0]
+
+
 def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
     """Props set down as objects where they lie (an arrow, a cup, a 俎 …); for a cluster of
     arrows or 算 within a glyph's reach, one count request (×N), left out if it finds no room;
     and each object's box (px), which no tag covers."""
     down = (frame.prop_holder < 0) & frame.prop_visible
-    key = (down.tobytes(), frame.prop_xy[down].tobytes())
+    key = down.tobytes() + frame.prop_xy[down].tobytes()
     if memo.objects is not None and memo.objects[0] == key:
         return memo.objects[1]
     spots: list[labels.BoxT] = []
@@ -750,7 +792,7 @@ def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
         x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
         prims += prop_glyph(x, y, name, k, o.ui, j)
         px, py = to_px(x, y)
-        spots.append(labels.circle_box(px, py, 4.0 * o.ui))
+        spots.append(labels.circle_box(round(px), round(py), 4.0 * o.ui))
         for nm, pts in clusters:
             if nm == name and math.hypot(pts[0][0] - px, pts[0][1] - py) < reach:
                 pts.append((px, py))
@@ -768,6 +810,7 @@ def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
                  min_px=10.0 * o.ui, max_px=10.0 * o.ui, bg=(252, 240, 200))
         req = labels.Label((cx, cy), *labels.text_size(text, round(10.0 * o.ui), 2), r=reach)
         reqs.append(("set_down", -1, t, req))
+    spots = list(dict.fromkeys(spots))  # one box a spot (four arrows leaning together: one)
     memo.objects = (key, (prims, reqs, spots))
     return prims, reqs, spots
 
