@@ -163,3 +163,29 @@ def test_ctrl_plus_and_minus_scale_the_names_and_plain_plus_still_speeds():
         keys.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_MINUS, mod=pygame.KMOD_RCTRL))
     assert app.ui == pytest.approx(0.8)  # no smaller than UI_STEPS[0]
     assert binding(pygame.K_EQUALS, 0, MAIN) == ("change_speed", (+1,))
+
+
+def test_the_one_selected_stands_out_of_his_formation_with_what_he_holds(rite):
+    """At 初射's end the 司射 stands with the 司正 at the 射位 (one formation, 司正·司射), his
+    bow, arrow and 扑 glyphs behind him; selected, he is drawn with his own name, and what he
+    holds is told in a tag."""
+    from viz.query.state import resolve_moment
+
+    tl = rite.timeline
+    model = Model(rite.layout, tl, rite.corpus)
+    m = resolve_moment(tl, rite.corpus, stage="18")
+    i = tl.actor_index["sishe"]
+    assert tl.sample(m.t, m.closing).holding[i]
+
+    def drawn(view):
+        la = next(la for la in compose(model, view, SIZE, m.t, m.closing).layers
+                  if la.name == "people")
+        names = [q.text for p in la.prims if isinstance(p, Sprite) for q in p.parts
+                 if isinstance(q, Text)]
+        tags = [p.text for p in la.prims if isinstance(p, Text) and p.bg is not None]
+        return names, tags
+
+    names, tags = drawn(View())
+    assert "司射" not in names and "司正·司射" in tags and not any("弓" in t for t in tags)
+    names, tags = drawn(View(selected=i))
+    assert "司射" in names and any("弓" in t for t in tags)

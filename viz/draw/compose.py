@@ -356,7 +356,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
     seen = _in_view(frame, cam, mbox)
-    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0))
+    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected)
     lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
     layers = [_static(model, "plan", mbox, cam,
                       lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
@@ -366,7 +366,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
         iseen = _in_view(frame, icam, body, INSET_REACH)
-        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0))
+        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected)
         ilying, iobjects = scene.set_down_objects(tl, iseen, io)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
@@ -475,10 +475,23 @@ class _Marks:
         return tuple(rows)
 
 
+_world_boxes: dict[tuple, tuple[float, float, float, float]] = {}
+
+
 def _world_box(cam: Camera, clip: Box, pad_px: float = 20.0) -> tuple[float, float, float,
                                                                       float]:
     """The world box a camera shows inside clip, a little larger (breaks map y monotonically,
-    so the corners bound it)."""
+    so the corners bound it); the same tuple while the view stays."""
+    key = (cam.key(), clip, pad_px)
+    box = _world_boxes.get(key)
+    if box is None:
+        if len(_world_boxes) >= STATIC_MEMO:
+            _world_boxes.clear()
+        box = _world_boxes[key] = _world_box_of(cam, clip, pad_px)
+    return box
+
+
+def _world_box_of(cam: Camera, clip: Box, pad_px: float) -> tuple[float, float, float, float]:
     x, y, w, h = clip
     c = cam.to_world(np.array([[x - pad_px, y - pad_px], [x + w + pad_px, y + h + pad_px]]))
     return (float(min(c[:, 0])), float(min(c[:, 1])), float(max(c[:, 0])), float(max(c[:, 1])))
@@ -567,16 +580,17 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
 
 
 def _options_for(camera: Camera, captions: bool, ui: float = 1.0,
-                 view: tuple[float, float, float, float] | None = None) -> SceneOptions:
+                 view: tuple[float, float, float, float] | None = None,
+                 selected: int | None = None) -> SceneOptions:
     """The scene's options for a view: the same object while the view stays."""
-    key = (captions, id(camera.breaks), camera.scale, ui, view)
+    key = (captions, id(camera.breaks), camera.scale, ui, view, selected)
     o = _options.get(key)
     if o is None or o.breaks is not camera.breaks:
         if len(_options) >= SPRITES:
             _options.clear()
         o = _options[key] = SceneOptions(captions=captions, breaks=camera.breaks,
                                          px_per_chi=camera.scale, lod=True, ui=ui,
-                                         view=view)
+                                         view=view, selected=selected)
     return o
 
 

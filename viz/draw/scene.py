@@ -128,12 +128,13 @@ class SceneOptions:
     lod: bool = False
     ui: float = 1.0  # the UI scale: names, tokens and glyphs grow with it (lod only)
     view: tuple[float, float, float, float] | None = None  # 尺: where names of formations fit
+    selected: int | None = None  # the person selected: his own token and his tags (lod)
 
     def __hash__(self) -> int:  # worked out once: a view hands the same options every frame,
         h = self.__dict__.get("_hash")  # and hashing the breaks each time costs
         if h is None:
             h = hash((self.captions, self.token_r, self.token_min_px, self.breaks,
-                      self.px_per_chi, self.lod, self.ui, self.view))
+                      self.px_per_chi, self.lod, self.ui, self.view, self.selected))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -694,6 +695,9 @@ def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
     key = (idx.tobytes(), xy.tobytes())
     if memo.formations is not None and memo.formations[0] == key:
         return memo.formations[1]
+    if o.selected is not None:  # the one selected stands apart, named, with his tags
+        keep = idx != o.selected
+        idx, xy = idx[keep], xy[keep]
     memo.formations = (key, found := _formations_of(timeline, idx, xy, o))
     return found
 
@@ -732,36 +736,53 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
     groups: dict[int, int] = {}
     reqs: list = []
     dots: list[labels.BoxT] = []
-    rd = r * DOT * 1.9
-    size = name_px(o)
     ids = idx.tolist()
     g = 0
     for ns in members.values():
         if len(ns) < 2:
             continue
         who = tuple(ids[n] for n in ns)
-        for i, n in zip(who, ns, strict=True):
+        for i in who:
             groups[i] = g
-            dots.append((px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd))
         g += 1
-        cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
-        reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
-        named = _group_names.get((id(timeline), who))
-        if named is None:
-            acts = [timeline.actors[i] for i in who]
-            text = group_name([a.name for a in acts],
-                              [short_label(a.label or a.name) for a in acts])
-            parties = {a.party for a in acts}
-            if len(_group_names) > 4096:
-                _group_names.clear()
-            named = _group_names[(id(timeline), who)] = (
-                text, party_color(acts[0].party) if len(parties) == 1 else INK)
-        text, col = named
-        t = Text((cx / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size, max_px=size,
-                 bg=GROUP_BG, border=col)
-        req = labels.Label((cx, cy), *labels.text_size(text, round(size), 2), r=reach)
-        reqs.append(("group", who[0], t, req))
+        key = (id(timeline), who, tuple(px[n] for n in ns), tuple(py[n] for n in ns), r,
+               o.ui)
+        kept = _formation_memo.get(key)
+        if kept is None:  # worked out again only when one of them moved
+            if len(_formation_memo) > 4096:
+                _formation_memo.clear()
+            kept = _formation_memo[key] = _formation(timeline, who, ns, px, py, r, k, o)
+        dots += kept[0]
+        reqs.append(kept[1])
     return groups, reqs, dots
+
+
+_formation_memo: dict[tuple, tuple] = {}  # (members and where they stand) → (dots, request)
+
+
+def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[float], r: float,
+               k: float, o: SceneOptions) -> tuple[list, tuple]:
+    """One formation's dots' boxes and its name's placement request."""
+    rd = r * DOT * 1.9
+    size = name_px(o)
+    dots = [(px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd) for n in ns]
+    cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
+    reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
+    named = _group_names.get((id(timeline), who))
+    if named is None:
+        acts = [timeline.actors[i] for i in who]
+        text = group_name([a.name for a in acts],
+                          [short_label(a.label or a.name) for a in acts])
+        parties = {a.party for a in acts}
+        if len(_group_names) > 4096:
+            _group_names.clear()
+        named = _group_names[(id(timeline), who)] = (
+            text, party_color(acts[0].party) if len(parties) == 1 else INK)
+    text, col = named
+    t = Text((cx / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size, max_px=size,
+             bg=GROUP_BG, border=col)
+    req = labels.Label((cx, cy), *labels.text_size(text, round(size), 2), r=reach)
+    return dots, ("group", who[0], t, req)
 
 
 def set_down_objects(timeline, frame, o: SceneOptions) -> tuple[bytes, list[Primitive]]:
@@ -899,7 +920,7 @@ def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list
         # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
         name = (timeline.props[j].name if j is not None else pid)[-1:]
         held[name] = held.get(name, 0) + 1
-    if held and not detailed(o):
+    if held and not detailed(o) and i != o.selected:
         return boxes, reqs, held_glyphs(x, y, float(frame.facing[i]), r, held, k, o.ui)
     if held:
         # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
