@@ -189,3 +189,35 @@ def test_the_one_selected_stands_out_of_his_formation_with_what_he_holds(rite):
     assert "司射" not in names and "司正·司射" in tags and not any("弓" in t for t in tags)
     names, tags = drawn(View(selected=i))
     assert "司射" in names and any("弓" in t for t in tags)
+
+
+def test_the_inset_folds_away_and_the_legend_moves_off_people(rite):
+    """Panned so that people stand where the inset and the legend are drawn, the inset folds
+    away and the legend goes to a corner where nobody stands."""
+    from viz.draw.compose import ManualCamera, framing
+    from viz.query.state import resolve_moment
+
+    tl = rite.timeline
+    model = Model(rite.layout, tl, rite.corpus)
+    m = resolve_moment(tl, rite.corpus, stage="27")
+    comp = compose(model, View(), SIZE, m.t, m.closing)
+    fr = comp.framing
+    assert fr.inset_box is not None
+    cam = fr.camera
+    x, y, w, h = fr.inset_box
+    lx, ly, lw = fr.legend_at
+    frame = tl.sample(m.t, m.closing)
+    # pan the crowd's middle onto the inset's middle (the centre is in drawn 尺, y north)
+    sx, sy = cam.to_screen(frame.xy[frame.present]).mean(axis=0)
+    dx, dy = x + w / 2 - sx, y + h / 2 - sy
+    pan = ManualCamera(cam.scale, (cam.center[0] - dx / cam.scale, cam.center[1] + dy / cam.scale))
+    moved = compose(model, View(camera=pan), SIZE, m.t, m.closing)
+    names = [la.name for la in moved.layers]
+    assert "inset.people" not in names and "inset.plan" not in names
+    assert "inset.plan" in [la.name for la in comp.layers]
+    scr = moved.framing.camera.to_screen(frame.xy[frame.present])
+    mx, my, mlw = moved.framing.legend_at
+    inside = ((scr[:, 0] > mx) & (scr[:, 0] < mx + mlw) & (scr[:, 1] > my)
+              & (scr[:, 1] < my + 60))
+    assert not inside.any()
+    assert framing(model, SIZE, m.t, m.closing).legend_at == (lx, ly, lw)  # unpanned: as was

@@ -351,8 +351,9 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
                         view.compare)
     mbox = areas(size)["map"]
-    cam = fr.camera
     ui = ui_scale(size, view.ui)
+    fr = _clear_of_people(model, fr, frame, size, ui)
+    cam = fr.camera
     marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
     seen = _in_view(frame, cam, mbox)
@@ -495,6 +496,48 @@ def _world_box_of(cam: Camera, clip: Box, pad_px: float) -> tuple[float, float, 
     x, y, w, h = clip
     c = cam.to_world(np.array([[x - pad_px, y - pad_px], [x + w + pad_px, y + h + pad_px]]))
     return (float(min(c[:, 0])), float(min(c[:, 1])), float(max(c[:, 0])), float(max(c[:, 1])))
+
+
+_legend_h: dict[tuple, float] = {}
+
+
+def _clear_of_people(model: Model, fr: Framing, frame, size: tuple[int, int],
+                     ui: float) -> Framing:
+    """The legend and the inset go where nobody stands: the inset folds away while someone in
+    the main view stands under it (a zoom or a pan brought him there); the legend moves to the
+    first of the map's corners where nobody stands (else stays)."""
+    idx = np.nonzero(frame.present)[0]
+    if not len(idx):
+        return fr
+    scr = fr.camera.to_screen(frame.xy[idx])
+    r = scene.TOKEN_PX * ui + 4
+
+    def under(box) -> bool:
+        x, y, w, h = box
+        return bool(((scr[:, 0] > x - r) & (scr[:, 0] < x + w + r) & (scr[:, 1] > y - r)
+                     & (scr[:, 1] < y + h + r)).any())
+
+    if fr.inset_box is not None and under(fr.inset_box):
+        fr = replace(fr, inset=None, inset_box=None)
+    lx, ly, lw = fr.legend_at
+    key = (lw, model.substitutions)
+    if key not in _legend_h:
+        _legend_h[key] = float(hud.legend((0.0, 0.0, lw), model.substitutions)[0].box[3])
+    lh = _legend_h[key]
+    if not under((lx, ly, lw, lh)):
+        return fr
+    mx, my, mw, mh = areas(size)["map"]
+    low = (fr.inset_box[1] if fr.inset_box is not None else my + mh) - lh - 34
+    for at in ((mx + 10, my + 10), (mx + mw - lw - 10, my + 10), (mx + 10, low),
+               (mx + mw - lw - 10, low)):
+        if not under((*at, lw, lh)) and (fr.inset_box is None or not _meets(
+                (*at, lw, lh), fr.inset_box)):
+            return replace(fr, legend_at=(at[0], at[1], lw))
+    return fr
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _compare_inset(model: Model, fr: Framing, cmp: Compare | None) -> Framing:
