@@ -63,7 +63,8 @@ def read(comp) -> tuple[list, list, list[float]]:
                 if isinstance(q, Circle) and q.stroke == TOKEN_EDGE:
                     tokens.append(_circle_box(q, cam))
                 elif isinstance(q, Text) and isinstance(p, Sprite):
-                    names.append(_px(q, cam.scale))  # the name on a token
+                    if q.text:  # (a formation's dot has none: its name is the formation's)
+                        names.append(_px(q, cam.scale))  # the name on a token
                 elif isinstance(q, Text) and q.bg is not None:
                     tags.append(_text_box(q, cam))
                     if q.bg == scene.GROUP_BG:
