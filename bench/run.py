@@ -17,7 +17,13 @@ those, the most walking (found by sampling every 0.5 s). Around it, rows time:
   question; the bench fails if it draws);
 - for scale, the raw limit: blitting as many ready-made sprites as the frame has people and
   things, and pygame drawing as many filled circles as the frame has primitives;
-- the first frame: a new process from `import viz.cli.main` to a frame on a Surface.
+- the first frame: a new process from `import viz.cli.main` to a frame on a Surface;
+- as played (issue 18): the window's frames one after another as they are played, 600
+  consecutive frames at 60 frames/s of rite time from t = 21,011 s (the busy end of the rite,
+  where the whole cast stands), each timed once, by turns with the raw limit (fill + blit of
+  as many sprites as that frame has people and things); the row is the median over the
+  frames, not the least of several passes, and the ratio to the raw limit is the target
+  (≤ 2.5×).
 
 The frame rows and the raw limits play their frames in passes (--passes, 5) and keep each
 frame's least time: other work sharing the cores only ever adds to a time (on two busy cores
@@ -171,12 +177,16 @@ def main() -> int:
     ap.add_argument("--passes", type=int, default=5,
                     help="times each frame row plays its frames; a frame's least time is kept")
     ap.add_argument("--size", default="1920x1080", help="window size for the frame rows")
+    ap.add_argument("--played-from", type=float, default=21011.0,
+                    help="rite time (s) where the 'as played' rows begin")
+    ap.add_argument("--played", type=int, default=600,
+                    help="consecutive frames of the 'as played' rows")
     args = ap.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     import pygame
 
     from viz.backends import pgdraw
-    from viz.draw.compose import Model, View, compose
+    from viz.draw.compose import Model, View, compose, ui_scale
 
     rows = []
 
@@ -232,7 +242,8 @@ def main() -> int:
     from viz.draw import scene
 
     cam = compose(model, View(), size, t_busy).framing.camera
-    opts = scene.SceneOptions(breaks=cam.breaks, px_per_chi=cam.scale)
+    opts = scene.SceneOptions(breaks=cam.breaks, px_per_chi=cam.scale, lod=True,
+                              ui=ui_scale(size))
 
     def people(t):  # what compose spends most of its time on: the tags, placed every frame
         fr = tl.sample(t)
@@ -289,6 +300,31 @@ def main() -> int:
             pygame.draw.circle(surf, (120, 30, 30), (int(x), int(y)), 6)
     row(f"raw pygame: fill + {n_prims} circles",
         in_passes(lambda t: circles(), ts, args.passes), "frame")
+    # as played: consecutive frames, each timed once (the median over them), by turns with
+    # the raw limit for as many sprites as that moment has people and things
+    t_play = min(args.played_from, tl.duration - args.played / 60.0)
+    played = (t_play + np.arange(args.played) / 60.0).tolist()
+    fp = tl.sample(t_play)
+    n_play = int(fp.present.sum() + fp.prop_visible.sum())
+    play_spots = [tuple(p) for p in rng.uniform(0, min(size) - 24, (n_play, 2)).astype(int)]
+    play_cache = pgdraw.LayerCache()
+    pgdraw.draw_layers(surf, compose(model, View(), size, t_play - 1 / 60.0).layers, play_cache)
+
+    def played_frame(t):
+        pgdraw.draw_layers(surf, compose(model, View(), size, t).layers, play_cache)
+
+    def played_blits(t):
+        raw.fill((250, 246, 238))
+        raw.blits([(sprite, p) for p in play_spots], doreturn=False)
+    (pf_t, pf_cpu), (pb_t, pb_cpu) = interleaved([played_frame, played_blits], played, 1)
+    played_row = (f"window frame as played ({args.played} frames from t = {t_play:,.0f} s, "
+                  "one pass)")
+    played_raw = f"raw limit as played: fill + blit {n_play} sprites"
+    CPU[:] = [pf_cpu]
+    row(played_row, pf_t, "frame")
+    print(f"  {'':<46} busiest of the {args.played} frames: {max(pf_t) * 1e3:.3f} ms")
+    CPU[:] = [pb_cpu]
+    row(played_raw, pb_t, "frame")
     first = [float(subprocess.run(
         [sys.executable, "-c", FIRST_FRAME.format(root=str(ROOT), script=str(DEFAULT_SCRIPT),
                                                   layout=str(DEFAULT_LAYOUT))],
@@ -309,10 +345,17 @@ def main() -> int:
           f"{by['sample(t) playing'] * 1e6:.1f} µs, on a rite 100× longer "
           f"{long_s / by['sample(t) playing']:.2f}×; "
           "a paused, unchanged window draws nothing")
+    print(f"\n  as played ({args.played} frames from t = {t_play:,.0f} s, the median): window "
+          f"frame {by[played_row] * 1e3:.2f} ms against {by[played_raw] * 1e3:.2f} ms for "
+          f"{n_play} sprites, {by[played_row] / by[played_raw]:.1f}× the raw limit "
+          "(target ≤ 2.5×)")
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
            "pygame": pygame.version.ver, "numpy": np.__version__, "machine": platform.machine(),
            "size": list(size), "busiest_t": t_busy, "actors": len(tl.actors),
-           "steps": len(tl.steps), "primitives": n_prims, "rows": rows, "medians": by}
+           "steps": len(tl.steps), "primitives": n_prims, "rows": rows, "medians": by,
+           "played": {"from_t": t_play, "frames": args.played, "sprites": n_play,
+                      "frame_median_s": by[played_row], "raw_median_s": by[played_raw],
+                      "busiest_frame_s": max(pf_t), "ratio": by[played_row] / by[played_raw]}}
     path = next_free_name(ROOT / "bench" / "results", "bench", ".json")
     atomic_write_text(path, json.dumps(out, ensure_ascii=False, indent=2))
     print(f"\nwrote {path.relative_to(ROOT)}")

@@ -18,7 +18,7 @@ from viz.draw.compose import (
     framing,
     inset_body,
 )
-from viz.draw.display import Rect, Text
+from viz.draw.display import Circle, Rect, Sprite, Text
 from viz.draw.hud import HudState
 from viz.model.timeline import ActorInfo, StageSpan, StepSpan, Timeline, build_channel
 
@@ -207,7 +207,14 @@ def test_the_inset_draws_only_those_on_the_range(corpus):
     m = Model(got.layout, tl, corpus)
     t = tl.steps[step_after(tl, corpus, "左个之西北三歩東面設薦俎")].t1
     comp = compose(m, View(), (1280, 800), t, closing=True)
-    inset = texts(layer(comp, "inset.people"))
-    main = texts(layer(comp, "people"))
-    assert "弓·矢·扑" in main and "弓·矢·扑" not in inset
-    assert "旌" in inset  # the 獲者's, on the range
+
+    # (at this zoom what they hold is a glyph, not a tag: their tokens, a person's Sprite or a
+    # formation's dot, tell who is drawn)
+    def where(la) -> list[tuple[float, float]]:
+        return [p.at for p in la.prims if isinstance(p, Sprite)] + [
+            p.center for p in la.prims if isinstance(p, Circle) and p.stroke == (20, 16, 12)]
+
+    inset, main = where(layer(comp, "inset.people")), where(layer(comp, "people"))
+    sishe = tuple(float(v) for v in tl.sample(t, True).xy[tl.actor_index["sishe"]])
+    assert sishe in main and sishe not in inset
+    assert inset and all(y <= m.range[3] + 3.0 for _, y in inset)  # the 獲者, on the range

@@ -86,7 +86,10 @@ def test_each_token_is_one_sprite_of_exactly_the_primitives_the_scene_gives():
     comp = compose(m, View(), SIZE, 6.25)
     people = layer(comp, "people")
     tl, frame, cam = m.timeline, m.timeline.sample(6.25), comp.framing.camera
-    o = SceneOptions(captions=True, breaks=cam.breaks, px_per_chi=cam.scale)
+    # the window's options: level of detail on, the view's box (names of formations inside)
+    o = SceneOptions(captions=True, breaks=cam.breaks, px_per_chi=cam.scale, lod=True,
+                     ui=composer.ui_scale(SIZE),
+                     view=composer._world_box(cam, hud.areas(SIZE)["map"], 0.0))
     assert flat(people.prims) == (set_down_props(tl, frame, o) + actors(tl, frame, o)
                                   + captions(tl, frame, o))
     sprites = [p for p in people.prims if isinstance(p, Sprite)]

@@ -249,7 +249,7 @@ def test_no_tag_in_the_fitted_window_overlaps_another_or_a_token(rite, busiest, 
     centres = {t.center for t in tokens}
     # the label inside each token is the token; every other Text is a tag to be kept clear
     tags = [t for t in layer.prims if isinstance(t, Text) and t.pos not in centres]
-    assert len(tags) > 15
+    assert len(tags) > 5  # formations' names, counts of arrows, bows (what is held: glyphs)
     boxes = [_drawn_box(t, cam) for t in tags]
     clash = labels.overlaps(boxes, _marks(layer), slack=1.0)  # tokens and their noses
     assert clash == [], [(tags[i].text, j) for i, j in clash[:5]]

@@ -13,6 +13,7 @@ import pygame
 from viz.draw import ghosts
 
 SHIFT = pygame.KMOD_SHIFT
+CTRL = pygame.KMOD_CTRL
 # what N and G say when they have nothing to show at this moment
 NO_NOTES = "此句無注 no 注 under this clause"
 NO_PREVIOUS = "無前一步 no previous step: nothing to show"
@@ -38,6 +39,12 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
     (pygame.K_MINUS, 0): ("change_speed", (-1,)),
     (pygame.K_KP_MINUS, 0): ("change_speed", (-1,)),
     (pygame.K_UNDERSCORE, 0): ("change_speed", (-1,)),
+    (pygame.K_EQUALS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_PLUS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_KP_PLUS, CTRL): ("scale_ui", (+1,)),
+    (pygame.K_MINUS, CTRL): ("scale_ui", (-1,)),
+    (pygame.K_KP_MINUS, CTRL): ("scale_ui", (-1,)),
+    (pygame.K_UNDERSCORE, CTRL): ("scale_ui", (-1,)),
     (pygame.K_f, 0): ("fit", ()),
     (pygame.K_i, 0): ("toggle_inset", ()),
     (pygame.K_n, 0): ("toggle_notes", ()),
@@ -60,8 +67,8 @@ MAIN: dict[tuple[int, int], tuple[str, tuple]] = {
 }
 # the actions a held key repeats (pygame's key repeat: holding → walks through the steps);
 # every other acts once a press, however long it is held (R: one reading, not several)
-REPEATING = {"step_to", "stage_to", "change_speed"}
-MODIFIERS = (SHIFT,)  # those a binding may ask for
+REPEATING = {"step_to", "stage_to", "change_speed", "scale_ui"}
+MODIFIERS = (SHIFT, CTRL)  # those a binding may ask for
 
 # How the help names a key that is not a letter (a letter: itself, in capitals); the keys that
 # type the same sign (= and keypad + for +) are one name there
@@ -78,7 +85,7 @@ NAMES = {
 def key_name(key: int, mod: int = 0) -> str:
     """The key as the help writes it: "Esc", "→", "R", "Shift+R"."""
     name = NAMES.get(key) or (chr(key).upper() if 32 < key < 127 else pygame.key.name(key).title())
-    return ("Shift+" if mod & SHIFT else "") + name
+    return ("Ctrl+" if mod & CTRL else "") + ("Shift+" if mod & SHIFT else "") + name
 
 
 def binding(key: int, mod: int, table=MAIN) -> tuple[str, tuple] | None:
@@ -164,6 +171,14 @@ class Bindings:
             app.recentre()
         else:
             app.fit()
+
+    def action_scale_ui(self, delta: int) -> None:
+        """Ctrl + / Ctrl −: names, tokens and glyphs a step larger or smaller (the window's
+        size already sets a larger scale on a large screen)."""
+        from viz.draw.compose import UI_STEPS
+
+        app = self.app
+        app.ui = float(min(max(app.ui * 1.25 ** delta, UI_STEPS[0]), UI_STEPS[1]))
 
     def action_toggle(self, field: str) -> None:
         """A switch of the HUD state (the notes, the help) on or off."""

@@ -146,6 +146,7 @@ class App:
         self.toast_until = 0.0
         self.state = HudState()
         self.inset_on = True
+        self.ui = 1.0  # Ctrl + / Ctrl −: the user's UI scale, times the window's (compose)
         self.manual: ManualCamera | None = None  # the user zoomed or panned the main view
         self._manual_kind = ""  # … while the rite was there ("site" or "elsewhere")
         self.mouse: tuple[float, float] | None = None  # None until the mouse moves in
@@ -181,7 +182,8 @@ class App:
             hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
                     None if self.pointer.drag is not None else self.mouse, self.selected,
-                    self.following and self.selected is not None, self.ghosts, self.readings.compare())
+                    self.following and self.selected is not None, self.ghosts, self.readings.compare(),
+                    ui=self.ui)
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""

@@ -32,6 +32,8 @@ STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes
 INSET_REACH = 12.0  # px: a token's half-width, so one standing at the inset's edge is drawn
 REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
+UI_BASE = (1366, 768)  # px: the window at which the UI scale is 1
+UI_STEPS = (0.8, 2.0)  # the least and greatest user scale (Ctrl − / Ctrl +)
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
 
 # The words the composer itself writes (templates; the model's names aside)
@@ -40,6 +42,8 @@ ACTOR_NOTE = "（{}）"
 ACTOR_TIP = "{name} · {posture}"
 HOLDING = " · 執{}"
 BAR_TIP = "{number} {name} · {t:.0f} s"
+PROP_COUNT = "{name}×{n}"
+PROP_REACH = 8.0  # px (× the UI scale): how near the mouse names a thing set out
 SELECTED = "選 {name}　（C 隨之 follow · Esc 取消）"
 FOLLOWING = "選 {name}　（隨之 following · F 止）"
 NEXT_MOVE = "{when}：「{cite}」"
@@ -53,7 +57,7 @@ DIFF_MORE = "　… 另 {n} 人"
 SAME = "　此步位置皆同 (no one differs)"
 MAX_DIFFS = 6  # rows of the panel's list of who differs; the rest are counted
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
-    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, *POSTURES, SELECTED, FOLLOWING,
+    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED, FOLLOWING,
     NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF_HEAD, DIFF, DIFF_MORE, SAME))
 
 _serial = itertools.count()
@@ -193,6 +197,7 @@ class View:
     following: bool = False  # the camera keeps him centred (the window moves it; said here)
     ghosts: bool = False  # where everyone was at the end of the previous step (G)
     compare: Compare | None = None  # a second reading over this one (V)
+    ui: float = 1.0  # the user's UI scale (Ctrl + / Ctrl −), times the window's (ui_scale)
 
 
 @dataclass(frozen=True)
@@ -231,6 +236,12 @@ def view_kind(model: Model, frame) -> str:
     xy = frame.xy[idx]
     near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     return "site" if near.any() else "elsewhere"
+
+
+def ui_scale(size: tuple[int, int], user: float = 1.0) -> float:
+    """How much larger names, tokens and glyphs are drawn: 1 up to 1366×768, growing with the
+    window beyond it (1.4 at 1920×1080), times the user's own scale."""
+    return max(1.0, min(size[0] / UI_BASE[0], size[1] / UI_BASE[1])) * float(user)
 
 
 def column_w(size: tuple[int, int]) -> float:
@@ -340,25 +351,31 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
                         view.compare)
     mbox = areas(size)["map"]
+    ui = ui_scale(size, view.ui)
+    fr = _clear_of_people(model, fr, frame, size, ui)
     cam = fr.camera
-    marks = _Marks(model, view, frame, fr.stage, closing)
+    marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
-    layers = [_static(model, "plan", mbox, cam, lambda: _plan(model, cam, True, hide), hide)]
+    seen = _in_view(frame, cam, mbox)
+    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected)
+    lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
+    layers = [_static(model, "plan", mbox, cam,
+                      lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
     layers += marks.layers("", mbox, cam)
-    layers.append(Layer("people", mbox, cam,
-                        tuple(_people(model, _in_view(frame, cam, mbox), cam, captions=True))))
+    layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
     layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
+        iseen = _in_view(frame, icam, body, INSET_REACH)
+        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected)
+        ilying, iobjects = scene.set_down_objects(tl, iseen, io)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
-                           lambda: _plan(model, icam, False, hide), hide)]
+                           lambda: _plan(model, icam, False, hide) + iobjects, hide, ilying)]
         layers += marks.layers("inset.", body, icam)
-        layers.append(Layer("inset.people", body, icam,
-                            tuple(_people(model, _in_view(frame, icam, body, INSET_REACH),
-                                          icam, captions=False))))
+        layers.append(Layer("inset.people", body, icam, tuple(_people(model, iseen, io))))
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
     parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
@@ -368,7 +385,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
         model.hud_memo.pop(next(iter(model.hud_memo)))
     layers += [Layer(p.name, p.clip, cam, p.prims,
                      None if p.key is None else (model.serial, *p.key)) for p in parts]
-    tip = _tooltip_text(model, fr, size, frame, view.mouse)
+    tip = _tooltip_text(model, fr, size, frame, view.mouse, ui)
     if tip:
         layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size),)))
     return Composition(tuple(layers), hits, fr, tip)
@@ -378,8 +395,10 @@ class _Marks:
     """What the view's choices add to a frame (trail, ghosts, second reading), sampled once and
     drawn through each camera that shows the plan; nothing when nothing is chosen."""
 
-    def __init__(self, model: Model, view: View, frame, stage: int, closing: bool):
+    def __init__(self, model: Model, view: View, frame, stage: int, closing: bool,
+                 ui: float = 1.0):
         tl = model.timeline
+        self.ui = ui
         self.model, self.view, self.frame, self.closing = model, view, frame, closing
         n = len(tl.actors)
         sel = view.selected
@@ -394,7 +413,7 @@ class _Marks:
                       if cmp is not None and cmp.layout is not None else [])
 
     def _r(self, cam: Camera) -> float:
-        return scene.token_radius(SceneOptions(px_per_chi=cam.scale))
+        return scene.token_radius(SceneOptions(px_per_chi=cam.scale, lod=True, ui=self.ui))
 
     def layers(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
         """Under the people: ghosts of the previous step, the second reading, the trail."""
@@ -457,13 +476,68 @@ class _Marks:
         return tuple(rows)
 
 
+_world_boxes: dict[tuple, tuple[float, float, float, float]] = {}
+
+
 def _world_box(cam: Camera, clip: Box, pad_px: float = 20.0) -> tuple[float, float, float,
                                                                       float]:
     """The world box a camera shows inside clip, a little larger (breaks map y monotonically,
-    so the corners bound it)."""
+    so the corners bound it); the same tuple while the view stays."""
+    key = (cam.key(), clip, pad_px)
+    box = _world_boxes.get(key)
+    if box is None:
+        if len(_world_boxes) >= STATIC_MEMO:
+            _world_boxes.clear()
+        box = _world_boxes[key] = _world_box_of(cam, clip, pad_px)
+    return box
+
+
+def _world_box_of(cam: Camera, clip: Box, pad_px: float) -> tuple[float, float, float, float]:
     x, y, w, h = clip
     c = cam.to_world(np.array([[x - pad_px, y - pad_px], [x + w + pad_px, y + h + pad_px]]))
     return (float(min(c[:, 0])), float(min(c[:, 1])), float(max(c[:, 0])), float(max(c[:, 1])))
+
+
+_legend_h: dict[tuple, float] = {}
+
+
+def _clear_of_people(model: Model, fr: Framing, frame, size: tuple[int, int],
+                     ui: float) -> Framing:
+    """The legend and the inset go where nobody stands: the inset folds away while someone in
+    the main view stands under it (a zoom or a pan brought him there); the legend moves to the
+    first of the map's corners where nobody stands (else stays)."""
+    idx = np.nonzero(frame.present)[0]
+    if not len(idx):
+        return fr
+    scr = fr.camera.to_screen(frame.xy[idx])
+    r = scene.TOKEN_PX * ui + 4
+
+    def under(box) -> bool:
+        x, y, w, h = box
+        return bool(((scr[:, 0] > x - r) & (scr[:, 0] < x + w + r) & (scr[:, 1] > y - r)
+                     & (scr[:, 1] < y + h + r)).any())
+
+    if fr.inset_box is not None and under(fr.inset_box):
+        fr = replace(fr, inset=None, inset_box=None)
+    lx, ly, lw = fr.legend_at
+    key = (lw, model.substitutions)
+    if key not in _legend_h:
+        _legend_h[key] = float(hud.legend((0.0, 0.0, lw), model.substitutions)[0].box[3])
+    lh = _legend_h[key]
+    if not under((lx, ly, lw, lh)):
+        return fr
+    mx, my, mw, mh = areas(size)["map"]
+    low = (fr.inset_box[1] if fr.inset_box is not None else my + mh) - lh - 34
+    for at in ((mx + 10, my + 10), (mx + mw - lw - 10, my + 10), (mx + 10, low),
+               (mx + mw - lw - 10, low)):
+        if not under((*at, lw, lh)) and (fr.inset_box is None or not _meets(
+                (*at, lw, lh), fr.inset_box)):
+            return replace(fr, legend_at=(at[0], at[1], lw))
+    return fr
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _compare_inset(model: Model, fr: Framing, cmp: Compare | None) -> Framing:
@@ -492,14 +566,15 @@ def tooltip(model: Model, view: View, size: tuple[int, int], t: float,
         return ""
     frame = model.timeline.sample(t, closing)
     fr = framing(model, size, t, closing, view.inset, view.camera, frame)
-    return _tooltip_text(model, fr, size, frame, view.mouse)
+    return _tooltip_text(model, fr, size, frame, view.mouse, ui_scale(size, view.ui))
 
 
 def _static(model: Model, name: str, clip: Box, camera: Camera,
-            build: Callable[[], list[Primitive]], hide: frozenset = frozenset()) -> Layer:
-    """A layer on paper that changes only with its camera (and the things set out): built
-    once, kept by key."""
-    key = (model.serial, name, clip, camera.key(), tuple(sorted(hide)))
+            build: Callable[[], list[Primitive]], hide: frozenset = frozenset(),
+            extra: bytes = b"") -> Layer:
+    """A layer on paper that changes only with its camera (and the things set out, and the
+    props lying where they were set down: `extra`): built once, kept by key."""
+    key = (model.serial, name, clip, camera.key(), tuple(sorted(hide)), extra)
     memo = model.static_layers
     layer = memo.get(key)
     if layer is None:
@@ -547,20 +622,33 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
     return out
 
 
-def _people(model: Model, frame, camera: Camera, captions: bool) -> list[Primitive]:
-    """Props set down, then the people, then what they say (back to front)."""
-    if not frame.present.any() and not frame.prop_visible.any():
-        return []  # nobody and nothing in this view (the inset, mostly)
-    tl = model.timeline
-    key = (captions, id(camera.breaks), camera.scale)
+def _options_for(camera: Camera, captions: bool, ui: float = 1.0,
+                 view: tuple[float, float, float, float] | None = None,
+                 selected: int | None = None) -> SceneOptions:
+    """The scene's options for a view: the same object while the view stays."""
+    key = (captions, id(camera.breaks), camera.scale, ui, view, selected)
     o = _options.get(key)
-    if o is None or o.breaks is not camera.breaks:  # the same object while the view stays
+    if o is None or o.breaks is not camera.breaks:
         if len(_options) >= SPRITES:
             _options.clear()
         o = _options[key] = SceneOptions(captions=captions, breaks=camera.breaks,
-                                         px_per_chi=camera.scale)
+                                         px_per_chi=camera.scale, lod=True, ui=ui,
+                                         view=view, selected=selected)
+    return o
+
+
+def _people(model: Model, frame, o: SceneOptions) -> list[Primitive]:
+    """What is held (glyphs) and counts of what lies set down, then the people, then what
+    they say (back to front)."""
+    if not frame.present.any() and not frame.prop_visible.any():
+        return []  # nobody and nothing in this view (the inset, mostly)
+    tl = model.timeline
+    captions = o.captions
     out = scene.set_down_props(tl, frame, o)
     for token, tags in scene.actor_parts(tl, frame, o):
+        if not token:  # the names of formations, after every token
+            out += tags
+            continue
         kept = _tokens.get(id(token))
         if kept is None or kept[0] is not token:
             if len(_tokens) >= SPRITES:
@@ -636,9 +724,10 @@ def _inside(box, pos) -> bool:
     return x <= pos[0] < x + w and y <= pos[1] < y + h
 
 
-def _tooltip_text(model: Model, fr: Framing, size, frame, mouse) -> str:
+def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0) -> str:
     """Over the timeline bar: the stage and time there. Over a token in the main view: full
-    name, note, posture, what he holds."""
+    name, note, posture, what he holds; over a thing set out, its name (and how many lie
+    there)."""
     if mouse is None:
         return ""
     tl, a = model.timeline, areas(size)
@@ -650,20 +739,40 @@ def _tooltip_text(model: Model, fr: Framing, size, frame, mouse) -> str:
         s = tl.stages[tl.stage_at(t)]
         return BAR_TIP.format(number=s.index + 1, name=s.name, t=t)
     idx = np.nonzero(frame.present)[0]
-    if not _inside(a["map"], mouse) or not len(idx):
+    if not _inside(a["map"], mouse):
         return ""
-    scr = fr.camera.to_screen(frame.xy[idx])
-    d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
+    o = SceneOptions(px_per_chi=fr.camera.scale, lod=True, ui=ui)
+    d = np.zeros(0)
+    if len(idx):
+        scr = fr.camera.to_screen(frame.xy[idx])
+        d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
+    if not len(d) or d.min() > scene.token_radius(o) * fr.camera.scale + 2:
+        return _prop_tip(model, fr, frame, mouse, ui)
     k = int(np.argmin(d))
-    o = SceneOptions()
-    if d[k] > max(o.token_r * fr.camera.scale, o.token_min_px) + 2:
-        return ""
     i = int(idx[k])
     who = tl.actors[i]
     name = who.name + (ACTOR_NOTE.format(who.note) if who.note else "")
     text = ACTOR_TIP.format(name=name, posture=POSTURES[int(frame.posture[i])])
     held = [tl.props[tl.prop_index[p]].name for p in frame.holding[i] if p in tl.prop_index]
     return text + (HOLDING.format(hud.LIST_SEP.join(held)) if held else "")
+
+
+def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float) -> str:
+    """The name of what is set out under the mouse, and how many of it lie within reach."""
+    tl = model.timeline
+    down = np.nonzero((frame.prop_holder < 0) & frame.prop_visible)[0]
+    if not len(down):
+        return ""
+    scr = fr.camera.to_screen(frame.prop_xy[down])
+    d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
+    k = int(np.argmin(d))
+    reach = PROP_REACH * ui
+    if d[k] > reach:
+        return ""
+    name = tl.props[int(down[k])].name
+    n = sum(1 for j, dj in zip(down.tolist(), d.tolist(), strict=True)
+            if dj <= reach and tl.props[j].name == name)
+    return name if n == 1 else PROP_COUNT.format(name=name, n=n)
 
 
 def _tooltip(tip: str, mouse, size) -> Text:

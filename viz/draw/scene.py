@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from string import Formatter
 
 import numpy as np
@@ -82,6 +82,20 @@ SCALE_NOTE = "{chi:g} 尺 ≈ {m:.1f} m"
 NORTH = "北"
 HELD_SEP = "·"
 SPEECH = "「{}」"
+GROUP_NOTE = "{stem} {n}人"  # a formation drawn as one: 衆賔 六人
+PAIRS_NOTE = "{n}耦"  # archers standing as their pairs: 三耦
+MANY_NOTE = "{first}等 {n}人"  # a crowd of several kinds
+NUMERALS = "〇一二三四五六七八九十"
+
+# Level of detail (compose's window and shot; a plate keeps lod off and draws as before)
+NAME_PX = 12.0  # px (× the UI scale): the smallest name on a token or a formation
+TOKEN_PX = 13.5  # px (× the UI scale): a token's smallest radius, so a two-character name fits
+DETAIL_PX = 10.0  # px per 尺 (× the UI scale) from which what is held and set out is named
+DOT = 0.42  # a formation's member: this share of a token's radius
+PROP_INK = (96, 64, 30)
+GROUP_BG = (255, 252, 240)
+CUP = set("觶爵觚散角")
+COUNTED = set("矢算")  # what lies in clusters worth a count (arrows shot, 算 laid)
 
 
 def literal(template: str) -> str:
@@ -91,7 +105,8 @@ def literal(template: str) -> str:
 
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     *BOW_WORDS.values(), POSTURES[BOW_HANDS], *HOU_LABELS, RANGE_NOTE, BREAK_NOTE, FA_NOTE,
-    SCALE_NOTE, NORTH, HELD_SEP, SPEECH)) + ("×0123456789.-",)
+    SCALE_NOTE, NORTH, HELD_SEP, SPEECH, GROUP_NOTE, PAIRS_NOTE, MANY_NOTE, NUMERALS)) + (
+    "×0123456789.-",)
 
 # The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
 # each 躬 and 个 one 幅 (2 尺) high. Drawn in elevation, laid flat northward from its line, as the
@@ -107,12 +122,19 @@ class SceneOptions:
     token_min_px: float = 8.0
     breaks: tuple[Break, ...] = ()  # drawn as zig-zags with the true distance written
     px_per_chi: float = 4.0  # current zoom, so labels that would collide can be left out
+    # level of detail, as a map maker does it: formations of people standing together drawn
+    # as one with one name, what is held as glyphs, things set out as objects (named when
+    # zoomed in), and no tag where it would cover a token. Off: every tag, as a plate has them.
+    lod: bool = False
+    ui: float = 1.0  # the UI scale: names, tokens and glyphs grow with it (lod only)
+    view: tuple[float, float, float, float] | None = None  # 尺: where names of formations fit
+    selected: int | None = None  # the person selected: his own token and his tags (lod)
 
     def __hash__(self) -> int:  # worked out once: a view hands the same options every frame,
         h = self.__dict__.get("_hash")  # and hashing the breaks each time costs
         if h is None:
             h = hash((self.captions, self.token_r, self.token_min_px, self.breaks,
-                      self.px_per_chi))
+                      self.px_per_chi, self.lod, self.ui, self.view, self.selected))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -326,8 +348,52 @@ def text_width_em(s: str) -> float:
 
 def token_radius(o: SceneOptions) -> float:
     """The token's radius in 尺 as drawn: true size, or the legible minimum when zoomed out
-    (so noses, tags and bubbles sit outside the token at any zoom)."""
-    return max(o.token_r, o.token_min_px / max(o.px_per_chi, 1e-6))
+    (so noses, tags and bubbles sit outside the token at any zoom; with lod, big enough for a
+    name of NAME_PX)."""
+    least = TOKEN_PX * o.ui if o.lod else o.token_min_px
+    return max(o.token_r, least / max(o.px_per_chi, 1e-6))
+
+
+def name_px(o: SceneOptions) -> float:
+    """The smallest size a person's name is drawn at."""
+    return NAME_PX * o.ui if o.lod else 8.0
+
+
+def detailed(o: SceneOptions) -> bool:
+    """Zoomed in far enough that what is held and set out is named in tags."""
+    return not o.lod or o.px_per_chi >= DETAIL_PX * o.ui
+
+
+def numeral(n: int) -> str:
+    """一 … 十, 十一 … 九十九."""
+    if n <= 10:
+        return NUMERALS[n]
+    tens, ones = divmod(n, 10)
+    return (NUMERALS[tens] if tens > 1 else "") + "十" + (NUMERALS[ones] if ones else "")
+
+
+def group_name(names: list[str], short: list[str]) -> str:
+    """One name for people standing together: what their names begin with (衆賔 六人, 工 四人),
+    pairs of archers (三耦), a pair by their labels (司射·司馬), or the first and a count."""
+    n = len(names)
+    pre = names[0]
+    for s in names[1:]:
+        k = 0
+        while k < min(len(pre), len(s)) and pre[k] == s[k]:
+            k += 1
+        pre = pre[:k]
+    pre = pre.rstrip("之")
+    if pre and (len(pre) >= 2 or pre in names):
+        return GROUP_NOTE.format(stem=pre, n=numeral(n))
+    if n % 2 == 0 and all("耦" in s for s in names):
+        return PAIRS_NOTE.format(n=numeral(n // 2))
+    if n <= 3:
+        return HELD_SEP.join(short)
+    kinds = list(dict.fromkeys(names))
+    if len(kinds) <= 3:  # a few kinds: each named, then the count (司射·司馬·舉觶者 六人)
+        return GROUP_NOTE.format(stem=HELD_SEP.join(kinds), n=numeral(n))
+    most = max(kinds, key=names.count)  # the kind most of them are (ties: the first)
+    return MANY_NOTE.format(first=most, n=numeral(n))
 
 
 def short_label(label: str) -> str:
@@ -355,21 +421,26 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
     while he stands as he stood (a back end may keep what it made of it)."""
     out: list[tuple[list[Primitive], list[Primitive]]] = []
     r0 = token_radius(o)
-    tags = _tags(timeline, frame, o).held
+    placed = _tags(timeline, frame, o)
+    tags, groups = placed.held, placed.groups
     kept = _memo(timeline, o).tokens
     c = _cols(frame)
     names = frame.labels
+    least = name_px(o)
     for i, a in enumerate(timeline.actors):
         if not c.present[i]:
             continue
         x, y = c.xy[i]
-        key = (x, y, c.radius(i, r0), c.seated[i], c.facing[i],
-               (names[i] if names else a.label) or a.name[:1])
+        dot = i in groups  # one of a formation: a dot, the formation named once
+        key = (x, y, c.radius(i, r0) * (DOT if dot else 1.0), c.seated[i] and not dot,
+               c.facing[i], None if dot else (names[i] if names else a.label) or a.name[:1])
         old = kept.get(i)
         if old is None or old[0] != key:  # else the same objects as the last frame's
             old = kept[i] = (key, _token(x, y, key[2], r0, key[3], key[4], key[5],
-                                         party_color(a.party)))
+                                         party_color(a.party), least))
         out.append((old[1], tags.get(i, [])))
+    if placed.group_names:
+        out.append(([], placed.group_names))
     return out
 
 
@@ -410,8 +481,8 @@ def _cols(frame) -> _Cols:
     return c
 
 
-def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float, label: str,
-           col: Color) -> list[Primitive]:
+def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float,
+           label: str | None, col: Color, least: float = 8.0) -> list[Primitive]:
     """A person's token: the base he kneels on, his nose, his disc, the label on it."""
     out: list[Primitive] = []
     if seated:  # lower and smaller, on a square base (the mat-kneel)
@@ -421,10 +492,12 @@ def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float,
     fx, fy = facing_vector(facing)
     out.append(facing_mark(x, y, fx, fy, r, col))
     out.append(Circle((x, y), r, col, (20, 16, 12), 1.0))
+    if label is None:  # one of a formation, named with it
+        return out
     text = short_label(label)
     em = max(text_width_em(text), 1.0)
     out.append(Text((x, y), text, min(2 * r * 0.92 / em, r * 1.15), WHITE, "c", unit="chi",
-                    min_px=8, max_px=18))
+                    min_px=least, max_px=max(18.0, least * 1.5)))
     return out
 
 
@@ -448,6 +521,8 @@ class _Tags:
     set_down: list[Primitive]
     held: dict[int, list[Primitive]]  # by actor: bows and what he holds
     said: list[Primitive]
+    groups: dict[int, int] = field(default_factory=dict)  # actor → his formation (lod)
+    group_names: list[Primitive] = field(default_factory=list)  # a name a formation
 
 
 _placed: list = []  # [(frame, options, timeline, _Tags)]: the last frame's pass, for its 3 users
@@ -481,6 +556,8 @@ class _ViewMemo:
         self.said: dict[int, tuple] = {}  # actor → (inputs, request)
         self.tags: dict[tuple, tuple] = {}  # (kind, who, text) → (Text, Label, Placed, prims)
         self.set_down: tuple | None = None  # (inputs, requests)
+        self.objects: tuple | None = None  # lod: (inputs, (objects set down, count requests))
+        self.formations: tuple | None = None  # lod: (inputs, formations)
         self.tokens: dict[int, tuple] = {}  # actor → (inputs, token primitives)
 
 
@@ -511,7 +588,11 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     """Every tag where it usually goes (a set-down prop on its spot, a held one right of the
     hand, a bow below-left, speech above) unless that box meets a token or a tag placed
     before it; then the nearest free place, with a leader line. Placed in a plane of pixels
-    at the current zoom (drawn y, so breaks are respected), by viz.draw.labels."""
+    at the current zoom (drawn y, so breaks are respected), by viz.draw.labels.
+
+    With lod: people whose tokens would overlap are one formation (dots, one name placed
+    first); what is held is a glyph and what is set out an object, named only when zoomed in
+    (`detailed`); a tag that finds no free place is left out rather than drawn over a token."""
     k = max(o.px_per_chi, 1e-6)
     ymap = ymap_for(o.breaks)
     memo = _memo(timeline, o)
@@ -526,8 +607,11 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     tokens: list[labels.BoxT] = []
     reqs: list[tuple[str, int, Text, labels.Label]] = []  # (kind, actor, usual Text, request)
     people: list[tuple[int, list]] = []
+    glyphs: list[Primitive] = []
     kept = memo.people
     c = _cols(frame)
+    groups, group_reqs, dots = (_formations(timeline, frame, c, o, memo) if o.lod
+                                else ({}, [], []))
     for i in range(len(timeline.actors)):
         if not c.present[i]:
             continue
@@ -537,11 +621,23 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         old = kept.get(i)
         if old is None or old[0] != key:
             old = kept[i] = (key, *_person(timeline, frame, i, o, to_px))
-        tokens += old[1]
+        if i not in groups:
+            tokens += old[1]
         people.append((i, old[2]))
-    # what is said first (the biggest box, read first), then bows, then what is held
-    order = {"set_down": 0, "said": 1, "bow": 2, "held": 3}
-    reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
+        glyphs += old[3]
+    tokens += dots
+    # names of formations first, what is said (the biggest box, read first), then bows, then
+    # what is held
+    order = {"group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
+    reqs += group_reqs
+    if o.lod:
+        _, counts, spots = _set_down_objects(memo, timeline, frame, o, to_px)
+        reqs += counts  # (the objects are drawn with the plan: set_down_objects)
+        tokens += spots  # no name or count over a thing set out either
+        if detailed(o):
+            reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
+    else:
+        reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
     for _, mine in people:
         reqs += mine
     if o.captions:
@@ -558,13 +654,20 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
             reqs.append(old[1])
     reqs.sort(key=lambda q: order[q[0]])  # stable: each kind keeps the cast's order
     keys = [(q[0], q[1], q[2].text) for q in reqs]
-    placed = memo.placer.place([q[3] for q in reqs], tokens, keys=keys)
+    bounds = None
+    if o.lod and o.view is not None:  # names of formations stay inside the view
+        x0, y0, x1, y1 = o.view
+        (ax, ay), (bx, by) = to_px(x0, y1), to_px(x1, y0)
+        bounds = (ax + 2, ay + 2, bx - 2, by - 2)
+    placed = memo.placer.place([q[3] for q in reqs], tokens, bounds, keys=keys)
     out: dict[tuple[str, int], list[Primitive]] = {}
     tags: dict[tuple, tuple] = {}
     turns: dict[tuple, int] = {}
     for name, (kind, who, t, req), p in zip(keys, reqs, placed, strict=True):
         turns[name] = turn = turns.get(name, -1) + 1  # set-down tags of one name: by turn
         name = (name, turn)
+        if o.lod and p.clash > 0 and kind != "group":
+            continue  # no free place: left out (the tooltip, a zoom or a selection tells it)
         old = memo.tags.get(name)
         if old is None or not ((old[0] is t or old[0] == t) and (old[1] is req or old[1] == req)
                                and (old[2] is p or old[2] == p)):
@@ -576,12 +679,221 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     for (kind, who), prims in out.items():
         if kind in ("bow", "held"):
             held.setdefault(who, []).extend(prims)
-    return _Tags(out.get(("set_down", -1), []), held,
-                 [p for (kind, _), prims in out.items() if kind == "said" for p in prims])
+    return _Tags(glyphs + out.get(("set_down", -1), []), held,
+                 [p for (kind, _), prims in out.items() if kind == "said" for p in prims],
+                 groups, [p for (kind, _), prims in out.items() if kind == "group"
+                          for p in prims])
 
 
-def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list]:
-    """One person's token boxes (disc, nose) in px and his tag requests (bow, held)."""
+def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
+    """People whose tokens would meet at this zoom, as formations: {actor: formation},
+    each formation's name request (placed first, never left out), and its dots' boxes.
+    Zooming in parts them: at a larger scale fewer tokens meet. Worked out again only when
+    someone came, went or moved."""
+    idx = np.flatnonzero(frame.present)
+    xy = frame.xy[idx]
+    key = (idx.tobytes(), xy.tobytes())
+    if memo.formations is not None and memo.formations[0] == key:
+        return memo.formations[1]
+    if o.selected is not None:  # the one selected stands apart, named, with his tags
+        keep = idx != o.selected
+        idx, xy = idx[keep], xy[keep]
+    memo.formations = (key, found := _formations_of(timeline, idx, xy, o))
+    return found
+
+
+_group_names: dict[tuple, tuple[str, Color]] = {}  # (timeline id, members) → (name, colour)
+
+
+def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
+    if len(idx) < 2:
+        return {}, [], []
+    k = max(o.px_per_chi, 1e-6)
+    r = token_radius(o) * k
+    px = (xy[:, 0] * k).tolist()
+    py = (-np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k).tolist()
+    # tokens that would meet (of either party: none hides another), joined (union-find)
+    dx = xy[:, None, 0] * k - xy[None, :, 0] * k
+    dy = np.asarray(py)[:, None] - np.asarray(py)[None, :]
+    a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
+    if not len(a):
+        return {}, [], []
+    parent = list(range(len(idx)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for m, n in zip(a.tolist(), b.tolist(), strict=True):
+        ra, rb = root(m), root(n)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    members: dict[int, list[int]] = {}
+    for n in range(len(idx)):
+        members.setdefault(root(n), []).append(n)
+    groups: dict[int, int] = {}
+    reqs: list = []
+    dots: list[labels.BoxT] = []
+    ids = idx.tolist()
+    g = 0
+    for ns in members.values():
+        if len(ns) < 2:
+            continue
+        who = tuple(ids[n] for n in ns)
+        for i in who:
+            groups[i] = g
+        g += 1
+        key = (id(timeline), who, tuple(px[n] for n in ns), tuple(py[n] for n in ns), r,
+               o.ui)
+        kept = _formation_memo.get(key)
+        if kept is None:  # worked out again only when one of them moved
+            if len(_formation_memo) > 4096:
+                _formation_memo.clear()
+            kept = _formation_memo[key] = _formation(timeline, who, ns, px, py, r, k, o)
+        dots += kept[0]
+        reqs.append(kept[1])
+    return groups, reqs, dots
+
+
+_formation_memo: dict[tuple, tuple] = {}  # (members and where they stand) → (dots, request)
+
+
+def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[float], r: float,
+               k: float, o: SceneOptions) -> tuple[list, tuple]:
+    """One formation's dots' boxes and its name's placement request."""
+    rd = r * DOT * 1.9
+    size = name_px(o)
+    dots = [(px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd) for n in ns]
+    cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
+    reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
+    named = _group_names.get((id(timeline), who))
+    if named is None:
+        acts = [timeline.actors[i] for i in who]
+        text = group_name([a.name for a in acts],
+                          [short_label(a.label or a.name) for a in acts])
+        parties = {a.party for a in acts}
+        if len(_group_names) > 4096:
+            _group_names.clear()
+        named = _group_names[(id(timeline), who)] = (
+            text, party_color(acts[0].party) if len(parties) == 1 else INK)
+    text, col = named
+    t = Text((cx / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size, max_px=size,
+             bg=GROUP_BG, border=col)
+    req = labels.Label((cx, cy), *labels.text_size(text, round(size), 2), r=reach)
+    return dots, ("group", who[0], t, req)
+
+
+def set_down_objects(timeline, frame, o: SceneOptions) -> tuple[bytes, list[Primitive]]:
+    """(what they depend on, the objects): props set down drawn where they lie, for a layer
+    that is drawn again only when one of them came, went or moved (the plan's)."""
+    k = max(o.px_per_chi, 1e-6)
+    ymap = ymap_for(o.breaks)
+    memo = _memo(timeline, o)
+    _set_down_objects(memo, timeline, frame, o, lambda x, y: (x * k, -ymap.fwd1(y) * k))
+    return memo.objects[0], memo.objects[1][0]
+
+
+def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
+    """Props set down as objects where they lie (an arrow, a cup, a 俎 …); for a cluster of
+    arrows or 算 within a glyph's reach, one count request (×N), left out if it finds no room;
+    and each object's box (px), which no tag covers."""
+    down = (frame.prop_holder < 0) & frame.prop_visible
+    key = down.tobytes() + frame.prop_xy[down].tobytes()
+    if memo.objects is not None and memo.objects[0] == key:
+        return memo.objects[1]
+    spots: list[labels.BoxT] = []
+    k = max(o.px_per_chi, 1e-6)
+    prims: list[Primitive] = []
+    clusters: list[tuple[str, list[tuple[float, float]]]] = []
+    reach = 16.0 * o.ui  # px: one count for the arrows lying this close together
+    for j in np.nonzero(down)[0].tolist():
+        name = timeline.props[j].name
+        x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
+        prims += prop_glyph(x, y, name, k, o.ui, j)
+        px, py = to_px(x, y)
+        spots.append(labels.circle_box(round(px), round(py), 4.0 * o.ui))
+        for nm, pts in clusters:
+            if nm == name and math.hypot(pts[0][0] - px, pts[0][1] - py) < reach:
+                pts.append((px, py))
+                break
+        else:
+            clusters.append((name, [(px, py)]))
+    reqs = []
+    for name, pts in clusters:
+        if len(pts) < 2 or name[-1:] not in COUNTED:
+            continue
+        cx = sum(q[0] for q in pts) / len(pts)
+        cy = sum(q[1] for q in pts) / len(pts)
+        text = f"×{len(pts)}"
+        t = Text((cx / k, 0.0), text, 10.0 * o.ui / k, PROP_INK, "c", unit="chi",
+                 min_px=10.0 * o.ui, max_px=10.0 * o.ui, bg=(252, 240, 200))
+        req = labels.Label((cx, cy), *labels.text_size(text, round(10.0 * o.ui), 2), r=reach)
+        reqs.append(("set_down", -1, t, req))
+    spots = list(dict.fromkeys(spots))  # one box a spot (four arrows leaning together: one)
+    memo.objects = (key, (prims, reqs, spots))
+    return prims, reqs, spots
+
+
+def prop_glyph(x: float, y: float, name: str, k: float, ui: float = 1.0,
+               turn: int = 0) -> list[Primitive]:
+    """A prop drawn as a small object at (x, y) 尺, a few px across at any zoom: an arrow (矢),
+    a bow (弓), a cup (觶, 爵 …), the 豐 stand, a bundle of 算, a 俎, else a dish."""
+    u = ui / max(k, 1e-6)  # 尺 per px
+    last = name[-1:]
+    if last == "矢":
+        ang = math.radians(25 + (turn * 47) % 130)
+        dx, dy = math.cos(ang) * 6 * u, math.sin(ang) * 6 * u
+        hx, hy = math.cos(ang + 2.6) * 2.5 * u, math.sin(ang + 2.6) * 2.5 * u
+        gx, gy = math.cos(ang - 2.6) * 2.5 * u, math.sin(ang - 2.6) * 2.5 * u
+        tip = (x + dx, y + dy)
+        return [Line(((x - dx, y - dy), tip), PROP_INK, 1.5),
+                Line(((tip[0] + hx, tip[1] + hy), tip, (tip[0] + gx, tip[1] + gy)), PROP_INK,
+                     1.5)]
+    if "弓" in name:
+        arc = tuple((x + 4.5 * u * math.cos(math.radians(a)), y + 4.5 * u * math.sin(math.radians(a)))
+                    for a in range(200, 341, 20))
+        return [Line(arc, PROP_INK, 2.0), Line((arc[0], arc[-1]), PROP_INK, 1.0)]
+    if last in CUP:
+        return [Circle((x, y), 2.8 * u, (236, 204, 120), PROP_INK, 1.0)]
+    if last == "豐":
+        return [Circle((x, y), 4.0 * u, (214, 184, 130), PROP_INK, 1.5),
+                Circle((x, y), 1.6 * u, (236, 204, 120), PROP_INK, 1.0)]
+    if last == "算":
+        return [Line(((x - 3 * u, y + o * u), (x + 3 * u, y + o * u)), PROP_INK, 1.5)
+                for o in (-2.0, 0.0, 2.0)]
+    w, h = (4.5, 2.8) if last == "俎" else (3.0, 3.0)
+    return [Polygon(((x - w * u, y - h * u), (x + w * u, y - h * u), (x + w * u, y + h * u),
+                     (x - w * u, y + h * u)), (226, 196, 140) if last != "俎" else (176, 140, 96),
+                    PROP_INK, 1.0)]
+
+
+def held_glyphs(x: float, y: float, facing: float, r: float, held: dict[str, int], k: float,
+                ui: float) -> list[Primitive]:
+    """What a person holds as small objects behind him (away from his nose), side by side: a
+    bow, one arrow a 矢 held (up to four), a cup …"""
+    u = ui / max(k, 1e-6)
+    fx, fy = facing_vector(facing)
+    bx, by = x - fx * (r + 5 * u), y - fy * (r + 5 * u)
+    items = [name for name, n in held.items() for _ in range(min(n, 4) if name == "矢" else 1)]
+    px, py = -fy, fx
+    out: list[Primitive] = []
+    step = 5.0 * u
+    for m, name in enumerate(items):
+        off = (m - (len(items) - 1) / 2) * step
+        gx, gy = bx + px * off, by + py * off
+        if name == "矢":  # a short shaft pointing where he faces
+            out.append(Line(((gx - fx * 4 * u, gy - fy * 4 * u), (gx + fx * 4 * u, gy + fy * 4 * u)),
+                            PROP_INK, 1.5))
+        else:
+            out += prop_glyph(gx, gy, name, k, ui)
+    return out
+
+
+def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list, list]:
+    """One person's token boxes (disc, nose) in px, his tag requests (bow, held) and, with
+    lod and not zoomed in, what he holds as glyphs."""
     k = max(o.px_per_chi, 1e-6)
     r0 = token_radius(o)
     x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
@@ -608,12 +920,15 @@ def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list
         # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
         name = (timeline.props[j].name if j is not None else pid)[-1:]
         held[name] = held.get(name, 0) + 1
+    if held and not detailed(o) and i != o.selected:
+        return boxes, reqs, held_glyphs(x, y, float(frame.facing[i]), r, held, k, o.ui)
     if held:
         # one tag a person (弓·矢×4): two tags a hand crowd a column of archers
         t = prop_tag(x + r0 + 0.2 * r0, y, HELD_SEP.join(
             name if c == 1 else f"{name}×{c}" for name, c in held.items()), anchor="w")
         reqs.append(("held", i, t, _request(t, to_px, k, r=r0 * k, at=(x, y))))
-    return boxes, reqs
+    return boxes, reqs, []
+
 
 
 def _tag_prims(kind: str, t: Text, req: labels.Label, p: labels.Placed, r0: float,
@@ -621,7 +936,7 @@ def _tag_prims(kind: str, t: Text, req: labels.Label, p: labels.Placed, r0: floa
     """A placed tag: its Text where it usually goes (speech with a tail), or moved to its
     box, with a leader line when away from its owner."""
     mine: list[Primitive] = []
-    if p.choice == 0:
+    if p.choice == 0 and req.first is not None:
         if kind == "said":  # the bubble's tail, from the speaker's head to its foot
             x, y = to_chi(*req.anchor)
             mine.append(Line(((x, y + r0), t.pos), INK, 1.0))
