@@ -17,7 +17,31 @@ OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 
 
+# verbs anyone may do while not in the scene: come in, be relabelled, wait
+ABSENT_OK = frozenset({"enter", "label", "wait"})
+
+
 class _Checks(_Keyframes):
+    # ---- errors ----
+    def check_present(self, act, step: Step) -> None:
+        """Acting while absent is an error (issue 19, class 2): whoever an action names (who,
+        and give's to:) must be in the scene when it is compiled, that is after what the step
+        wrote before it (an enter earlier in the same step counts)."""
+        if act.verb in ABSENT_OK:
+            return
+        names = list(act.args.get("who", ()))
+        if act.verb == "give":
+            names.append(act.args["to"])
+        elif act.verb == "take":
+            src = act.args.get("from")
+            if src is not None and src.actor and src.place is None:
+                names.append(src.actor)
+        for w in names:
+            a = self.ai.get(w) if isinstance(w, str) else None
+            if a is not None and not self.present[a]:
+                self.out.error(act.loc, f"{self.s.cast[a].name} ({w}) is not in the scene "
+                                        f"but is made to {act.verb} at 「{step.cite}」 (enter him first)")
+
     # ---- warnings ----
     def check_expect(self, ex: Expect) -> None:
         for w in ex.who:

@@ -138,6 +138,7 @@ class Compiler(_Props, _Shooting, _Checks):
                 ready = max(busy.get(self.ai[b], 0.0) for b in after)
                 for w in act.args.get("who", ()):
                     busy[self.ai[w]] = max(busy.get(self.ai[w], 0.0), ready)
+            self.check_present(act, step)
             end = max(end, REGISTRY[act.verb].compile(self, act, busy))
         natural = end
         dur = max(step.dur if step.dur is not None else natural, MIN_STEP)
