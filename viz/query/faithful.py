@@ -1,0 +1,137 @@
+"""Checks of the compiled rite against the 經's own words (issue 19): what a clause says is held
+(class 1), and walks the text makes simultaneous (class 4). Run by `check`; each finding is a
+warning located at the first step citing the clause.
+
+A clause's moment is the time of the steps that cite it (their spans overlap the clause in the
+text): from the first one's start to the last one's end.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from viz.base.errors import Loc, Problem
+
+# 執 / 取 / 受 / 奠 / 授 X: the thing, after a word that says how it is held or which of them
+# a claim unless negated (不執弓), ordered (命取矢: said, not done), a title (執爵者) or a place
+# (取俎西之觶: the 觶 west of the 俎)
+HOLD_RE = re.compile(r"(不|毋|無|命)?([執取受奠授])(?:張|弛|乘|一|賢|其餘|餘|其)?"
+                     r"(弓|矢|个|觶|爵|算|獲|扑|俎|旌|瑟)(?![者東西南北])")
+KIND = {"个": "矢", "獲": "算"}  # 取一个: an arrow; 取賢獲: the winners' 算
+
+
+def _loc(text: str) -> Loc:
+    file, line, col = text.rsplit(":", 2)
+    return Loc(file, int(line), int(col))
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A clause of the 經 and the steps that enact it."""
+
+    clause: object  # viz.text Clause
+    steps: tuple[int, ...]
+    t0: float
+    t1: float
+
+
+def clause_moments(timeline, corpus, kind: str = "經") -> list[Moment]:
+    """Each clause of that kind cited by at least one step, with the steps citing it."""
+    spans = np.array([s.span for s in timeline.steps], float).reshape(-1, 2)
+    out = []
+    for c in corpus.clauses:
+        if c.kind != kind or not len(spans):
+            continue
+        hit = np.nonzero((spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
+        if not len(hit):
+            continue
+        steps = tuple(int(i) for i in hit)
+        out.append(Moment(c, steps, min(timeline.steps[i].t0 for i in steps),
+                          max(timeline.steps[i].t1 for i in steps)))
+    return out
+
+
+def _actors_written(timeline, steps: set[int]) -> set[int]:
+    """Actors whose motion or posture the steps wrote (those acting in them)."""
+    out: set[int] = set()
+    for name in ("motion", "posture"):
+        ch = timeline.channels[name]
+        sel = np.isin(ch.writer, list(steps))
+        out |= {int(a) for a in ch.owner[sel]}
+    return out
+
+
+def holders_between(timeline, props: list[int], t0: float, t1: float) -> set[int]:
+    """Everyone who holds one of the props at some moment from t0 to t1."""
+    ch = timeline.channels["props"]
+    holder = np.asarray(ch.values["holder"])
+    out: set[int] = set()
+    for p in props:
+        sel = np.nonzero(ch.owner == p)[0]
+        if not len(sel):
+            continue
+        t = ch.t[sel]
+        k = int(np.searchsorted(t, t0, side="right")) - 1
+        first = max(k, 0)
+        last = int(np.searchsorted(t, t1, side="right"))
+        out |= {int(h) for h in holder[sel[first:last]] if h >= 0}
+    return out
+
+
+GROUPS = {"三耦": ("shangshe", "xiashe"), "衆賔": ("zhongbin",), "衆賓": ("zhongbin",)}
+NOTED = "not held:"  # in a citing step's note: "not held: 取矢 (why)" — the claim is explained
+
+
+def named_in(timeline, text: str) -> set[int]:
+    """The actors a clause names: by their name (獲者, 司馬 …) or their group (三耦, 衆賔)."""
+    out = {i for i, a in enumerate(timeline.actors) if a.name and a.name in text}
+    for word, prefixes in GROUPS.items():
+        if word in text:
+            out |= {i for i, a in enumerate(timeline.actors) if a.id.startswith(prefixes)}
+    return out
+
+
+def hold_claims(text: str):
+    """The 執 / 取 / 受 / 奠 / 授 X of a clause that claim something is held then: not negated
+    (不執弓), not a title (執爵者), not a place (取俎西之觶), not said in an order (命…執旌)."""
+    for g in HOLD_RE.finditer(text):
+        if g.group(1) or "命" in text[:g.start()]:
+            continue
+        yield g.group(0), KIND.get(g.group(3), g.group(3))
+
+
+def held_warnings(timeline, corpus, tally: dict | None = None) -> list[Problem]:
+    """Class 1: a clause of the 經 says someone 執 / 取 / 受 / 奠 / 授 X (a kind of thing the rite
+    has props of), and nobody it names or who acts at its moment holds an X then (or puts one
+    down). A step citing the clause may explain a claim in its note: "not held: 取矢 (why)".
+    tally, if given, counts {"claims", "agreed", "noted"}."""
+    kinds: dict[str, list[int]] = {}
+    for j, p in enumerate(timeline.props):
+        kinds.setdefault(p.kind, []).append(j)
+    out: list[Problem] = []
+    tally = tally if tally is not None else {}
+    for k in ("claims", "agreed", "noted"):
+        tally.setdefault(k, 0)
+    for m in clause_moments(timeline, corpus):
+        acting = None
+        for claim, x in hold_claims(m.clause.text):
+            if x not in kinds:
+                continue
+            tally["claims"] += 1
+            if acting is None:
+                acting = _actors_written(timeline, set(m.steps)) | named_in(timeline,
+                                                                            m.clause.text)
+            who = holders_between(timeline, kinds[x], m.t0, m.t1)
+            if (who & acting) if acting else who:
+                tally["agreed"] += 1
+                continue
+            if any(f"{NOTED} {claim}" in (timeline.steps[i].note or "") for i in m.steps):
+                tally["noted"] += 1
+                continue
+            first = timeline.steps[m.steps[0]]
+            out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 says {claim}, but "
+                                               f"nobody it names or who acts then holds a {x} "
+                                               f"(t {m.t0:.0f}–{m.t1:.0f} s)"))
+    return out
