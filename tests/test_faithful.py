@@ -157,3 +157,51 @@ def test_bundled_rite_holds_what_the_text_says(whole, corpus):
         assert holding_kind(tl, f, aid, "弓") == 1, aid
     f = at("釋獲者遂進取賢獲執以升自西階盡階不升堂告於賔")
     assert holding_kind(tl, f, "shihuozhe", "算") >= 1
+
+
+# ---- class 4: when ----
+
+def test_the_drum_begins_when_the_music_is_ordered_and_lasts_while_they_shoot(corpus):
+    """三射用樂: the drum starts with 乃奏騶虞以射 (not at the stage's opening, while the 司射 still
+    asks for music) and beats as long as they shoot (記注: 每一耦射歌五終), so with nine 衆賔 and
+    two 大夫 no hit is laid after it stops."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.model.rite import Rite
+    got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus,
+               sets=(("衆賔", "9"), ("大夫", "2"))).get(())
+    assert not got.warnings, got.warnings[:3]
+    tl = got.timeline
+    order = next(s for s in tl.steps if "乃奏騶虞以射" in s.cite)
+    beats = [e for e in tl.events if e.kind == "beat"]
+    assert beats and beats[0].t0 == pytest.approx(order.t0)
+    assert all(e.t0 >= order.t0 for e in beats)
+    rnd3 = [s for s in tl.scoring["shots"] if s["round"] == 3]
+    assert rnd3 and max(s["t_release"] for s in rnd3 if s["tallied"]) <= beats[-1].t0 + 1e-6
+
+
+def test_music_without_start_or_with_hits_after_it_ends_is_warned(field, corpus):
+    """The planted drum before its order: music: with no start: is warned of; music whose 終
+    run out while they still shoot lays no hit unwarned (不鼓不釋)."""
+    from tests.test_scoring import range_field as _rf  # noqa: F401  (fixture lives there)
+    from tests.test_scoring import compiled as sc_compiled
+    from tests.test_scoring import script
+    rf = field
+    for name, xy in {"中": (-25, -30), "乏": (-30, -180), "右物": (-3, 20), "左物": (3, 20),
+                     "堂": (0, 25), "侯": (0, -280)}.items():
+        rf.places[name] = type(next(iter(rf.places.values())))(name, *map(float, xy))
+    _, _, out = sc_compiled(script(music=", music: {piece: 騶虞, beat: 1.5, beats_per_end: 2}"),
+                            rf, corpus, seed=1)
+    assert any("has no start" in w.message for w in out.warnings)
+    text = script(music=", music: {piece: 騶虞, beat: 1.5, beats_per_end: 2, start: 三耦卒射}")
+    _, tl, out = sc_compiled(text, rf, corpus, seed=1)
+    assert not any("music" in w.message for w in out.warnings), out.warnings
+    beats = [e for e in tl.events if e.kind == "beat"]
+    first = next(s for s in tl.steps if "三耦卒射" in s.cite)
+    assert beats and beats[0].t0 >= first.t0 - 1e-6
+    for seed in range(1, 12):  # one 終 of two beats: the music stops before the eight arrows
+        text = script(music=", music: {piece: 騶虞, beat: 1.5, ends: 1, beats_per_end: 2, "
+                            "start: 三耦卒射}", skill=0.9)
+        _, tl, out = sc_compiled(text, rf, corpus, seed=seed)
+        if any(s["tallied"] and s["t_release"] > beats[0].t0 + 3.1 for s in tl.scoring["shots"]):
+            break
+    assert any("music is not playing" in w.message for w in out.warnings)

@@ -173,7 +173,13 @@ def script_schema() -> dict:
                                                  "beat": {"type": "number", "exclusiveMinimum": 0,
                                                           "maximum": 30},
                                                  "ends": {"type": "integer", "minimum": 1,
-                                                          "maximum": 20},
+                                                          "maximum": 20,
+                                                          "description": "終 played; without "
+                                                          "it, as long as they shoot"},
+                                                 "start": {"type": "string", "minLength": 1,
+                                                           "description": "the clause that "
+                                                           "orders the music: the drum begins "
+                                                           "with the step citing it"},
                                                  "beats_per_end": {"type": "integer",
                                                                    "minimum": 1,
                                                                    "maximum": 64}}}}},

@@ -72,12 +72,12 @@ class Compiler(_Props, _Shooting, _Checks):
             self.setup(stage.setup)
         for aid, text in stage.labels.items():
             self.set_label(self.ai[aid], self.t, text)
-        self.open_scoring(stage.scoring)
+        self.open_scoring(stage.scoring, stage.loc)
         opening = tuple(self.labels)
         for step in stage.steps:
             steps.append(self.step(step, si, len(steps)))
         self.close_scoring(stage.scoring, all_stages[si + 1].scoring
-                           if si + 1 < len(all_stages) else None)
+                           if si + 1 < len(all_stages) else None, stage.loc)
         stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
                                 len(steps) - 1, opening, stage.gap))
 
@@ -132,6 +132,7 @@ class Compiler(_Props, _Shooting, _Checks):
         self.w = index
         busy: dict[int, float] = {}  # when each actor is free again within this step
         end = 0.0
+        self.music_begins(step)
         for act in step.actions:
             after = act.args.get("after")
             if after:
