@@ -205,3 +205,36 @@ def test_music_without_start_or_with_hits_after_it_ends_is_warned(field, corpus)
         if any(s["tallied"] and s["t_release"] > beats[0].t0 + 3.1 for s in tl.scoring["shots"]):
             break
     assert any("music is not playing" in w.message for w in out.warnings)
+
+
+def test_a_wait_among_those_set_moving_together_is_reported(field, corpus):
+    """主人以賔三揖皆行: planted, the 賔 stands 30 s while the 主人 walks; reported, with how long
+    and where. Walking together, nobody is."""
+    from viz.query.faithful import together_waits, wait_warnings
+    old = ("      - cite: 主人以賔三揖\n        dur: 1\n        do:\n"
+           "          - move: {who: bin, to: {place: 門外, dx: 10}}\n")
+    assert old in SCRIPT
+    together = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
+                                   "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
+                                   "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
+    apart = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
+                                "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
+                                "          - wait: {who: bin, dur: 30}\n"
+                                "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
+    tl, _ = compiled(together, field, corpus)
+    assert not together_waits(tl, corpus)
+    tl, _ = compiled(apart, field, corpus)
+    got = together_waits(tl, corpus)
+    assert [(tl.actors[a].id, round(g)) for _, a, g, _ in got] == [("bin", 30)]
+    assert "賔 (bin) stands 30 s before setting off" in wait_warnings(tl, corpus)[0].message
+
+
+def test_the_bundled_walks_together_where_the_text_says(whole, corpus):
+    """DEFECT 3 and 4 of §1–15: at 三揖皆行 the 衆賔 walk with the 主人 and 賔 (疏: 賓主既行衆賓
+    亦行); 揖讓以賔升 is one movement, no step of ten minutes."""
+    from viz.query.faithful import longest_steps, together_waits
+    tl = whole.timeline
+    waits = together_waits(tl, corpus)
+    assert not [w for w in waits if "三揖皆行" in w[0].clause.text]
+    assert not [w for w in waits if "揖譲以賔升" in w[0].clause.text and w[2] > 120]
+    assert max(s.t1 - s.t0 for s in longest_steps(tl, 1)) < 300

@@ -130,7 +130,23 @@ def report_check(args, d) -> int:
           f"{args.script}: {len(d.script.files)} files, "
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
+    _print_timing(d)
     return 0
+
+
+def _print_timing(d) -> None:
+    """Issue 19, class 4: those a clause sets moving together (皆, 遂) who stand waiting while the
+    others walk, and the rite's longest steps — a report, not warnings."""
+    from viz.query.faithful import WAIT, longest_steps, wait_warnings
+
+    waits = wait_warnings(d.timeline, d.corpus)
+    print(f"皆/遂: {len(waits)} of those a clause sets moving together stand over {WAIT:g} s "
+          f"while the others walk" + (":" if waits else ""))
+    for w in waits:
+        print(f"  {w.loc}: {w.message}")
+    print("longest steps:")
+    for st in longest_steps(d.timeline):
+        print(f"  {st.t1 - st.t0:6.0f} s  「{st.cite[:40]}」  {st.loc}")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

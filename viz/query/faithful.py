@@ -135,3 +135,81 @@ def held_warnings(timeline, corpus, tally: dict | None = None) -> list[Problem]:
                                                f"nobody it names or who acts then holds a {x} "
                                                f"(t {m.t0:.0f}–{m.t1:.0f} s)"))
     return out
+
+
+# ---- class 4: walks the text makes simultaneous ----
+
+# 皆 / 遂 setting people moving (皆行, 皆進, 皆降, 遂適, 遂出 …)
+TOGETHER_RE = re.compile(r"[皆遂](?:[^，。；]{0,3}?)(行|進|升|降|入|出|退|反|適|就|復|從)")
+WAIT = 15.0  # seconds: one of those set moving together standing longer than this is warned of
+MOVED = 0.05  # 尺: a keyframe step shorter than this is standing still
+
+
+def _active(timeline, a: int, t0: float, t1: float) -> list[tuple[float, float]]:
+    """When actor a walks, turns or bows between t0 and t1: merged intervals."""
+    iv = []
+    mo = timeline.channels["motion"]
+    sel = np.nonzero(mo.owner == a)[0]
+    t = mo.t[sel]
+    x, y = np.asarray(mo.values["x"])[sel], np.asarray(mo.values["y"])[sel]
+    f = np.asarray(mo.values["face"])[sel]
+    for k in range(len(sel) - 1):
+        if t[k + 1] <= t0 or t[k] >= t1:
+            continue
+        if (abs(x[k + 1] - x[k]) + abs(y[k + 1] - y[k]) > MOVED or abs(f[k + 1] - f[k]) > 1) \
+                and t[k + 1] > t[k]:
+            iv.append((max(t[k], t0), min(t[k + 1], t1)))
+    po = timeline.channels["posture"]
+    sel = np.nonzero(po.owner == a)[0]
+    code, end = np.asarray(po.values["code"])[sel], np.asarray(po.values["end"])[sel]
+    for tk, c, e in zip(po.t[sel], code, end):
+        if c >= 2 and e > tk and e > t0 and tk < t1:  # 拜, 揖: a gesture under way
+            iv.append((max(tk, t0), min(e, t1)))
+    iv.sort()
+    out: list[tuple[float, float]] = []
+    for s, e in iv:
+        if out and s <= out[-1][1] + 0.5:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
+    """(moment, actor, seconds, where) for everyone a clause sets moving with 皆 or 遂 who stands
+    still longer than `wait` seconds while the others walk: before he sets off (after the first
+    of them has), or between two of his moves within the clause's moment."""
+    out = []
+    for m in clause_moments(timeline, corpus):
+        if not TOGETHER_RE.search(m.clause.text):
+            continue
+        movers = sorted(_actors_written(timeline, set(m.steps)))
+        acts = {a: _active(timeline, a, m.t0, m.t1) for a in movers}
+        acts = {a: iv for a, iv in acts.items()
+                if any(e - s > 1.0 for s, e in iv)}
+        if len(acts) < 2:
+            continue
+        start = min(iv[0][0] for iv in acts.values())
+        for a, iv in acts.items():
+            gaps = [(iv[0][0] - start, "before setting off")]
+            gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
+            g, where = max(gaps)
+            if g > wait:
+                out.append((m, a, g, where))
+    return out
+
+
+def wait_warnings(timeline, corpus, wait: float = WAIT) -> list[Problem]:
+    """Class 4 as warnings, located at the first step citing the clause."""
+    out = []
+    for m, a, g, where in together_waits(timeline, corpus, wait):
+        first = timeline.steps[m.steps[0]]
+        out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 sets them moving together, but "
+                                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
+                                           f"stands {g:.0f} s {where}"))
+    return out
+
+
+def longest_steps(timeline, n: int = 5) -> list:
+    """The rite's n longest steps, longest first."""
+    return sorted(timeline.steps, key=lambda s: s.t0 - s.t1)[:n]
