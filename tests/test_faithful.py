@@ -238,3 +238,22 @@ def test_the_bundled_walks_together_where_the_text_says(whole, corpus):
     assert not [w for w in waits if "三揖皆行" in w[0].clause.text]
     assert not [w for w in waits if "揖譲以賔升" in w[0].clause.text and w[2] > 120]
     assert max(s.t1 - s.t0 for s in longest_steps(tl, 1)) < 300
+
+
+# ---- class 9 and the cups (DEFECT 1, 2 of §1–15) ----
+
+def test_the_lower_basket_lies_north_south_and_the_cups_wait_in_the_baskets(whole):
+    """篚在洗西，南肆: the 下篚's long side runs north–south. The 爵 and 觶 of the 上篚 (鄭: 上篚三爵)
+    and the 旅 觶 of the 下篚 are drawn there from 設席陳器 until they are taken."""
+    from viz.model.timeline import SET_DOWN
+    lay, tl = whole.layout, whole.timeline
+    f = next(f for f in lay.features if f.name == "下篚")
+    (x0, y0), (x1, y1) = f.points.min(axis=0), f.points.max(axis=0)
+    assert (y1 - y0) > (x1 - x0)
+    st = next(s for s in tl.stages if s.name == "設席陳器")
+    fr = tl.sample(st.t1, closing=True)
+    for pid, place in (("jue", "上篚"), ("zhi_chou", "上篚"), ("jue_gong", "上篚"),
+                       ("jue_dafu", "上篚"), ("zhi_lv", "下篚"), ("zhi", "下篚")):
+        j = tl.prop_index[pid]
+        assert fr.prop_visible[j] and fr.prop_holder[j] == SET_DOWN, pid
+        assert abs(fr.prop_xy[j] - lay.place_xy(place)).max() < 1.5, pid
