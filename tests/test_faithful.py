@@ -257,3 +257,19 @@ def test_the_lower_basket_lies_north_south_and_the_cups_wait_in_the_baskets(whol
         j = tl.prop_index[pid]
         assert fr.prop_visible[j] and fr.prop_holder[j] == SET_DOWN, pid
         assert abs(fr.prop_xy[j] - lay.place_xy(place)).max() < 1.5, pid
+
+
+# ---- class 8: score ----
+
+def test_score_lists_who_drank_in_order_with_the_dafu_s_partner(whole):
+    """DEFECT (score): seed 1, round 3: the 大夫 wins and his 耦 drinks alone (特升飲: 若大夫之耦
+    不勝，則亦執弛弓，特升飲); he is in who drank, and the 次耦 drink before the 下耦."""
+    from viz.model.scoring import report
+    tl = whole.timeline
+    rounds = {r["round"]: r for r in report(tl)["rounds"]}
+    drank = rounds[3]["drank"]
+    assert "zhongbin4" in drank, drank
+    pairs = [a for a in drank if a.startswith(("shangshe", "xiashe"))]
+    assert [a[-1] for a in pairs] == ["1", "2", "3"], drank
+    assert [a[-1] for a in rounds[2]["drank"] if a.startswith(("shangshe", "xiashe"))] == \
+        ["1", "2", "3"]
