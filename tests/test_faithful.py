@@ -273,3 +273,38 @@ def test_score_lists_who_drank_in_order_with_the_dafu_s_partner(whole):
     assert [a[-1] for a in pairs] == ["1", "2", "3"], drank
     assert [a[-1] for a in rounds[2]["drank"] if a.startswith(("shangshe", "xiashe"))] == \
         ["1", "2", "3"]
+
+
+# ---- class 5: facing, and where feet go ----
+
+def test_standing_on_what_is_set_before_a_mat_is_warned(field, corpus):
+    """A 俎 set down where the 主人 then walks to: warned of (DEFECT D5, the 執觶者 on the 脯醢);
+    a pace away, not."""
+    text = SCRIPT.replace("  - {id: jue, name: 爵, kind: 爵, at: 上篚}",
+                          "  - {id: jue, name: 爵, kind: 爵, at: 上篚}\n"
+                          "  - {id: zu, name: 俎, kind: 俎, at: {place: 門外, side: 北, dist: 4}}")
+    assert text != SCRIPT
+    _, out = compiled(text, field, corpus)
+    assert any("主人 (zhuren) stands on the 俎 (zu" in w.message for w in out.warnings)
+    away = text.replace("to: {place: 門外, side: 北, dist: 4}, face: 西}",
+                        "to: {place: 門外, side: 北, dist: 5.5}, face: 西}")
+    assert away != text
+    _, out = compiled(away, field, corpus)
+    assert not any("stands on the" in w.message for w in out.warnings)
+
+
+def test_the_bundled_rite_faces_as_the_text_says(whole, corpus):
+    """耦東面，大夫西面 (§26); the 主人 takes his 俎 facing his 席 (注: 凡言還者明取俎各自鄉其席)."""
+    from viz.query.state import resolve_moment
+    tl = whole.timeline
+    m = resolve_moment(tl, corpus, after="耦東面大夫西面")
+    f = tl.sample(m.t, closing=True)
+    assert round(f.facing[tl.actor_index["zhongbin4"]]) % 360 == 90
+    assert round(f.facing[tl.actor_index["dafu"]]) % 360 == 270
+    zu = tl.prop_index["zhu_zu"]
+    took = [t for o, t, h in zip(tl.channels["props"].owner, tl.channels["props"].t,
+                                 tl.channels["props"].values["holder"])
+            if o == zu and h == tl.actor_index["zhuren"]]
+    assert took
+    f = tl.sample(took[0])
+    assert abs(((f.facing[tl.actor_index["zhuren"]] - 90) + 180) % 360 - 180) < 30

@@ -11,9 +11,11 @@ import numpy as np
 
 from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
 from viz.model.script.nodes import Expect, Step
-from viz.model.timeline import FLYING, Timeline
+from viz.model.timeline import FLYING, SET_DOWN, Timeline
 
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
+ON = 0.55  # 尺: closer than this to where a 籩, 豆 or 俎 lies is standing on it (a 豆 is about 1 尺 across)
+UNDERFOOT = frozenset({"薦", "籩", "豆", "俎"})
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 
 
@@ -98,6 +100,27 @@ class _Checks(_Keyframes):
             x, y = self.s.cast[a], self.s.cast[b]
             self.out.warn(step.loc, f"{x.name} ({x.id}) and {y.name} ({y.id}) stand "
                                     f"{d[i, j]:.1f} 尺 apart at the end of this step")
+
+    def check_underfoot(self, step: Step, buf: _Buffer) -> None:
+        """Things set out before a 席 are not stood on (issue 19, class 5): someone who moved in
+        this step and ends it on a 薦 (籩, 豆) or a 俎 that lies set down is warned of."""
+        moved = sorted({r[0] for r in buf.motion})
+        if not moved:
+            return
+        under = [j for j, p in enumerate(self.s.props)
+                 if p.kind in UNDERFOOT and self.holder[j] == SET_DOWN and self.visible[j]]
+        if not under:
+            return
+        for a in moved:
+            if not self.present[a]:
+                continue
+            d = np.hypot(*(self.prop_xy[under] - self.pos[a]).T)
+            k = int(np.argmin(d))
+            if d[k] < ON:
+                p = self.s.props[under[k]]
+                self.out.warn(step.loc, f"{self.s.cast[a].name} ({self.s.cast[a].id}) stands on "
+                                        f"the {p.name} ({p.id}, {d[k]:.1f} 尺) at the end of "
+                                        f"this step: stand south of it or at the 席's end")
 
     def check_boundaries(self, tl: Timeline) -> None:
         """Nobody and nothing jumps where one stage hands over to the next, unless the next

@@ -153,6 +153,7 @@ class Compiler(_Props, _Shooting, _Checks):
             self.kf.events.append((t0, self.t, "drink", self.ai[step.drinks[0]], "",
                                    {"round": step.drinks[1]}))
         self.check_overlap(step, buf)
+        self.check_underfoot(step, buf)
         for ex in step.expect:
             self.check_expect(ex)
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,
