@@ -308,3 +308,22 @@ def test_the_bundled_rite_faces_as_the_text_says(whole, corpus):
     assert took
     f = tl.sample(took[0])
     assert abs(((f.facing[tl.actor_index["zhuren"]] - 90) + 180) % 360 - 180) < 30
+
+
+# ---- class 7: check --text ----
+
+def test_check_text_agrees_and_disagrees_with_a_planted_facing(field, corpus):
+    """衆賔皆入門左東靣北上: entered facing east, the claim 東面 is agreed; planted facing west, it
+    disagrees."""
+    from viz.query.faithful import text_claims
+    tl, _ = compiled(SCRIPT, field, corpus)
+    rep = text_claims(tl, corpus)
+    item = next(i for i in rep["items"] if i["claim"] == "東面")
+    assert item["result"] == "agreed" and "衆賔" in item["who"]
+    planted = SCRIPT.replace("- enter: {who: [zhong1, zhong2], at: 門內, formation: 東面北上}",
+                             "- enter: {who: [zhong1, zhong2], at: 門內, formation: 西面北上}")
+    assert planted != SCRIPT
+    tl, _ = compiled(planted, field, corpus)
+    rep = text_claims(tl, corpus)
+    assert next(i for i in rep["items"] if i["claim"] == "東面")["result"] == "disagrees"
+    assert rep["claims"] == len(rep["items"]) and rep["agreed"] < rep["claims"]

@@ -93,6 +93,8 @@ def cmd_state(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.text:
+        return report_text(args, load_all(args.script, args.layout, args.reading, args))
     if args.watch:
         from viz.cli.live import watch
 
@@ -131,6 +133,24 @@ def report_check(args, d) -> int:
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
     _print_timing(d)
+    return 0
+
+
+def report_text(args, d) -> int:
+    """check --text: each claim a clause of the 經 makes of facing, posture or holding, and
+    whether those it names do so at its moment (JSON with --json)."""
+    from viz.query.faithful import text_claims
+
+    rep = text_claims(d.timeline, d.corpus)
+    if args.json:
+        print(json.dumps(rep, ensure_ascii=False, indent=2))
+        return 0
+    for it in rep["items"]:
+        if it["result"] != "agreed" or args.all:
+            print(f"{it['id']}\t{it['clause'][:24]}\t{it['claim']}\t{it['who']}\t{it['result']}")
+    n = rep["claims"] or 1
+    print(f"{rep['claims']} claims: {rep['agreed']} agreed ({100 * rep['agreed'] / n:.1f}%), "
+          f"{rep['noted']} noted, {rep['claims'] - rep['agreed'] - rep['noted']} disagree")
     return 0
 
 
@@ -180,6 +200,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     chk.add_argument("--watch", action="store_true",
                      help="after checking, check again whenever a file of the rite or the "
                           "layout changes (polled twice a second); Ctrl-C ends it")
+    chk.add_argument("--text", action="store_true",
+                     help="the 經's own words checked against the motion: each clause's facing "
+                          "(北面 …), posture (坐 興 拜 揖) and holding (執 取 受 奠 授 X), agreed, "
+                          "noted or not (the table lists those not agreed; --all every claim)")
+    chk.add_argument("--json", action="store_true",
+                     help="with --text: {claims, agreed, noted, items: [{clause, id, claim, who, "
+                          "result}]}")
+    chk.add_argument("--all", action="store_true", help="with --text: list every claim")
     chk.set_defaults(func=cmd_check)
     sc = sub.add_parser("score", help="the shooting: each round's shots (hit or miss, on the "
                                       "beat or not), tallies, announcement and who drank, read "

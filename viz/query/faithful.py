@@ -213,3 +213,76 @@ def wait_warnings(timeline, corpus, wait: float = WAIT) -> list[Problem]:
 def longest_steps(timeline, n: int = 5) -> list:
     """The rite's n longest steps, longest first."""
     return sorted(timeline.steps, key=lambda s: s.t0 - s.t1)[:n]
+
+
+# ---- class 7: the 經's own words checked against the motion (check --text) ----
+
+FACE_RE = re.compile(r"(東南|西南|東北|西北|東|西|南|北)面")
+FACING = {"北": 0, "東北": 45, "東": 90, "東南": 135, "南": 180, "西南": 225, "西": 270, "西北": 315}
+POSTURE_RE = re.compile(r"(再拜|拜|揖|坐|興)")
+POSTURE_CODE = {"坐": 1, "拜": 2, "再拜": 2, "揖": 3}
+NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the claim is explained
+
+
+def _claimants(timeline, m: Moment) -> set[int]:
+    acting = _actors_written(timeline, set(m.steps))
+    named = named_in(timeline, m.clause.text) & acting
+    return named or acting
+
+
+def text_claims(timeline, corpus) -> dict:
+    """Every claim a clause of the 經 makes of facing (北面 …), posture (坐, 興, 拜, 再拜, 揖) or
+    holding (執, 取, 受, 奠, 授 X), checked at the clause's moment against those it names (or, if
+    it names nobody who acts, those acting): {"claims", "agreed", "noted", "items": [{clause,
+    id, claim, who, result}]}. Negated words (不拜, 不坐) are not claims; a citing step's note
+    "noted: CLAIM (why)" or "not held: CLAIM (why)" explains a disagreement."""
+    kinds: dict[str, list[int]] = {}
+    for j, p in enumerate(timeline.props):
+        kinds.setdefault(p.kind, []).append(j)
+    po = timeline.channels["posture"]
+    p_code = np.asarray(po.values["code"])
+    p_seat = np.asarray(po.values["seated"])
+    items = []
+    from viz.text import normalize
+    for m in clause_moments(timeline, corpus):
+        text = normalize(m.clause.text)  # 靣 → 面 …
+        who = _claimants(timeline, m)
+        names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
+        notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
+        frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
+        claims = []
+        for g in FACE_RE.finditer(text):
+            want = FACING[g.group(1)]
+            ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
+                     for f in frames for a in who)
+            claims.append((g.group(0), ok))
+        for g in POSTURE_RE.finditer(text):
+            w = g.group(1)
+            if text[max(0, g.start() - 1):g.start()] in ("不", "答", "荅") and w != "拜":
+                continue
+            if text[max(0, g.start() - 1):g.start()] == "不":
+                continue
+            sel = np.isin(po.owner, list(who)) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
+            if w == "興":
+                ok = bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
+            elif w == "坐":
+                ok = bool(np.any(sel & ((p_code == 1) | (p_seat != 0))))
+            else:
+                ok = bool(np.any(sel & (p_code == POSTURE_CODE[w])))
+            claims.append((w, ok))
+        for claim, x in hold_claims(text):
+            if x not in kinds:
+                continue
+            acting = _actors_written(timeline, set(m.steps)) | named_in(timeline, text)
+            held = holders_between(timeline, kinds[x], m.t0, m.t1)
+            claims.append((claim, bool((held & acting) if acting else held)))
+        for claim, ok in claims:
+            result = "agreed" if ok else (
+                "noted" if f"{NOTE_RE} {claim}" in notes or f"{NOTED} {claim}" in notes
+                else "disagrees")
+            items.append({"clause": text, "id": m.clause.id, "claim": claim, "who": names,
+                          "result": result})
+    return {"claims": len(items),
+            "agreed": sum(i["result"] == "agreed" for i in items),
+            "noted": sum(i["result"] == "noted" for i in items),
+            "items": items}
