@@ -327,3 +327,16 @@ def test_check_text_agrees_and_disagrees_with_a_planted_facing(field, corpus):
     rep = text_claims(tl, corpus)
     assert next(i for i in rep["items"] if i["claim"] == "東面")["result"] == "disagrees"
     assert rep["claims"] == len(rep["items"]) and rep["agreed"] < rep["claims"]
+
+
+def test_check_text_on_the_bundled_rite(whole, corpus):
+    """The bundled rite: at least 98% of the 經's claims agreed (the rest listed, disagreeing or
+    noted); the JSON the issue asks for."""
+    from viz.query.faithful import facing_claims, text_claims
+    rep = text_claims(whole.timeline, corpus)
+    assert set(rep) == {"claims", "agreed", "noted", "items"}
+    assert rep["claims"] > 500 and rep["agreed"] >= 0.98 * rep["claims"]
+    assert {"clause", "id", "claim", "who", "result"} <= set(rep["items"][0])
+    # a place's side is not a facing: 阼階之東，南面; a mat's facing is not a person's
+    assert list(facing_claims("主人阼階之東南面辭洗")) == [("南面", 180)]
+    assert list(facing_claims("乃席賓南面東上")) == []

@@ -80,13 +80,16 @@ def holders_between(timeline, props: list[int], t0: float, t1: float) -> set[int
     return out
 
 
-GROUPS = {"三耦": ("shangshe", "xiashe"), "衆賔": ("zhongbin",), "衆賓": ("zhongbin",)}
+GROUPS = {"三耦": ("shangshe", "xiashe"), "衆賔": ("zhongbin",), "衆賓": ("zhongbin",),
+          "司馬": ("sizheng",)}  # 司正為司馬: one man, two titles
 NOTED = "not held:"  # in a citing step's note: "not held: 取矢 (why)" — the claim is explained
 
 
 def named_in(timeline, text: str) -> set[int]:
     """The actors a clause names: by their name (獲者, 司馬 …) or their group (三耦, 衆賔)."""
-    out = {i for i, a in enumerate(timeline.actors) if a.name and a.name in text}
+    from viz.text import normalize
+    text = normalize(text)
+    out = {i for i, a in enumerate(timeline.actors) if a.name and normalize(a.name) in text}
     for word, prefixes in GROUPS.items():
         if word in text:
             out |= {i for i, a in enumerate(timeline.actors) if a.id.startswith(prefixes)}
@@ -225,9 +228,27 @@ NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the cla
 
 
 def _claimants(timeline, m: Moment) -> set[int]:
+    """Those a clause's claims are about: those it names who act at its moment, or if none, all
+    those acting."""
     acting = _actors_written(timeline, set(m.steps))
     named = named_in(timeline, m.clause.text) & acting
     return named or acting
+
+
+PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏")
+SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out: its 面 is the thing's
+
+
+def facing_claims(text: str):
+    """The facings a clause claims of people: X面, where a first direction written after a
+    place is the place's side (阼階之東，南面; 堂西，南面); none in a clause setting things out."""
+    if text.startswith(SETTING):
+        return
+    for g in FACE_RE.finditer(text):
+        d = g.group(1)
+        if len(d) == 2 and g.start() > 0 and text[g.start() - 1] in PLACE_CHARS:
+            d = d[1]
+        yield d + "面", FACING[d]
 
 
 def text_claims(timeline, corpus) -> dict:
@@ -251,17 +272,16 @@ def text_claims(timeline, corpus) -> dict:
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
         claims = []
-        for g in FACE_RE.finditer(text):
-            want = FACING[g.group(1)]
+        for claim, want in facing_claims(text):
             ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
                      for f in frames for a in who)
-            claims.append((g.group(0), ok))
+            claims.append((claim, ok))
         for g in POSTURE_RE.finditer(text):
             w = g.group(1)
-            if text[max(0, g.start() - 1):g.start()] in ("不", "答", "荅") and w != "拜":
-                continue
-            if text[max(0, g.start() - 1):g.start()] == "不":
-                continue
+            before, after = text[max(0, g.start() - 1):g.start()], text[g.end():g.end() + 1]
+            if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
+                    or (w, before) == ("坐", "請"):
+                continue  # 不拜; 揖弓 (the bow pushed), 拜賜 (the visit's name), 請坐 (words)
             sel = np.isin(po.owner, list(who)) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
             if w == "興":
                 ok = bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
