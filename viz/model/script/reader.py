@@ -136,7 +136,12 @@ class Reader(_Steps):
                 group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
                 for env in self.members_of(s["each"], s.loc_of("each")) or ():
                     got = self.step(s, sloc, s["cite"], span, env, "", 0)
-                    loser = _drinker(s, env) if group in ("不勝耦", "不勝者", "勝者") else None
+                    if not any(k in self.patterns for k in DRINKING):  # no drinking patterns:
+                        loser = (env.get("負", env["each"])  # each step over the losers
+                                 if group in ("不勝耦", "不勝者") else None)
+                    else:
+                        loser = (_drinker(s, env) if group in ("不勝耦", "不勝者", "勝者")
+                                 else None)
                     if got and loser and self.results:
                         got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
                     steps += got
@@ -272,7 +277,8 @@ def parse_script(text: str, layout, corpus, name: str = "<script>",
 
 
 # the patterns in which a loser drinks the 射爵, and the parameter naming him: the score's "who
-# drank" comes from these steps, in the order they are enacted (特升飲 included)
+# drank" comes from these steps, in the order they are enacted (特升飲 included). A rite that
+# defines none of them tags every step repeated over the losers (each: 不勝耦 / 不勝者).
 DRINKING = {"不勝者飲": "l", "首耦升飲": "l", "耦升飲": "l", "特升飲": "l", "尊者飲射爵": "who"}
 
 
