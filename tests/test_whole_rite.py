@@ -32,7 +32,7 @@ def test_thirty_seven_stages_in_the_text_s_order_with_no_gap(whole):
 
 
 @pytest.mark.parametrize("sets", [(("大夫", "0"),), (("大夫", "2"),), (("衆賔", "2"),),
-                                  (("衆賔", "9"),)])
+                                  (("衆賔", "9"),), (("大夫", "0"), ("衆賔", "3"))])
 def test_every_scenario_plays_cleanly(corpus, sets):
     got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus, sets=sets).get(())
     problems = [*got.warnings, *motion_warnings(got.timeline)]

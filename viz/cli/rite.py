@@ -93,6 +93,8 @@ def cmd_state(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.text:
+        return report_text(args, load_all(args.script, args.layout, args.reading, args))
     if args.watch:
         from viz.cli.live import watch
 
@@ -112,9 +114,11 @@ def cmd_score(args) -> int:
 
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+    from viz.query.faithful import held_warnings
     from viz.query.lint import motion_warnings
 
-    warnings = d.warnings + tuple(motion_warnings(d.timeline))
+    warnings = (d.warnings + tuple(motion_warnings(d.timeline))
+                + tuple(held_warnings(d.timeline, d.corpus)))
     tl = d.timeline
     if args.strict and warnings:
         for w in warnings:
@@ -128,7 +132,41 @@ def report_check(args, d) -> int:
           f"{args.script}: {len(d.script.files)} files, "
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
+    _print_timing(d)
     return 0
+
+
+def report_text(args, d) -> int:
+    """check --text: each claim a clause of the 經 makes of facing, posture or holding, and
+    whether those it names do so at its moment (JSON with --json)."""
+    from viz.query.faithful import text_claims
+
+    rep = text_claims(d.timeline, d.corpus)
+    if args.json:
+        print(json.dumps(rep, ensure_ascii=False, indent=2))
+        return 0
+    for it in rep["items"]:
+        if it["result"] != "agreed" or args.all:
+            print(f"{it['id']}\t{it['clause'][:24]}\t{it['claim']}\t{it['who']}\t{it['result']}")
+    n = rep["claims"] or 1
+    print(f"{rep['claims']} claims: {rep['agreed']} agreed ({100 * rep['agreed'] / n:.1f}%), "
+          f"{rep['noted']} noted, {rep['claims'] - rep['agreed'] - rep['noted']} disagree")
+    return 0
+
+
+def _print_timing(d) -> None:
+    """Issue 19, class 4: those a clause sets moving together (皆, 遂) who stand waiting while the
+    others walk, and the rite's longest steps — a report, not warnings."""
+    from viz.query.faithful import WAIT, longest_steps, wait_warnings
+
+    waits = wait_warnings(d.timeline, d.corpus)
+    print(f"皆/遂: {len(waits)} of those a clause sets moving together stand over {WAIT:g} s "
+          f"while the others walk" + (":" if waits else ""))
+    for w in waits:
+        print(f"  {w.loc}: {w.message}")
+    print("longest steps:")
+    for st in longest_steps(d.timeline):
+        print(f"  {st.t1 - st.t0:6.0f} s  「{st.cite[:40]}」  {st.loc}")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -164,6 +202,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     chk.add_argument("--watch", action="store_true",
                      help="after checking, check again whenever a file of the rite or the "
                           "layout changes (polled twice a second); Ctrl-C ends it")
+    chk.add_argument("--text", action="store_true",
+                     help="the 經's own words checked against the motion: each clause's facing "
+                          "(北面 …), posture (坐 興 拜 揖) and holding (執 取 受 奠 授 X), agreed, "
+                          "noted or not (the table lists those not agreed; --all every claim)")
+    chk.add_argument("--json", action="store_true",
+                     help="with --text: {claims, agreed, noted, items: [{clause, id, claim, who, "
+                          "result}]}")
+    chk.add_argument("--all", action="store_true", help="with --text: list every claim")
     chk.set_defaults(func=cmd_check)
     sc = sub.add_parser("score", help="the shooting: each round's shots (hit or miss, on the "
                                       "beat or not), tallies, announcement and who drank, read "

@@ -79,18 +79,24 @@ def parse_sets(items: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def check_when(expr: object, names) -> str | None:
-    """A problem with a `when:` expression, or None."""
-    m = WHEN_RE.match(expr) if isinstance(expr, str) else None
-    if m is None:
-        return f"when: expected SETTING OP NUMBER (e.g. 大夫>=1), found {expr!r}"
-    if m.group(1) not in names:
-        return f"when: no setting {m.group(1)!r}; known: {', '.join(names) or 'none'}"
+    """A problem with a `when:` expression, or None. Conditions joined by `&` must all hold
+    (大夫==0 & 衆賔<=3)."""
+    for part in expr.split("&") if isinstance(expr, str) else [expr]:
+        m = WHEN_RE.match(part) if isinstance(part, str) else None
+        if m is None:
+            return (f"when: expected SETTING OP NUMBER (e.g. 大夫>=1), or several joined by &, "
+                    f"found {expr!r}")
+        if m.group(1) not in names:
+            return f"when: no setting {m.group(1)!r}; known: {', '.join(names) or 'none'}"
     return None
 
 
 def holds(expr: str, values: Mapping[str, float]) -> bool:
-    name, op, num = WHEN_RE.match(expr).groups()
-    return bool(OPS[op](values[name], float(num)))
+    for part in expr.split("&"):
+        name, op, num = WHEN_RE.match(part).groups()
+        if not OPS[op](values[name], float(num)):
+            return False
+    return True
 
 
 ELDERS = 3  # the 衆賔之長 who have 席 on the 堂 (注: 衆賔之長升拜受者三人)

@@ -110,7 +110,8 @@ def script_schema() -> dict:
                            "holding": {"type": "array", "items": {"type": "string"}},
                            "present": {"type": "boolean"}}}},
         "when": {"type": "string", "minLength": 1,
-                 "description": "only if a scenario setting holds: SETTING OP NUMBER (大夫>=1); "
+                 "description": "only if a scenario setting holds: SETTING OP NUMBER (大夫>=1), or "
+                                "several joined by & (大夫==0 & 衆賔<=3); "
                                 "on a step also 有勝 or 左右鈞 (the last count's outcome)"},
         "each": {"description": "repeat the step once per member of a group ($each, $i, $prev; "
                                 "pairs: $上 $下; 不勝耦: $勝 $負)",
@@ -172,7 +173,13 @@ def script_schema() -> dict:
                                                  "beat": {"type": "number", "exclusiveMinimum": 0,
                                                           "maximum": 30},
                                                  "ends": {"type": "integer", "minimum": 1,
-                                                          "maximum": 20},
+                                                          "maximum": 20,
+                                                          "description": "終 played; without "
+                                                          "it, as long as they shoot"},
+                                                 "start": {"type": "string", "minLength": 1,
+                                                           "description": "the clause that "
+                                                           "orders the music: the drum begins "
+                                                           "with the step citing it"},
                                                  "beats_per_end": {"type": "integer",
                                                                    "minimum": 1,
                                                                    "maximum": 64}}}}},

@@ -62,6 +62,7 @@ class CompileContext(Protocol):
     visible: np.ndarray  # (props,): in the scene
     marks: dict[str, np.ndarray]  # spots named by put: {…, mark: NAME}
     loosed: set[int]  # arrows shot and lying where they fell, not yet gathered
+    tally: dict[str, int]  # the round's 算 laid so far, 右 and 左
 
     # places and people
     def xy(self, ref: PlaceRef, loc: Loc | None = None) -> np.ndarray: ...
@@ -232,7 +233,10 @@ class Take(Verb):
                                   "handed over first (坐取中之八算)", hi=99),
             "gather": Key("flag", "true: walk to each piece of the bundle in turn, nearest first, "
                                   "picking each up where it lies (取矢: arrows round the 侯); of "
-                                  "a bundle some of whose arrows were shot, only those")}
+                                  "a bundle some of whose arrows were shot, only those"),
+            "margin": Key("flag", "true: of a bundle of 算, as many as the round's tally's "
+                                  "margin, those lying nearest (取賢獲: 齊之而取其餘), or two on a "
+                                  "tie (左右皆執一算以告)")}
 
     @staticmethod
     def compile(c, act, busy):
@@ -244,6 +248,9 @@ class Take(Verb):
             return c.gather(act, a, members, busy)
         if "count" in act.args:
             members = c.some(members, a, giver, int(act.args["count"]))
+        if act.args.get("margin"):
+            n = abs(c.tally["右"] - c.tally["左"]) or 2
+            members = c.some(members, a, giver, n)
         for p in members:
             c.holder_check(act, p, giver, "take it")
         if giver is None:

@@ -11,13 +11,39 @@ import numpy as np
 
 from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
 from viz.model.script.nodes import Expect, Step
-from viz.model.timeline import FLYING, Timeline
+from viz.model.timeline import FLYING, SET_DOWN, Timeline
 
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
+ON = 0.55  # 尺: closer than this to where a 籩, 豆 or 俎 lies is standing on it (a 豆 is about 1 尺 across)
+UNDERFOOT = frozenset({"薦", "籩", "豆", "俎"})
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 
 
+# verbs anyone may do while not in the scene: come in, be relabelled, wait
+ABSENT_OK = frozenset({"enter", "label", "wait"})
+
+
 class _Checks(_Keyframes):
+    # ---- errors ----
+    def check_present(self, act, step: Step) -> None:
+        """Acting while absent is an error (issue 19, class 2): whoever an action names (who,
+        and give's to:) must be in the scene when it is compiled, that is after what the step
+        wrote before it (an enter earlier in the same step counts)."""
+        if act.verb in ABSENT_OK:
+            return
+        names = list(act.args.get("who", ()))
+        if act.verb == "give":
+            names.append(act.args["to"])
+        elif act.verb == "take":
+            src = act.args.get("from")
+            if src is not None and src.actor and src.place is None:
+                names.append(src.actor)
+        for w in names:
+            a = self.ai.get(w) if isinstance(w, str) else None
+            if a is not None and not self.present[a]:
+                self.out.error(act.loc, f"{self.s.cast[a].name} ({w}) is not in the scene "
+                                        f"but is made to {act.verb} at 「{step.cite}」 (enter him first)")
+
     # ---- warnings ----
     def check_expect(self, ex: Expect) -> None:
         for w in ex.who:
@@ -74,6 +100,27 @@ class _Checks(_Keyframes):
             x, y = self.s.cast[a], self.s.cast[b]
             self.out.warn(step.loc, f"{x.name} ({x.id}) and {y.name} ({y.id}) stand "
                                     f"{d[i, j]:.1f} 尺 apart at the end of this step")
+
+    def check_underfoot(self, step: Step, buf: _Buffer) -> None:
+        """Things set out before a 席 are not stood on (issue 19, class 5): someone who moved in
+        this step and ends it on a 薦 (籩, 豆) or a 俎 that lies set down is warned of."""
+        moved = sorted({r[0] for r in buf.motion})
+        if not moved:
+            return
+        under = [j for j, p in enumerate(self.s.props)
+                 if p.kind in UNDERFOOT and self.holder[j] == SET_DOWN and self.visible[j]]
+        if not under:
+            return
+        for a in moved:
+            if not self.present[a]:
+                continue
+            d = np.hypot(*(self.prop_xy[under] - self.pos[a]).T)
+            k = int(np.argmin(d))
+            if d[k] < ON:
+                p = self.s.props[under[k]]
+                self.out.warn(step.loc, f"{self.s.cast[a].name} ({self.s.cast[a].id}) stands on "
+                                        f"the {p.name} ({p.id}, {d[k]:.1f} 尺) at the end of "
+                                        f"this step: stand south of it or at the 席's end")
 
     def check_boundaries(self, tl: Timeline) -> None:
         """Nobody and nothing jumps where one stage hands over to the next, unless the next

@@ -72,12 +72,12 @@ class Compiler(_Props, _Shooting, _Checks):
             self.setup(stage.setup)
         for aid, text in stage.labels.items():
             self.set_label(self.ai[aid], self.t, text)
-        self.open_scoring(stage.scoring)
+        self.open_scoring(stage.scoring, stage.loc)
         opening = tuple(self.labels)
         for step in stage.steps:
             steps.append(self.step(step, si, len(steps)))
         self.close_scoring(stage.scoring, all_stages[si + 1].scoring
-                           if si + 1 < len(all_stages) else None)
+                           if si + 1 < len(all_stages) else None, stage.loc)
         stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
                                 len(steps) - 1, opening, stage.gap))
 
@@ -132,12 +132,14 @@ class Compiler(_Props, _Shooting, _Checks):
         self.w = index
         busy: dict[int, float] = {}  # when each actor is free again within this step
         end = 0.0
+        self.music_begins(step)
         for act in step.actions:
             after = act.args.get("after")
             if after:
                 ready = max(busy.get(self.ai[b], 0.0) for b in after)
                 for w in act.args.get("who", ()):
                     busy[self.ai[w]] = max(busy.get(self.ai[w], 0.0), ready)
+            self.check_present(act, step)
             end = max(end, REGISTRY[act.verb].compile(self, act, busy))
         natural = end
         dur = max(step.dur if step.dur is not None else natural, MIN_STEP)
@@ -151,6 +153,7 @@ class Compiler(_Props, _Shooting, _Checks):
             self.kf.events.append((t0, self.t, "drink", self.ai[step.drinks[0]], "",
                                    {"round": step.drinks[1]}))
         self.check_overlap(step, buf)
+        self.check_underfoot(step, buf)
         for ex in step.expect:
             self.check_expect(ex)
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,

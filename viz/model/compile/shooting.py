@@ -27,6 +27,8 @@ class _Shooting(_Keyframes):
         self.tally = {"右": 0, "左": 0}
         self.round = 0
         self.music_t0: float | None = None  # when the current stage's music began
+        self.music = None  # the current stage's Music, from its opening
+        self.music_last = 0.0  # the stage's last release on the music (absolute seconds)
         self.shot_log: list[dict] = []
         self.results: list[dict] = []
         self.caller: str | None = None
@@ -40,7 +42,28 @@ class _Shooting(_Keyframes):
         rel = self.t + t - self.music_t0
         k = math.ceil(rel / music.beat - 1e-9)
         at = k * music.beat + (0.0 if on else music.beat / 2)
+        self.music_last = max(self.music_last, self.music_t0 + at)
         return at + self.music_t0 - self.t
+
+    def music_begins(self, step) -> None:
+        """The drum begins with the step citing the clause that orders the music (music: start),
+        not before (乃奏騶虞以射)."""
+        m = self.music
+        if m is None or self.music_t0 is not None or not m.start:
+            return
+        from viz.text import normalize
+        if normalize(m.start) in normalize(step.cite.replace("…", "")):
+            self.music_t0 = self.t
+
+    def music_end(self) -> float | None:
+        """When the stage's music stops: after its 終, or (without ends:) a beat after the last
+        release on it — as long as they shoot (記注: 每一耦射歌五終)."""
+        m = self.music
+        if m is None or self.music_t0 is None:
+            return None
+        if m.ends is not None:
+            return self.music_t0 + m.ends * m.beats_per_end * m.beat
+        return max(self.music_last, self.music_t0) + m.beat
 
     def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> float:
         """After an arrow lands: the 獲者's call and 旌 for a hit, and the 算 laid if it counts;
@@ -57,6 +80,12 @@ class _Shooting(_Keyframes):
             if caller >= 0:  # 唱獲, heard and shown as his words (獲者坐而獲，舉旌以宮)
                 self.event(t1, t1 + 1.5, "say", caller, "獲")
         end = t1
+        stop = self.music_end() if act.args.get("music") is not None else None
+        if shot.tallied and (self.music_t0 is None and act.args.get("music") is not None
+                             or stop is not None and self.t + t0 > stop + 1e-6):
+            self.out.warn(act.loc, f"{self.s.cast[self.ai[shot.actor]].name}'s hit is laid as a "
+                                   f"算 though the music is not playing (不鼓不釋): it "
+                                   f"{'has not begun' if self.music_t0 is None else 'has ended'}")
         if shot.tallied and act.args.get("tally") in self.ai:
             scorer = self.ai[act.args["tally"]]
             entry["tallied"] = self.lay(act, scorer, shot.side, t1 + 1.0)
@@ -111,10 +140,12 @@ class _Shooting(_Keyframes):
         return t + d
 
     # ---- the rounds, as stages open and close ----
-    def open_scoring(self, sc) -> None:
+    def open_scoring(self, sc, loc=None) -> None:
         """A stage of a round: the round's number from its first stage, its music from now."""
         self.caller = sc.caller if sc is not None else None
         self.music_t0 = None
+        self.music = sc.music if sc is not None else None
+        self.music_last = 0.0
         if sc is None:
             return
         if sc.round != self.round:
@@ -123,16 +154,22 @@ class _Shooting(_Keyframes):
             self.laid = {}
             for k, v in (("round", sc.round), ("右", 0), ("左", 0)):
                 self.score_key(k, self.t, v)
-        if sc.music is not None:
+        if sc.music is not None and not sc.music.start:
             self.music_t0 = self.t
+            self.out.warn(loc, f"music: {sc.music.piece} has no start: the drum beats from the "
+                                  "stage's opening, before the music is ordered; name the clause "
+                                  "that orders it (start: 乃奏騶虞以射)")
 
-    def close_scoring(self, sc, nxt) -> None:
+    def close_scoring(self, sc, nxt, loc=None) -> None:
         """The beats of the stage's music, and the round's end when the next stage is not of it."""
         if sc is None:
             return
         m = sc.music
+        if m is not None and m.start and self.music_t0 is None:
+            self.out.warn(loc, f"music: no step of this stage cites its start "
+                                  f"「{m.start}」: the drum never begins")
         if m is not None and self.music_t0 is not None:
-            total = m.ends * m.beats_per_end
+            total = math.ceil((self.music_end() - self.music_t0) / m.beat - 1e-9)
             k = 0
             while k < total and self.music_t0 + k * m.beat < self.t:
                 tb = self.music_t0 + k * m.beat
@@ -141,7 +178,7 @@ class _Shooting(_Keyframes):
                 self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
                                         {"beat": k + 1, "終": 1 + k // m.beats_per_end}))
                 k += 1
-            end = min(self.t, self.music_t0 + total * m.beat)
+            end = min(self.t, self.music_end())
             self.score_key("beat", end, 0)
             self.score_key("終", end, 0)
         # a round that counts stays under way until its count (視算, often in a stage with no

@@ -197,8 +197,9 @@ class _Cast(_Refs):
         music = None
         if v.get("music"):
             m = v["music"]
-            music = Music(m.get("piece", ""), float(m.get("beat", 2.0)), int(m.get("ends", 5)),
-                          int(m.get("beats_per_end", 8)))
+            music = Music(m.get("piece", ""), float(m.get("beat", 2.0)),
+                          int(m["ends"]) if m.get("ends") is not None else None,
+                          int(m.get("beats_per_end", 8)), m.get("start"))
         caller = v.get("caller", "huozhe")
         return Scoring(int(v["round"]), tally, music,
                        caller if caller in self.actor_ids else None)

@@ -170,8 +170,9 @@ class Rule:
 class Music:
     piece: str
     beat: float  # seconds between drum beats
-    ends: int  # 終: how many times the piece is played through
+    ends: int | None  # 終: how many times the piece is played through; None: while they shoot
     beats_per_end: int
+    start: str | None = None  # the clause that orders it (乃奏騶虞以射): it begins with that step
 
 
 @dataclass(frozen=True)

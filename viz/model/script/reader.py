@@ -136,8 +136,13 @@ class Reader(_Steps):
                 group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
                 for env in self.members_of(s["each"], s.loc_of("each")) or ():
                     got = self.step(s, sloc, s["cite"], span, env, "", 0)
-                    if got and group in ("不勝耦", "不勝者") and self.results:
-                        loser = env.get("負", env["each"])
+                    if not any(k in self.patterns for k in DRINKING):  # no drinking patterns:
+                        loser = (env.get("負", env["each"])  # each step over the losers
+                                 if group in ("不勝耦", "不勝者") else None)
+                    else:
+                        loser = (_drinker(s, env) if group in ("不勝耦", "不勝者", "勝者")
+                                 else None)
+                    if got and loser and self.results:
                         got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
                     steps += got
             else:
@@ -269,3 +274,18 @@ def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = (),
 def parse_script(text: str, layout, corpus, name: str = "<script>",
                  readings: Sequence[str] = ()) -> Script:
     return read_script(load_text(text, name), name, layout, corpus, readings)
+
+
+# the patterns in which a loser drinks the 射爵, and the parameter naming him: the score's "who
+# drank" comes from these steps, in the order they are enacted (特升飲 included). A rite that
+# defines none of them tags every step repeated over the losers (each: 不勝耦 / 不勝者).
+DRINKING = {"不勝者飲": "l", "首耦升飲": "l", "耦升飲": "l", "特升飲": "l", "尊者飲射爵": "who"}
+
+
+def _drinker(s, env) -> str | None:
+    """The loser a step of 飲不勝者 has drink, or None if the step is not his drinking."""
+    param = DRINKING.get(s.get("use"))
+    w = (s.get("with") or {}).get(param) if param else None
+    if isinstance(w, str) and w.startswith("$"):
+        return env.get(w[1:])
+    return w if isinstance(w, str) else None

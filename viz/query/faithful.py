@@ -1,0 +1,308 @@
+"""Checks of the compiled rite against the 經's own words (issue 19): what a clause says is held
+(class 1), and walks the text makes simultaneous (class 4). Run by `check`; each finding is a
+warning located at the first step citing the clause.
+
+A clause's moment is the time of the steps that cite it (their spans overlap the clause in the
+text): from the first one's start to the last one's end.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from viz.base.errors import Loc, Problem
+
+# 執 / 取 / 受 / 奠 / 授 X: the thing, after a word that says how it is held or which of them
+# a claim unless negated (不執弓), ordered (命取矢: said, not done), a title (執爵者) or a place
+# (取俎西之觶: the 觶 west of the 俎)
+HOLD_RE = re.compile(r"(不|毋|無|命)?([執取受奠授])(?:張|弛|乘|一|賢|其餘|餘|其)?"
+                     r"(弓|矢|个|觶|爵|算|獲|扑|俎|旌|瑟)(?![者東西南北])")
+KIND = {"个": "矢", "獲": "算"}  # 取一个: an arrow; 取賢獲: the winners' 算
+
+
+def _loc(text: str) -> Loc:
+    file, line, col = text.rsplit(":", 2)
+    return Loc(file, int(line), int(col))
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A clause of the 經 and the steps that enact it."""
+
+    clause: object  # viz.text Clause
+    steps: tuple[int, ...]
+    t0: float
+    t1: float
+
+
+def clause_moments(timeline, corpus, kind: str = "經") -> list[Moment]:
+    """Each clause of that kind cited by at least one step, with the steps citing it."""
+    spans = np.array([s.span for s in timeline.steps], float).reshape(-1, 2)
+    out = []
+    for c in corpus.clauses:
+        if c.kind != kind or not len(spans):
+            continue
+        hit = np.nonzero((spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
+        if not len(hit):
+            continue
+        steps = tuple(int(i) for i in hit)
+        out.append(Moment(c, steps, min(timeline.steps[i].t0 for i in steps),
+                          max(timeline.steps[i].t1 for i in steps)))
+    return out
+
+
+def _actors_written(timeline, steps: set[int]) -> set[int]:
+    """Actors whose motion or posture the steps wrote (those acting in them)."""
+    out: set[int] = set()
+    for name in ("motion", "posture"):
+        ch = timeline.channels[name]
+        sel = np.isin(ch.writer, list(steps))
+        out |= {int(a) for a in ch.owner[sel]}
+    return out
+
+
+def holders_between(timeline, props: list[int], t0: float, t1: float) -> set[int]:
+    """Everyone who holds one of the props at some moment from t0 to t1."""
+    ch = timeline.channels["props"]
+    holder = np.asarray(ch.values["holder"])
+    out: set[int] = set()
+    for p in props:
+        sel = np.nonzero(ch.owner == p)[0]
+        if not len(sel):
+            continue
+        t = ch.t[sel]
+        k = int(np.searchsorted(t, t0, side="right")) - 1
+        first = max(k, 0)
+        last = int(np.searchsorted(t, t1, side="right"))
+        out |= {int(h) for h in holder[sel[first:last]] if h >= 0}
+    return out
+
+
+GROUPS = {"三耦": ("shangshe", "xiashe"), "衆賔": ("zhongbin",), "衆賓": ("zhongbin",),
+          "司馬": ("sizheng",)}  # 司正為司馬: one man, two titles
+NOTED = "not held:"  # in a citing step's note: "not held: 取矢 (why)" — the claim is explained
+
+
+def named_in(timeline, text: str) -> set[int]:
+    """The actors a clause names: by their name (獲者, 司馬 …) or their group (三耦, 衆賔)."""
+    from viz.text import normalize
+    text = normalize(text)
+    out = {i for i, a in enumerate(timeline.actors) if a.name and normalize(a.name) in text}
+    for word, prefixes in GROUPS.items():
+        if word in text:
+            out |= {i for i, a in enumerate(timeline.actors) if a.id.startswith(prefixes)}
+    return out
+
+
+def hold_claims(text: str):
+    """The 執 / 取 / 受 / 奠 / 授 X of a clause that claim something is held then: not negated
+    (不執弓), not a title (執爵者), not a place (取俎西之觶), not said in an order (命…執旌)."""
+    for g in HOLD_RE.finditer(text):
+        if g.group(1) or "命" in text[:g.start()]:
+            continue
+        yield g.group(0), KIND.get(g.group(3), g.group(3))
+
+
+def held_warnings(timeline, corpus, tally: dict | None = None) -> list[Problem]:
+    """Class 1: a clause of the 經 says someone 執 / 取 / 受 / 奠 / 授 X (a kind of thing the rite
+    has props of), and nobody it names or who acts at its moment holds an X then (or puts one
+    down). A step citing the clause may explain a claim in its note: "not held: 取矢 (why)".
+    tally, if given, counts {"claims", "agreed", "noted"}."""
+    kinds: dict[str, list[int]] = {}
+    for j, p in enumerate(timeline.props):
+        kinds.setdefault(p.kind, []).append(j)
+    out: list[Problem] = []
+    tally = tally if tally is not None else {}
+    for k in ("claims", "agreed", "noted"):
+        tally.setdefault(k, 0)
+    for m in clause_moments(timeline, corpus):
+        acting = None
+        for claim, x in hold_claims(m.clause.text):
+            if x not in kinds:
+                continue
+            tally["claims"] += 1
+            if acting is None:
+                acting = _actors_written(timeline, set(m.steps)) | named_in(timeline,
+                                                                            m.clause.text)
+            who = holders_between(timeline, kinds[x], m.t0, m.t1)
+            if (who & acting) if acting else who:
+                tally["agreed"] += 1
+                continue
+            if any(f"{NOTED} {claim}" in (timeline.steps[i].note or "") for i in m.steps):
+                tally["noted"] += 1
+                continue
+            first = timeline.steps[m.steps[0]]
+            out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 says {claim}, but "
+                                               f"nobody it names or who acts then holds a {x} "
+                                               f"(t {m.t0:.0f}–{m.t1:.0f} s)"))
+    return out
+
+
+# ---- class 4: walks the text makes simultaneous ----
+
+# 皆 / 遂 setting people moving (皆行, 皆進, 皆降, 遂適, 遂出 …)
+TOGETHER_RE = re.compile(r"[皆遂](?:[^，。；]{0,3}?)(行|進|升|降|入|出|退|反|適|就|復|從)")
+WAIT = 15.0  # seconds: one of those set moving together standing longer than this is warned of
+MOVED = 0.05  # 尺: a keyframe step shorter than this is standing still
+
+
+def _active(timeline, a: int, t0: float, t1: float) -> list[tuple[float, float]]:
+    """When actor a walks, turns or bows between t0 and t1: merged intervals."""
+    iv = []
+    mo = timeline.channels["motion"]
+    sel = np.nonzero(mo.owner == a)[0]
+    t = mo.t[sel]
+    x, y = np.asarray(mo.values["x"])[sel], np.asarray(mo.values["y"])[sel]
+    f = np.asarray(mo.values["face"])[sel]
+    for k in range(len(sel) - 1):
+        if t[k + 1] <= t0 or t[k] >= t1:
+            continue
+        if (abs(x[k + 1] - x[k]) + abs(y[k + 1] - y[k]) > MOVED or abs(f[k + 1] - f[k]) > 1) \
+                and t[k + 1] > t[k]:
+            iv.append((max(t[k], t0), min(t[k + 1], t1)))
+    po = timeline.channels["posture"]
+    sel = np.nonzero(po.owner == a)[0]
+    code, end = np.asarray(po.values["code"])[sel], np.asarray(po.values["end"])[sel]
+    for tk, c, e in zip(po.t[sel], code, end):
+        if c >= 2 and e > tk and e > t0 and tk < t1:  # 拜, 揖: a gesture under way
+            iv.append((max(tk, t0), min(e, t1)))
+    iv.sort()
+    out: list[tuple[float, float]] = []
+    for s, e in iv:
+        if out and s <= out[-1][1] + 0.5:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
+    """(moment, actor, seconds, where) for everyone a clause sets moving with 皆 or 遂 who stands
+    still longer than `wait` seconds while the others walk: before he sets off (after the first
+    of them has), or between two of his moves within the clause's moment."""
+    out = []
+    for m in clause_moments(timeline, corpus):
+        if not TOGETHER_RE.search(m.clause.text):
+            continue
+        movers = sorted(_actors_written(timeline, set(m.steps)))
+        acts = {a: _active(timeline, a, m.t0, m.t1) for a in movers}
+        acts = {a: iv for a, iv in acts.items()
+                if any(e - s > 1.0 for s, e in iv)}
+        if len(acts) < 2:
+            continue
+        start = min(iv[0][0] for iv in acts.values())
+        for a, iv in acts.items():
+            gaps = [(iv[0][0] - start, "before setting off")]
+            gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
+            g, where = max(gaps)
+            if g > wait:
+                out.append((m, a, g, where))
+    return out
+
+
+def wait_warnings(timeline, corpus, wait: float = WAIT) -> list[Problem]:
+    """Class 4 as warnings, located at the first step citing the clause."""
+    out = []
+    for m, a, g, where in together_waits(timeline, corpus, wait):
+        first = timeline.steps[m.steps[0]]
+        out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 sets them moving together, but "
+                                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
+                                           f"stands {g:.0f} s {where}"))
+    return out
+
+
+def longest_steps(timeline, n: int = 5) -> list:
+    """The rite's n longest steps, longest first."""
+    return sorted(timeline.steps, key=lambda s: s.t0 - s.t1)[:n]
+
+
+# ---- class 7: the 經's own words checked against the motion (check --text) ----
+
+FACE_RE = re.compile(r"(東南|西南|東北|西北|東|西|南|北)面")
+FACING = {"北": 0, "東北": 45, "東": 90, "東南": 135, "南": 180, "西南": 225, "西": 270, "西北": 315}
+POSTURE_RE = re.compile(r"(再拜|拜|揖|坐|興)")
+POSTURE_CODE = {"坐": 1, "拜": 2, "再拜": 2, "揖": 3}
+NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the claim is explained
+
+
+def _claimants(timeline, m: Moment) -> set[int]:
+    """Those a clause's claims are about: those it names who act at its moment, or if none, all
+    those acting."""
+    acting = _actors_written(timeline, set(m.steps))
+    named = named_in(timeline, m.clause.text) & acting
+    return named or acting
+
+
+PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏")
+SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out: its 面 is the thing's
+
+
+def facing_claims(text: str):
+    """The facings a clause claims of people: X面, where a first direction written after a
+    place is the place's side (阼階之東，南面; 堂西，南面); none in a clause setting things out."""
+    if text.startswith(SETTING):
+        return
+    for g in FACE_RE.finditer(text):
+        d = g.group(1)
+        if len(d) == 2 and g.start() > 0 and text[g.start() - 1] in PLACE_CHARS:
+            d = d[1]
+        yield d + "面", FACING[d]
+
+
+def text_claims(timeline, corpus) -> dict:
+    """Every claim a clause of the 經 makes of facing (北面 …), posture (坐, 興, 拜, 再拜, 揖) or
+    holding (執, 取, 受, 奠, 授 X), checked at the clause's moment against those it names (or, if
+    it names nobody who acts, those acting): {"claims", "agreed", "noted", "items": [{clause,
+    id, claim, who, result}]}. Negated words (不拜, 不坐) are not claims; a citing step's note
+    "noted: CLAIM (why)" or "not held: CLAIM (why)" explains a disagreement."""
+    kinds: dict[str, list[int]] = {}
+    for j, p in enumerate(timeline.props):
+        kinds.setdefault(p.kind, []).append(j)
+    po = timeline.channels["posture"]
+    p_code = np.asarray(po.values["code"])
+    p_seat = np.asarray(po.values["seated"])
+    items = []
+    from viz.text import normalize
+    for m in clause_moments(timeline, corpus):
+        text = normalize(m.clause.text)  # 靣 → 面 …
+        who = _claimants(timeline, m)
+        names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
+        notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
+        frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
+        claims = []
+        for claim, want in facing_claims(text):
+            ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
+                     for f in frames for a in who)
+            claims.append((claim, ok))
+        for g in POSTURE_RE.finditer(text):
+            w = g.group(1)
+            before, after = text[max(0, g.start() - 1):g.start()], text[g.end():g.end() + 1]
+            if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
+                    or (w, before) == ("坐", "請"):
+                continue  # 不拜; 揖弓 (the bow pushed), 拜賜 (the visit's name), 請坐 (words)
+            sel = np.isin(po.owner, list(who)) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
+            if w == "興":
+                ok = bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
+            elif w == "坐":
+                ok = bool(np.any(sel & ((p_code == 1) | (p_seat != 0))))
+            else:
+                ok = bool(np.any(sel & (p_code == POSTURE_CODE[w])))
+            claims.append((w, ok))
+        for claim, x in hold_claims(text):
+            if x not in kinds:
+                continue
+            acting = _actors_written(timeline, set(m.steps)) | named_in(timeline, text)
+            held = holders_between(timeline, kinds[x], m.t0, m.t1)
+            claims.append((claim, bool((held & acting) if acting else held)))
+        for claim, ok in claims:
+            result = "agreed" if ok else (
+                "noted" if f"{NOTE_RE} {claim}" in notes or f"{NOTED} {claim}" in notes
+                else "disagrees")
+            items.append({"clause": text, "id": m.clause.id, "claim": claim, "who": names,
+                          "result": result})
+    return {"claims": len(items),
+            "agreed": sum(i["result"] == "agreed" for i in items),
+            "noted": sum(i["result"] == "noted" for i in items),
+            "items": items}
