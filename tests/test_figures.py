@@ -14,6 +14,7 @@ import pytest
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.model.rite import Rite
 from viz.query.coverage import coverage
+from viz.query.waits import waiting, waits
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -53,6 +54,8 @@ def figures(corpus) -> dict[str, str]:
         "layout.houdao": f"{houdao:.0f} 尺 south of the 物 (侯道五十弓)",
         "layout.fa_north": f"{places['乏'].y - places['侯'].y:.0f} 尺",
         "layout.fa_west": f"{-places['乏'].x:.0f} 尺",
+        "rite.waits": f"about {round(waiting(waits(tl)) / 60)} of its "
+                      f"{round(tl.duration / 60)} minutes",
     }
 
 
