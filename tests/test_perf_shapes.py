@@ -467,3 +467,22 @@ def test_the_rite_as_played_drawn_over_the_last_frame_equals_it_drawn_whole(rite
         whole = pygame.Surface(SIZE)
         pgdraw.draw_layers(whole, compose(model, View(), SIZE, t).layers)
         assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(whole, "RGB"), t
+
+
+def test_a_short_solid_line_is_planned_in_plain_python_as_numpy_plans_it(monkeypatch):
+    rng = np.random.default_rng(14)
+    cam = Camera((0, 0, 960, 600))
+    cam.scale, cam.center = 7.3, (1.5, -2.25)
+    for trial in range(3000):
+        n = int(rng.integers(0, 9))
+        scale = float(rng.choice([1, 8, 64]))
+        pts = tuple((float(x), float(y)) for x, y in np.round(rng.uniform(-80, 80, (n, 2)) * scale)
+                    / scale)
+        if trial % 7 == 0:
+            pts = tuple((int(x), int(y)) for x, y in pts)
+        ln = Line(pts, (1, 2, 3), float(rng.choice([0.5, 1.0, 1.5, 2.0, 3.0, 4.5])),
+                  closed=bool(rng.random() < 0.3), screen=bool(rng.random() < 0.3))
+        few = pgdraw._line(ln, cam, SIZE)
+        monkeypatch.setattr(pgdraw, "FEW_POINTS", -1)
+        assert few == pgdraw._line(ln, cam, SIZE), trial
+        monkeypatch.undo()

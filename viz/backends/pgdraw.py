@@ -588,7 +588,24 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     return out
 
 
+FEW_POINTS = 16  # a line of up to this many points is planned without numpy
+
+
 def _line(ln: Line, cam: Camera, size) -> tuple[Extent, Ops]:
+    if not ln.dash and len(ln.points) <= FEW_POINTS:  # most: a few points, solid (in plain
+        a = _spts(ln.points, ln.screen, cam)  # Python, the same numbers)
+        if ln.closed and len(a) > 2:
+            a = [*a, a[0]]
+        if len(a) < 2:
+            return None, ()
+        w = max(round(ln.width), 1)
+        pts = _ipts(a)
+        if w == 1:
+            return _around(pts, w + 2), ((pygame.draw.aalines, (ln.color, False, pts)),)
+        ops: list = [(pygame.draw.lines, (ln.color, False, pts, w))]
+        if w >= 3:
+            ops += [(pygame.draw.circle, (ln.color, q, w // 2)) for q in pts]
+        return _around(pts, w + 2), tuple(ops)
     a = _xy(ln.points, ln.screen, cam)
     if ln.closed and len(a) > 2:
         a = np.vstack([a, a[:1]])
