@@ -364,3 +364,125 @@ def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
                 assert fns & pgdraw.CLIPPED_DIFFER, (p, fns)  # named: a redraw never cuts it
                 differ |= fns & pgdraw.CLIPPED_DIFFER
     assert pygame.draw.aalines in differ  # pygame still does cut them (else drop the name)
+
+
+# ---------------------------------------------------------------- memos equal what is worked out afresh
+
+
+@pytest.fixture(scope="module")
+def rite():
+    from pathlib import Path
+
+    from viz.cli.options import load_all
+
+    root = Path(__file__).resolve().parent.parent
+    return load_all(root / "assets" / "rites" / "xiangshe", root / "layouts" / "xu.yaml")
+
+
+def test_formations_looked_up_by_the_pairs_that_meet_are_those_worked_out_afresh(rite):
+    from viz.draw import scene
+
+    tl = rite.timeline
+    o = SceneOptions(px_per_chi=9.0, lod=True, ui=1.0)
+    moments = (21011.0 + np.arange(240) / 15.0).tolist()  # walkers within their formations
+    moments += np.random.default_rng(3).uniform(0, tl.duration, 60).tolist()
+    joined = 0
+    for t in moments:
+        fr = tl.sample(t)
+        idx = np.flatnonzero(fr.present)
+        kept = scene._formations_of(tl, idx, fr.xy[idx], o)
+        joined += bool(kept[0])
+        scene._joined.clear()
+        scene._formation_memo.clear()
+        assert scene._formations_of(tl, idx, fr.xy[idx], o) == kept, t
+    assert joined > 200
+
+
+def _grow_level_by_level(tiles, sp):
+    """pgdraw._grow as it was: the tiles' sums worked out again after each level."""
+    sp = sp[sp[:, 4] != 0]
+    r0, r1, c0, c1 = sp[:, 0], sp[:, 1], sp[:, 2], sp[:, 3]
+    inside = r0 >= r1
+    s = np.zeros((tiles.shape[0] + 1, tiles.shape[1] + 1), np.int32)
+    while True:
+        s[1:, 1:] = tiles.cumsum(0).cumsum(1)
+        meets = (s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]) > 0
+        new = np.flatnonzero(meets & ~inside)
+        if not len(new):
+            return
+        inside |= meets
+        for i in new.tolist():
+            tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
+
+
+@pytest.mark.parametrize("cells", [pgdraw.GROW_CELLS, 0])  # tile by tile, and as arrays
+def test_tiles_grown_over_what_meets_them_are_those_grown_level_by_level(monkeypatch, cells):
+    class Drawn:
+        def __init__(self, sp):
+            self.sp = sp
+
+        def tile_spans(self):
+            return self.sp
+
+    monkeypatch.setattr(pgdraw, "GROW_CELLS", cells)
+    rng = np.random.default_rng(11)
+    for trial in range(1500):
+        rows, cols = 34, 60
+        n = int(rng.integers(0, 200))
+        r0, c0 = rng.integers(0, rows, n), rng.integers(0, cols, n)
+        r1 = np.minimum(r0 + rng.integers(0, 5, n), rows)
+        c1 = np.minimum(c0 + rng.integers(0, 5, n), cols)
+        sp = np.stack([r0, r1, c0, c1, rng.integers(0, 2, n)], 1).astype(np.int64)
+        sp[rng.random(n) < 0.1] = 0
+        tiles = rng.random((rows, cols)) < rng.choice([0.0, 0.002, 0.01, 0.05])
+        want, got = tiles.copy(), tiles.copy()
+        _grow_level_by_level(want, sp)
+        pgdraw._grow(got, [Drawn(sp[: n // 2]), None, Drawn(sp[n // 2:])])
+        assert (want == got).all(), trial
+
+
+def test_the_tiles_of_a_few_boxes_are_those_numpy_works_out(monkeypatch):
+    rng = np.random.default_rng(12)
+    clip = pygame.Rect(17, 9, 900, 560)
+    line = ((pygame.draw.aalines, ()),)
+    for trial in range(200):
+        n = int(rng.integers(0, 40))
+        boxes = [None if rng.random() < 0.1 else tuple(int(v) for v in rng.integers(-50, 1000, 4))
+                 for _ in range(n)]
+        ops = [line if rng.random() < 0.3 else () for _ in range(n)]
+        few = pgdraw._spans(boxes, ops, clip)
+        monkeypatch.setattr(pgdraw, "SMALL", -1)
+        assert few.dtype == np.int64 and (few == pgdraw._spans(boxes, ops, clip)).all(), trial
+        monkeypatch.undo()
+
+
+def test_the_rite_as_played_drawn_over_the_last_frame_equals_it_drawn_whole(rite):
+    model = pgdraw.with_font(composer.Model(rite.layout, rite.timeline, rite.corpus))
+    cache, window = pgdraw.LayerCache(), pygame.Surface(SIZE)
+    moments = (21011.0 + np.arange(0, 600, 15) / 60.0).tolist()  # the busy end, walking
+    moments += (15000.0 + np.arange(20) / 4.0).tolist()
+    for t in moments:
+        comp = compose(model, View(), SIZE, t)
+        pgdraw.draw_layers(window, comp.layers, cache)
+        whole = pygame.Surface(SIZE)
+        pgdraw.draw_layers(whole, compose(model, View(), SIZE, t).layers)
+        assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(whole, "RGB"), t
+
+
+def test_a_short_solid_line_is_planned_in_plain_python_as_numpy_plans_it(monkeypatch):
+    rng = np.random.default_rng(14)
+    cam = Camera((0, 0, 960, 600))
+    cam.scale, cam.center = 7.3, (1.5, -2.25)
+    for trial in range(3000):
+        n = int(rng.integers(0, 9))
+        scale = float(rng.choice([1, 8, 64]))
+        pts = tuple((float(x), float(y)) for x, y in np.round(rng.uniform(-80, 80, (n, 2)) * scale)
+                    / scale)
+        if trial % 7 == 0:
+            pts = tuple((int(x), int(y)) for x, y in pts)
+        ln = Line(pts, (1, 2, 3), float(rng.choice([0.5, 1.0, 1.5, 2.0, 3.0, 4.5])),
+                  closed=bool(rng.random() < 0.3), screen=bool(rng.random() < 0.3))
+        few = pgdraw._line(ln, cam, SIZE)
+        monkeypatch.setattr(pgdraw, "FEW_POINTS", -1)
+        assert few == pgdraw._line(ln, cam, SIZE), trial
+        monkeypatch.undo()

@@ -74,6 +74,7 @@ def _paints_its_clip(layer: Layer) -> bool:
 
 
 TILE = 32  # px: what changed since the last frame is tracked in tiles this size
+SMALL = 48  # boxes _spans works out in plain Python (numpy's calls cost more for a few)
 
 
 @dataclasses.dataclass
@@ -114,6 +115,21 @@ class _Drawn:
 def _spans(boxes: list, ops: list, c: pygame.Rect) -> np.ndarray:
     """The tiles (r0 r1 c0 c1) each box (None: none) meets inside the clip c, and whether its
     drawing calls draw other pixels clipped than whole (1, see CLIPPED_DIFFER, or 0)."""
+    if len(boxes) <= SMALL:  # a frame's few new ones: in plain Python, the same integers
+        cl, ct, cr, cb = c.left, c.top, c.right, c.bottom
+        rows = []
+        for b, o in zip(boxes, ops, strict=True):
+            if b is None:
+                rows.append((0, 0, 0, 0, 0))
+                continue
+            x0, y0 = max(int(b[0]), cl), max(int(b[1]), ct)
+            x1, y1 = min(int(b[2]), cr), min(int(b[3]), cb)
+            if x0 < x1 and y0 < y1:
+                rows.append((y0 // TILE, (y1 - 1) // TILE + 1, x0 // TILE, (x1 - 1) // TILE + 1,
+                             1 if any(fn in CLIPPED_DIFFER for fn, _ in o) else 0))
+            else:
+                rows.append((0, 0, 0, 0, 0))
+        return np.array(rows, np.int64).reshape(-1, 5)
     a = np.array([(0, 0, 0, 0) if b is None else b for b in boxes], np.int64).reshape(-1, 4)
     x0, y0 = np.maximum(a[:, 0], c.left), np.maximum(a[:, 1], c.top)
     x1, y1 = np.minimum(a[:, 2], c.right), np.minimum(a[:, 3], c.bottom)
@@ -311,22 +327,64 @@ def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> None:
     if not drawn or not tiles.any():
         return
     sp = np.concatenate([d.tile_spans() for d in drawn])
-    sp = sp[sp[:, 4] != 0]
-    if not len(sp):
+    sp = sp[(sp[:, 4] != 0) & (sp[:, 0] < sp[:, 1]) & (sp[:, 2] < sp[:, 3])]  # (those that
+    if not len(sp):  # change nothing are never drawn again)
         return
     r0, r1, c0, c1 = sp[:, 0], sp[:, 1], sp[:, 2], sp[:, 3]
-    inside = r0 >= r1  # those that change nothing are never drawn again
     rows, cols = tiles.shape
     s = np.zeros((rows + 1, cols + 1), np.int32)
-    while True:
-        s[1:, 1:] = tiles.cumsum(0).cumsum(1)
-        meets = (s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0]) > 0
-        new = np.flatnonzero(meets & ~inside)
-        if not len(new):
-            return
-        inside |= meets
+    s[1:, 1:] = tiles.cumsum(0).cumsum(1)
+    first = np.flatnonzero(s[r1, c1] - s[r0, c1] - s[r1, c0] + s[r0, c0] > 0)
+    if not len(first):
+        return
+    if int(((r1 - r0) * (c1 - c0)).sum()) > GROW_CELLS:  # many big ones: by arrays
+        _grow_by_arrays(tiles, r0, r1, c0, c1, first)
+        return
+    # those meeting what is set grow it over theirs, and so on: who meets whom found through
+    # the tiles each one covers (a frame's few dozen, in plain Python)
+    spans = sp[:, :4].tolist()
+    at: dict[tuple[int, int], list[int]] = {}
+    for i, (a, b, c, d) in enumerate(spans):
+        for r in range(a, b):
+            for q in range(c, d):
+                at.setdefault((r, q), []).append(i)
+    inside = [False] * len(spans)
+    todo = first.tolist()
+    for i in todo:
+        inside[i] = True
+    grown: set[tuple[int, int]] = set()
+    while todo:
+        a, b, c, d = spans[todo.pop()]
+        for r in range(a, b):
+            for q in range(c, d):
+                if (r, q) in grown:
+                    continue
+                grown.add((r, q))
+                for j in at[(r, q)]:
+                    if not inside[j]:
+                        inside[j] = True
+                        todo.append(j)
+    ys, xs = zip(*grown, strict=True)
+    tiles[list(ys), list(xs)] = True
+
+
+GROW_CELLS = 4096  # tiles _grow looks at one by one (else as arrays)
+
+
+def _grow_by_arrays(tiles: np.ndarray, r0, r1, c0, c1, new: np.ndarray) -> None:
+    """_grow's closure, level by level as arrays: the ones that meet the tiles set by the
+    last level (the rectangles of its spans) make the next."""
+    inside = np.zeros(len(r0), bool)
+    while len(new):
+        inside[new] = True
         for i in new.tolist():
             tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
+        rest = np.flatnonzero(~inside)
+        if not len(rest):
+            return
+        a0, a1, b0, b1 = r0[new], r1[new], c0[new], c1[new]
+        q0, q1, p0, p1 = r0[rest, None], r1[rest, None], c0[rest, None], c1[rest, None]
+        new = rest[((q0 < a1) & (a0 < q1) & (p0 < b1) & (b0 < p1)).any(axis=1)]
 
 
 def _meets(runs: list[pygame.Rect], plans: list[_Drawn | None]) -> dict[int, list]:
@@ -530,7 +588,24 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     return out
 
 
+FEW_POINTS = 16  # a line of up to this many points is planned without numpy
+
+
 def _line(ln: Line, cam: Camera, size) -> tuple[Extent, Ops]:
+    if not ln.dash and len(ln.points) <= FEW_POINTS:  # most: a few points, solid (in plain
+        a = _spts(ln.points, ln.screen, cam)  # Python, the same numbers)
+        if ln.closed and len(a) > 2:
+            a = [*a, a[0]]
+        if len(a) < 2:
+            return None, ()
+        w = max(round(ln.width), 1)
+        pts = _ipts(a)
+        if w == 1:
+            return _around(pts, w + 2), ((pygame.draw.aalines, (ln.color, False, pts)),)
+        ops: list = [(pygame.draw.lines, (ln.color, False, pts, w))]
+        if w >= 3:
+            ops += [(pygame.draw.circle, (ln.color, q, w // 2)) for q in pts]
+        return _around(pts, w + 2), tuple(ops)
     a = _xy(ln.points, ln.screen, cam)
     if ln.closed and len(a) > 2:
         a = np.vstack([a, a[:1]])

@@ -718,21 +718,7 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
     a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
     if not len(a):
         return {}, [], []
-    parent = list(range(len(idx)))
-
-    def root(n: int) -> int:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    for m, n in zip(a.tolist(), b.tolist(), strict=True):
-        ra, rb = root(m), root(n)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    members: dict[int, list[int]] = {}
-    for n in range(len(idx)):
-        members.setdefault(root(n), []).append(n)
+    members = _members(len(idx), a, b)
     groups: dict[int, int] = {}
     reqs: list = []
     dots: list[labels.BoxT] = []
@@ -755,6 +741,36 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
         dots += kept[0]
         reqs.append(kept[1])
     return groups, reqs, dots
+
+
+_joined: list = []  # [((n, pairs), members)]: the last few pair sets and what they join
+
+
+def _members(n_people: int, a: np.ndarray, b: np.ndarray) -> dict[int, list[int]]:
+    """The formations the pairs (a[j], b[j]) of tokens that meet join the people 0 … n-1 in:
+    {root: members}, in the order union-find finds them. Looked up while the same pairs meet
+    (most frames: walkers move within their formations), else worked out again."""
+    key = (n_people, a.tobytes(), b.tobytes())
+    for k, found in _joined:
+        if k == key:
+            return found
+    parent = list(range(n_people))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for m, n in zip(a.tolist(), b.tolist(), strict=True):
+        ra, rb = root(m), root(n)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    members: dict[int, list[int]] = {}
+    for n in range(n_people):
+        members.setdefault(root(n), []).append(n)
+    _joined[:] = [(key, members), *_joined[:VIEWS - 1]]
+    return members
 
 
 _formation_memo: dict[tuple, tuple] = {}  # (members and where they stand) → (dots, request)
