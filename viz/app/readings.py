@@ -4,7 +4,7 @@ edit reloads (a part of viz.app.window.App, handed the App as a Textual screen r
 `Readings(app, reloader)` owns the viz.model.reload.Reloader and what it compiled: the models of
 the readings shown lately (a switch back reuses their plans), the readings the files name, the
 compiles drawn over the one shown (V), and the readings that did not compile. It asks the App only
-for its moment (t, closing), its selection and its toast, and gives it a model (`_adopt`).
+for its moment (t, closing), its selection and its toast, and gives it a model (`show`).
 """
 from __future__ import annotations
 
@@ -108,15 +108,11 @@ class Readings:
         if not res.ok:
             self._refused(name, res)
             return False
-        self._adopt(res.compiled)
+        self.show(res.compiled)
         if self.compare_reading == self.reading_name():
             self.compare_reading = before
         self.app.toast(READING_NOW.format(name=self.reading_name()))
         return True
-
-    def show(self, compiled) -> None:
-        """Show another compile (a larger part of the rite, as it compiles) from the same clause."""
-        self._adopt(compiled)
 
     def attach(self, reloader) -> None:
         """The whole rite is loaded: its reloader gives the readings and the edits from now on;
@@ -125,9 +121,10 @@ class Readings:
         self._since_poll = 0.0
         self.apply_reload(reloader.result, COMPILED)
 
-    def _adopt(self, compiled) -> None:
-        """Show another compile of the rite from the moment that shows the same clause; the
-        selected person (by id) and the camera are kept."""
+    def show(self, compiled) -> None:
+        """Show another compile of the rite (another reading, a reload, a larger part of the
+        rite as it compiles) from the moment that shows the same clause; the selected person
+        (by id) and the camera are kept."""
         app = self.app
         old = app.timeline
         who = old.actors[app.selected].id if app.selected is not None else None
@@ -228,7 +225,7 @@ class Readings:
             self._others.clear()
             self._bad.clear()
             self._known = None
-            self._adopt(res.compiled)
+            self.show(res.compiled)
             self.app._set(problems=())
             self.app.toast(said.format(seconds=res.seconds))
         else:

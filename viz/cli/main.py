@@ -24,7 +24,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _command_first(argv: list[str], commands: set[str]) -> list[str]:
+def _command_first(argv: list[str], commands: list[str]) -> list[str]:
     """Options may come before the command (`main.py --reading 敖 check`): move the command to
     the front; with none, the command is play. A bare word that is no command, standing where
     a command would, is refused (UnknownCommand), not read as play's stray argument."""
@@ -43,18 +43,13 @@ def _command_first(argv: list[str], commands: set[str]) -> list[str]:
 
 
 class UnknownCommand(Exception):
-    def __init__(self, word: str, commands: set[str]):
+    def __init__(self, word: str, commands: list[str]):
         import difflib
 
         close = difflib.get_close_matches(word, sorted(commands), n=3, cutoff=0.5)
         guess = f"; did you mean {' or '.join(close)}?" if close else ""
-        order = [c for c in _help_order() if c in commands]
-        super().__init__(f"unknown command {word!r}{guess}\ncommands: {', '.join(order)} "
+        super().__init__(f"unknown command {word!r}{guess}\ncommands: {', '.join(commands)} "
                          f"(python main.py --help explains each)")
-
-
-def _help_order() -> list[str]:
-    return list(parser()._subparsers._group_actions[0].choices)  # noqa: SLF001
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(encoding="utf-8")
     argv = list(sys.argv[1:] if argv is None else argv)
     p = parser()
-    commands = set(p._subparsers._group_actions[0].choices)  # noqa: SLF001 (argparse's own)
+    commands = list(p._subparsers._group_actions[0].choices)  # noqa: SLF001 (--help's order)
     try:
         argv = _command_first(argv, commands)
     except UnknownCommand as e:
