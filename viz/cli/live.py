@@ -8,7 +8,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.model.rite import DEFAULT_READING
 
 POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
@@ -16,7 +15,7 @@ POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
-    from viz.cli.options import _piped, _shown
+    from viz.cli.options import _piped, add_rite
 
     p = subparsers.add_parser(
         "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
@@ -25,11 +24,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     "with 鄭) or two scripts (--script OLD --script NEW, under the same layout "
                     "and readings). Steps are matched by the words they cite. Exit status: 0 "
                     "no differences, 1 differences, 2 an error.")
+    add_rite(p)
     p.add_argument("--script", action="append", default=[], metavar="PATH",
                    help="a rite folder, its manifest.yaml, or a one-file script; give two to "
-                        "compare them (default: the bundled 鄉射禮)")
-    p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
-                   help="hall layout (default: layouts/xu.yaml)")
+                        "compare them (default: the --rite's, else the bundled 鄉射禮)")
+    p.add_argument("--layout", default=None, metavar="FILE",
+                   help="hall layout (default: the one the rite's manifest names)")
     p.add_argument("--reading", action="append", default=[], metavar="NAME",
                    help="a reading to compare (one: against 鄭; two: with each other); with "
                         "two --script, the readings both are compiled under")
@@ -49,7 +49,7 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
     if len(scripts) == 2:
         a, b = scripts
         return [(a, a, tuple(readings)), (b if b != a else f"{b} (again)", b, tuple(readings))]
-    script = scripts[0] if scripts else _shown(DEFAULT_SCRIPT)
+    script = scripts[0] if scripts else _shown(args.package.script)
     if not readings or len(readings) > 2:
         raise QueryError("diff: give --reading NAME (compared with 鄭) or --reading A --reading "
                          f"B, or two --script; found {len(readings)} --reading")
@@ -63,7 +63,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from viz.query.diff import diff, format_table, to_json
     from viz.text import load_corpus
 
-    corpus = load_corpus()
+    corpus = load_corpus(args.package.text)
     rites: dict[str, Rite] = {}
     got = []
     for label, script, readings in _sides(args):

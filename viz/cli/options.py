@@ -1,5 +1,5 @@
-"""What the subcommands share: the options every command takes (--script, --layout, --reading,
---set, --seed), the moment (--at, --after, --stage), sizes, loading a rite, printing warnings.
+"""What the subcommands share: the options every command takes (--rite, --script, --layout,
+--reading, --set, --seed) and the rite they name (resolve_rite), the moment (--at, --after, --stage), sizes, loading a rite, printing warnings.
 Imports no subcommand module (viz.cli.main alone does)."""
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.base.errors import InputError, Loc, Problem
 
-VALUE_OPTIONS = {"--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
+VALUE_OPTIONS = {"--rite", "--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
                  "--stage", "-o",
                  "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
                  "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
@@ -118,12 +117,45 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
+RITE_HELP = ("a bundled rite by its name or folder (鄉射禮 or xiangshe), or a rite folder or its "
+             "manifest.yaml: its sections, text, hall and title (default: the bundled 鄉射禮)")
+
+
+def add_rite(p: argparse.ArgumentParser) -> None:
+    """--rite NAME|PATH (resolve_rite reads it)."""
+    p.add_argument("--rite", metavar="NAME|PATH", help=RITE_HELP)
+
+
+def resolve_rite(args: argparse.Namespace) -> None:
+    """The rite the options name, once, before a command runs: args.package (a
+    viz.model.package.Package); args.script, when not given, its script (diff: a list, left
+    empty); args.layout, when not given, its manifest's layout. --rite and --script both name
+    the script: giving both is an error."""
+    from viz.model.package import default, find, of_script
+
+    if not hasattr(args, "rite"):
+        return
+    script = getattr(args, "script", None)
+    if args.rite is not None and script:
+        raise InputError(Problem(Loc("--rite", 1, 1), "--rite and --script both name the rite's "
+                                                      "script; give one of them"))
+    first = script[0] if isinstance(script, list) and script else script
+    pkg = find(args.rite) if args.rite is not None else of_script(first) if first else default()
+    args.package = pkg
+    if hasattr(args, "script") and not script:
+        args.script = [] if isinstance(script, list) else _shown(pkg.script)
+    if hasattr(args, "layout") and not args.layout:
+        args.layout = _shown(pkg.layout)
+
+
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--script", default=_shown(DEFAULT_SCRIPT), metavar="PATH",
+    add_rite(p)
+    p.add_argument("--script", default=None, metavar="PATH",
                    help="a rite folder, its manifest.yaml, or a one-file script (default: the "
-                        "bundled 鄉射禮, assets/rites/xiangshe)")
-    p.add_argument("--layout", default=_shown(DEFAULT_LAYOUT), metavar="FILE",
-                   help="hall layout (default: layouts/xu.yaml, the 州序 as 鄭 reads it)")
+                        "--rite's, else the bundled 鄉射禮, assets/rites/xiangshe)")
+    p.add_argument("--layout", default=None, metavar="FILE",
+                   help="hall layout (default: the one the rite's manifest names; the bundled "
+                        "鄉射禮's is layouts/xu.yaml, the 州序 as 鄭 reads it)")
     p.add_argument("--reading", action="append", default=[], metavar="NAME",
                    help="follow another commentator wherever the layout or the script keeps "
                         "his variant (e.g. 敖: 物 under 5 尺 apart, 乏 from the 侯's west edge); "

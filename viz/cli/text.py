@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from viz.cli.options import _piped
+from viz.cli.options import _piped, add_rite
 from viz.text import Corpus, Section, load_corpus
 
 PARTS = {"經": ("經",), "注": ("注",), "記": ("記",), "all": None}
@@ -13,6 +13,7 @@ PARTS = {"經": ("經",), "注": ("注",), "記": ("記",), "all": None}
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `text` and `find` on an argparse subparsers object."""
     p = subparsers.add_parser("text", help="print the text: 經, 注, 記 or all, by section")
+    add_rite(p)
     p.add_argument("--part", choices=tuple(PARTS), default="all",
                    help="經 alone (one section per line), 注, 記, or all runs labelled")
     p.add_argument("--stage", metavar="NAME", help="one section: its number (1, ①), its name (variants equal) or a name's "
@@ -21,6 +22,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_piped(cmd_text))
     f = subparsers.add_parser("find", help="where a phrase occurs (variant characters equal)")
     f.add_argument("query", metavar="TEXT")
+    add_rite(f)
     f.set_defaults(func=_piped(cmd_find))
 
 
@@ -63,7 +65,7 @@ def section_text(corpus: Corpus, sec: Section, kind: str, punct: bool) -> str:
 def cmd_text(args: argparse.Namespace) -> int:
     """Print the text: `--part 經` gives one line of pure 經 per section."""
     _utf8()
-    corpus = load_corpus()
+    corpus = load_corpus(args.package.text)
     sections = pick_sections(corpus, args.stage)
     if sections is None:
         return 2
@@ -97,7 +99,7 @@ def cmd_find(args: argparse.Namespace) -> int:
         print("find: give the words to look for, e.g. python main.py find 主人以賓三揖",
               file=sys.stderr)
         return 2
-    corpus = load_corpus()
+    corpus = load_corpus(args.package.text)
     hits = corpus.find(args.query)
     for off in hits:
         sec = corpus.section_at(off)

@@ -51,7 +51,7 @@ from pathlib import Path
 
 from viz.base import yamlsrc
 from viz.base.errors import InputError, Loc, Problem
-from viz.model.rite import DEFAULT_READING, Compiled, Rite
+from viz.model.rite import DEFAULT_READING, Compiled, Rite, rite_corpus
 
 Stat = tuple[int, int, int] | None  # (mtime_ns, size, inode), None: no such file
 
@@ -131,11 +131,9 @@ class Reloader:
                  on_stage=None):
         """on_stage: handed to the first load's compile (viz.model.progressive shows the stages
         compiled so far while the rest compile); later loads compile without it."""
-        from viz.text import load_corpus
-
         self.sets, self.seed = tuple(sets), seed
         self.script_path, self.layout_path = str(script_path), str(layout_path)
-        self.corpus = corpus if corpus is not None else load_corpus()
+        self.corpus = corpus if corpus is not None else rite_corpus(script_path)
         self.readings: tuple[str, ...] = tuple(readings)
         self.current: Compiled | None = None
         self._snapshot: dict[str, bytes | None] = {}  # the files of `current`

@@ -38,14 +38,20 @@ def load(script_path: str | Path, layout_path: str | Path, readings: Sequence[st
     return Rite(script_path, layout_path, sets=sets, seed=seed).get(tuple(readings))
 
 
+def rite_corpus(script_path: str | Path):
+    """The text a script's rite names (its manifest's `text:`; else the bundled 鄉射 text)."""
+    from viz.model.package import of_script
+    from viz.text import load_corpus
+
+    return load_corpus(of_script(script_path).text)
+
+
 class Rite:
     def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None,
                  sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
-        from viz.text import load_corpus
-
         self.script_path, self.layout_path = str(script_path), str(layout_path)
         self.sets, self.seed = tuple(sets), seed  # the scenario (--set, --seed): one per Rite
-        self.corpus = corpus if corpus is not None else load_corpus()
+        self.corpus = corpus if corpus is not None else rite_corpus(script_path)
         self._cache: dict[tuple[str, ...], Compiled] = {}
         self._layout = None  # the layout as its file has it, for the readings it knows
         self._layout_reads = None  # the bytes that layout was loaded from
@@ -245,19 +251,19 @@ _CORPUS_HASHES: dict[int, tuple[object, bytes | None]] = {}
 
 def _corpus_hash(corpus) -> bytes | None:
     """What the compile sees of the corpus (the script's cites are found in it), once per
-    corpus object: the bundled file's bytes for the bundled corpus, else its pickle; None for
-    one that does not pickle (its compiles are not kept)."""
+    corpus object: its file's bytes for a corpus loaded from a file (a rite's `text:`), else its
+    pickle; None for one that does not pickle (its compiles are not kept)."""
     import hashlib
     import pickle
 
-    from viz.text import load_corpus
-    from viz.text.corpus import CORPUS_FILE
+    from viz.text.corpus import source_of
 
     got = _CORPUS_HASHES.get(id(corpus))
     if got is not None and got[0] is corpus:
         return got[1]
     try:
-        data = (CORPUS_FILE.read_bytes() if corpus is load_corpus()
+        file = source_of(corpus)
+        data = (file.read_bytes() if file is not None
                 else pickle.dumps(corpus, protocol=pickle.HIGHEST_PROTOCOL))
         h = hashlib.sha256(data).digest()
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):

@@ -187,10 +187,32 @@ def _clause(c: list, plain: str) -> Clause:
                   tuple(plain[a:b] for a, b in spans), c[8], spans)
 
 
-@lru_cache(maxsize=4)
-def load_corpus(path: str | Path | None = None) -> Corpus:
-    """The bundled corpus (assets/text/corpus.json) or the one at path; cached."""
+def corpus_file(path: str | Path | None = None) -> Path:
+    """The corpus.json a path names (a folder: its corpus.json; None: the bundled 鄉射 text),
+    resolved, so one file has one name."""
     file = Path(path) if path is not None else CORPUS_FILE
     if file.is_dir():
         file = file / "corpus.json"
-    return corpus_from_dict(json.loads(file.read_text(encoding="utf-8")))
+    return file.resolve()
+
+
+def load_corpus(path: str | Path | None = None) -> Corpus:
+    """The corpus at path (a rite's `text:`; None: the bundled assets/text/corpus.json); cached
+    by its resolved path, so every name of one file gives the same Corpus."""
+    return _load(str(corpus_file(path)))
+
+
+_SOURCES: dict[int, tuple[Corpus, Path]] = {}
+
+
+def source_of(corpus: Corpus) -> Path | None:
+    """The file a loaded corpus was read from (None for one built otherwise)."""
+    got = _SOURCES.get(id(corpus))
+    return got[1] if got is not None and got[0] is corpus else None
+
+
+@lru_cache(maxsize=8)
+def _load(file: str) -> Corpus:
+    corpus = corpus_from_dict(json.loads(Path(file).read_text(encoding="utf-8")))
+    _SOURCES[id(corpus)] = (corpus, Path(file))
+    return corpus

@@ -120,8 +120,8 @@ def _check_numbers(doc: Any, out: Collector) -> None:
 
 # ---------------------------------------------------------------------------- a rite folder
 
-_MANIFEST_KEYS = {"rite": str, "note": str, "cast": str, "patterns": (str, list),
-                  "sections": list}
+_MANIFEST_KEYS = {"rite": str, "title": str, "note": str, "text": str, "layout": str,
+                  "cast": str, "patterns": (str, list), "sections": list}
 
 
 def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str, ...]]:
