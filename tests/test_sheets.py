@@ -137,7 +137,7 @@ def test_the_command(tmp_path, capsys):
     bad = run_cli("sheet", "--script", str(small), "nobody", capsys=capsys)
     assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
     md = run_cli("sheet", "--script", str(small), "主人", capsys=capsys)
-    assert md.returncode == 0 and md.stdout.startswith("# 主人 — cue sheet")
+    assert md.returncode == 0 and md.stdout.startswith("# 主人 — 鄉射禮 cue sheet")
     assert "主人一相出迎於門外" in md.stdout
     actors = load_all(small, DEFAULT_LAYOUT).timeline.actors
     d = tmp_path / "all"

@@ -519,8 +519,9 @@ class App:
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None, progressive=None, t: float = 0.0, speed: float = 1.0,
-        playing: bool = True, fullscreen: bool = False) -> int:
-    """Open the window and play; returns the exit status. Without a size the window fits the
+        playing: bool = True, fullscreen: bool = False, title: str = "鄉射禮") -> int:
+    """Open the window and play; returns the exit status. title: the rite's (its manifest's
+    title:), first in the window's title. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
     and a saved edit reloads while it plays. With a progressive (viz.model.progressive), the
     window opens on the stages compiled first and the rest compile once it has drawn them.
@@ -530,7 +531,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
     pygame.display.init()  # not pygame.init(): the mixer opens only when D asks for the drum
     size = size or choose_size(desktop_size())
     pygame.key.set_repeat(350, 60)  # holding → walks through the steps (not R: one a press)
-    title = "鄉射禮" + (f" — {Path(script_path).name}" if script_path else "")
+    title += f" — {Path(script_path).name}" if script_path else ""
     if layout_path:
         title += f" · {Path(layout_path).name}"
     window = pygame.display.set_mode(size, pygame.RESIZABLE)

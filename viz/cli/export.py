@@ -64,7 +64,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
-                        overwrite=args.force, workers=args.jobs)
+                        overwrite=args.force, workers=args.jobs, title=args.package.title)
     drum = f", {info.beats} drum beats" if args.audio else ""
     print(f"wrote {info.path} ({info.frames} frames, {info.frames / info.fps:.1f} s of video "
           f"for t = {t0:.1f}–{t1:.1f} s{drum}; {info.rate:.0f} frames/s)")
@@ -122,7 +122,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         actor = sheets.find_actor(tl, args.actor)
         out = Path(args.output) if args.output else None
         files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage,
-                                   paper=args.paper)
+                                   paper=args.paper, rite=args.package.title)
         if files is None:
             s = tl.stages[stage]
             raise QueryError(f"{tl.actors[actor].name} ({tl.actors[actor].id}) does nothing in "
@@ -141,7 +141,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     for i, a in enumerate(tl.actors):
         path = folder / f"{a.id}.{fmt}"
         got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage,
-                                 args.paper)
+                                 args.paper, args.package.title)
         if got is None:
             continue  # nothing to do in that stage
         files += got
@@ -150,7 +150,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
             folders.append(sheets.plan_folder(path))
     if fmt != "csv":
         files.append((folder / f"index.{fmt}",
-                      sheets.index_page(tl, fmt, names, args.paper).encode("utf-8")))
+                      sheets.index_page(tl, fmt, names, args.paper,
+                                        args.package.title).encode("utf-8")))
     if fmt == "html":  # the pages name it: a machine with no CJK font still shows them
         files += font_files(folder)
         folders.append(folder / FONTS)
@@ -183,7 +184,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     d = load_all(args.script, args.layout, args.reading, args)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
-                       paper=args.paper)
+                       title=f"{args.package.title}圖", paper=args.paper)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from viz.app.speeds import SPEEDS
-from viz.base.errors import InputError
+from viz.base.errors import InputError, Loc, Problem
 from viz.cli.options import (
     _common,
     _print_warnings,
@@ -50,7 +50,7 @@ def cmd_play(args) -> int:
         d = p.first
         start["t"] = _stage_start(d.timeline, args.stage)
         return run(d.layout, d.timeline, d.corpus, script_path=args.script,
-                   layout_path=args.layout, progressive=p, **start)
+                   layout_path=args.layout, progressive=p, title=args.package.title, **start)
     r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
     if not r.result.ok:
         raise InputError(r.result.problems)
@@ -58,7 +58,7 @@ def cmd_play(args) -> int:
     _print_warnings(d.warnings)
     start["t"] = _stage_start(d.timeline, args.stage)
     return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout,
-               reloader=r, **start)
+               reloader=r, title=args.package.title, **start)
 
 
 def _stage_start(timeline, name: str | None) -> float:
@@ -118,7 +118,7 @@ def report_check(args, d) -> int:
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
-                + tuple(held_warnings(d.timeline, d.corpus)))
+                + tuple(held_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d)))
     tl = d.timeline
     if args.strict and warnings:
         for w in warnings:
@@ -134,6 +134,32 @@ def report_check(args, d) -> int:
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
     _print_timing(d)
     return 0
+
+
+def font_warnings(args, d) -> list[Problem]:
+    """The characters of the rite's text (at its corpus file) and of its names, captions and
+    hall (at its script) that the bundled font lacks: the window and the plates draw them as
+    boxes."""
+    from viz.backends import fonts
+    from viz.draw.compose import Model, chars_drawn
+    from viz.text.corpus import source_of
+
+    missing = set(fonts.check_font(chars_drawn(Model(d.layout, d.timeline, d.corpus))))
+    if not missing:
+        return []
+    c = d.corpus
+    text = set(c.plain + "".join(s.name for s in c.sections)
+               + "".join(cl.punct + "".join(cl.notes) for cl in c.clauses))
+    out = []
+    for chars, where, what in ((missing & text, source_of(c) or args.script, "the rite's text"),
+                               (missing - text, args.script, "the rite's names and notes")):
+        if chars:
+            listed = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in sorted(chars))
+            out.append(Problem(Loc(str(where), 1, 1),
+                               f"font: {len(chars)} character(s) of {what} not in "
+                               f"{fonts.FONT_PATH.name}, drawn as boxes: {listed}; regenerate "
+                               "the subset with python tools/make_font_subset.py", warning=True))
+    return out
 
 
 def report_text(args, d) -> int:

@@ -276,11 +276,17 @@ def clock(t: float) -> str:
     return f"{n // 3600}:{n // 60 % 60:02d}:{n % 60:02d}"
 
 
+def _sheet(rite: str, plural: str = "") -> str:
+    """"cue sheet", after the rite's title when there is one (鄉射禮 cue sheet)."""
+    return f"{rite} cue sheet{plural}".strip()
+
+
 def to_markdown(timeline, actor: int, cues_: list[Cue],
-                plan_link: Callable[[Cue], str | None] | None = None) -> str:
-    """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan)."""
+                plan_link: Callable[[Cue], str | None] | None = None, rite: str = "") -> str:
+    """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan); rite:
+    the rite's title, in the heading."""
     name, ident = _head(timeline, actor)
-    lines = [f"# {name} — cue sheet", "", f"{ident}; {len(cues_)} cues; times in seconds "
+    lines = [f"# {name} — {_sheet(rite)}", "", f"{ident}; {len(cues_)} cues; times in seconds "
              "from the start; positions in 尺 (x east, y north of the 堂廉's middle).", ""]
     if plan_link is None:
         lines += ["(Plans of each move are left out when the sheet goes to the terminal; "
@@ -340,7 +346,8 @@ def _style(paper: str) -> str:
     return HTML_STYLE + f"@page {{ size: {page_size(paper, 'portrait')}; margin: 10mm 9mm; }}\n"
 
 
-def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4") -> str:
+def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4",
+            rite: str = "") -> str:
     """One self-contained page: the table (a heading row where each stage begins), each move's
     plan inline as a PNG data URI; printed, it fills the width of an A4 or Letter page
     (`paper`), a cue never cut by a page break."""
@@ -374,8 +381,8 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4") -
     cols = "".join(f'<col class="{k}">' for k in COLUMNS)
     heads = "".join(f"<th>{h}</th>" for h in HEADS)
     return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
-            f"<title>{esc(name)} — cue sheet</title><style>{_style(paper)}</style></head><body>\n"
-            f"<h1>{esc(name)} — cue sheet</h1>\n<p class=\"small\">{esc(ident)}; {len(cues_)} "
+            f"<title>{esc(name)} — {esc(_sheet(rite))}</title><style>{_style(paper)}</style>"
+            f"</head><body>\n<h1>{esc(name)} — {esc(_sheet(rite))}</h1>\n<p class=\"small\">{esc(ident)}; {len(cues_)} "
             "cues; times in seconds from the start; positions in 尺 (x east, y north of the "
             f"堂廉's middle).</p>\n<table><colgroup>{cols}</colgroup><thead><tr>{heads}</tr>"
             "</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></body></html>\n")
@@ -392,9 +399,10 @@ def plan_name(c: Cue) -> str:
 
 def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | None,
                 frames: list[tuple] | None = None, stage: int | None = None,
-                paper: str = "a4") -> list[tuple[Path | None, bytes]] | None:
+                paper: str = "a4", rite: str = "") -> list[tuple[Path | None, bytes]] | None:
     """What a sheet writes: (path, bytes) pairs, the sheet itself first (path None: stdout).
-    stage: that stage's cues only (None when he has none there); paper: what HTML prints on."""
+    stage: that stage's cues only (None when he has none there); paper: what HTML prints on;
+    rite: the rite's title, in the heading."""
     cs = cues(timeline, layout, corpus, actor, frames)
     if stage is not None:
         cs = [c for c in cs if timeline.steps[c.step].stage == stage]
@@ -403,11 +411,11 @@ def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | Non
     if fmt == "csv":
         return [(path, to_csv(timeline, cs).encode("utf-8"))]
     if fmt == "html":
-        return [(path, to_html(timeline, layout, actor, cs, paper).encode("utf-8"))]
+        return [(path, to_html(timeline, layout, actor, cs, paper, rite).encode("utf-8"))]
     if path is None:
-        return [(None, to_markdown(timeline, actor, cs).encode("utf-8"))]
+        return [(None, to_markdown(timeline, actor, cs, rite=rite).encode("utf-8"))]
     folder = plan_folder(path)
-    text = to_markdown(timeline, actor, cs, lambda c: f"{folder.name}/{plan_name(c)}")
+    text = to_markdown(timeline, actor, cs, lambda c: f"{folder.name}/{plan_name(c)}", rite)
     from viz.draw import scene
 
     breaks = scene.range_breaks(layout)
@@ -415,14 +423,17 @@ def sheet_files(timeline, layout, corpus, actor: int, fmt: str, path: Path | Non
     return [(path, text.encode("utf-8")), *plans]
 
 
-def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a4") -> str:
-    """The list of every role's sheet, for `sheet --all`."""
+def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a4",
+               rite: str = "") -> str:
+    """The list of every role's sheet, for `sheet --all`; rite: the rite's title, in the
+    heading."""
+    head = _sheet(rite, "s")
     if fmt == "html":
         items = "\n".join(f'<li><a href="{html.escape(f)}">{html.escape(timeline.actors[i].name)}'
                           f"</a> <span class=\"small\">{html.escape(timeline.actors[i].id)}</span>"
                           "</li>" for i, f in names)
         return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
-                f"<title>cue sheets</title><style>{_style(paper)}</style></head><body>\n"
-                f"<h1>cue sheets</h1>\n<ul>\n{items}\n</ul></body></html>\n")
-    return "# cue sheets\n\n" + "\n".join(
+                f"<title>{html.escape(head)}</title><style>{_style(paper)}</style></head>"
+                f"<body>\n<h1>{html.escape(head)}</h1>\n<ul>\n{items}\n</ul></body></html>\n")
+    return f"# {head}\n\n" + "\n".join(
         f"- [{timeline.actors[i].name} ({timeline.actors[i].id})]({f})" for i, f in names) + "\n"

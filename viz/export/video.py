@@ -165,7 +165,9 @@ def video_view(speed: float) -> View:
 
 
 def ffmpeg_command(exe: str, size: tuple[int, int], fps: float, out: Path,
-                   audio: Path | None) -> list[str]:
+                   audio: Path | None, title: str = "") -> list[str]:
+    """The ffmpeg that encodes the raw frames from its stdin into out; title: the file's title
+    tag (the rite's title: players show it)."""
     w, h = size
     cmd = [exe, "-hide_banner", "-loglevel", "error", "-y",
            "-f", "rawvideo", "-pix_fmt", PIX_FMT, "-s", f"{w}x{h}", "-r", f"{fps:g}",
@@ -175,7 +177,10 @@ def ffmpeg_command(exe: str, size: tuple[int, int], fps: float, out: Path,
     # veryfast: at 720p ffmpeg keeps up with the drawing on the other core; crf 20 keeps the
     # thin lines and the small characters of the panel legible
     cmd += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-            "-movflags", "+faststart", "-f", "mp4", str(out)]
+            "-movflags", "+faststart"]
+    if title:
+        cmd += ["-metadata", f"title={title}"]
+    cmd += ["-f", "mp4", str(out)]
     return cmd
 
 
@@ -231,8 +236,10 @@ class _Pipe:
 def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 0.0,
                  t_to: float | None = None, fps: float = 30.0, size: tuple[int, int] = (1280, 720),
                  speed: float = 1.0, audio: str | None = None, overwrite: bool = False,
-                 progress: bool = True, workers: int | None = None) -> VideoInfo:
+                 progress: bool = True, workers: int | None = None,
+                 title: str = "") -> VideoInfo:
     """Render [t_from, t_to] of the rite to an MP4 at `path`; see the module for the rules.
+    title: the MP4's title tag (the rite's title).
 
     workers: processes drawing frames; by default one less than the cores, since ffmpeg
     encodes on one (so one, drawing in this process, on a 2-core machine).
@@ -274,7 +281,7 @@ def render_video(layout, timeline, corpus, path: str | Path, *, t_from: float = 
                 wav = Path(scratch) / "drum.wav"
                 _write_wav(wav, drum_track(beats, len(times) / fps))
             info = _encode(layout, timeline, corpus, times, (w, h), fps, speed, exe, tmp, wav,
-                           progress, workers)
+                           progress, workers, title)
         _put_in_place(tmp, p, overwrite)
     except BaseException as e:
         with contextlib.suppress(OSError):
@@ -384,18 +391,18 @@ class Frames:
 
 def _encode(layout, timeline, corpus, times: np.ndarray, size: tuple[int, int], fps: float,
             speed: float, exe: str, out: Path, wav: Path | None, progress: bool,
-            workers: int) -> tuple[float, float]:
+            workers: int, title: str = "") -> tuple[float, float]:
     """Draw every frame into ffmpeg; (wall seconds, drawing seconds). ffmpeg is killed on any
     failure or interrupt, never left running."""
     painter = Painter(pgdraw.with_font(Model(layout, timeline, corpus)), video_view(speed), size)
     # ffmpeg's complaints go to a file, read if it fails: a pipe nobody drains could fill
     with tempfile.TemporaryFile() as err, Frames(painter, times, workers) as source:
-        return _run_ffmpeg(source, len(times), size, fps, exe, out, wav, err, progress)
+        return _run_ffmpeg(source, len(times), size, fps, exe, out, wav, err, progress, title)
 
 
 def _run_ffmpeg(source: Frames, n: int, size, fps, exe, out, wav, err,
-                progress) -> tuple[float, float]:
-    proc = subprocess.Popen(ffmpeg_command(exe, size, fps, out, wav), stdin=subprocess.PIPE,
+                progress, title: str = "") -> tuple[float, float]:
+    proc = subprocess.Popen(ffmpeg_command(exe, size, fps, out, wav, title), stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=err)
     bar = Progress(n, "video", enabled=progress)
     start = time.perf_counter()
