@@ -1,5 +1,6 @@
 """What the subcommands share: the options every command takes (--rite, --script, --layout,
---reading, --set, --seed) and the rite they name (resolve_rite), the moment (--at, --after, --stage), sizes, loading a rite, printing warnings.
+--reading, --set, --seed) and the rite they name (resolve_rite), the moment (--at, --after,
+--stage), sizes, loading a rite, printing warnings.
 Imports no subcommand module (viz.cli.main alone does)."""
 from __future__ import annotations
 

@@ -382,8 +382,9 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4",
     heads = "".join(f"<th>{h}</th>" for h in HEADS)
     return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
             f"<title>{esc(name)} — {esc(_sheet(rite))}</title><style>{_style(paper)}</style>"
-            f"</head><body>\n<h1>{esc(name)} — {esc(_sheet(rite))}</h1>\n<p class=\"small\">{esc(ident)}; {len(cues_)} "
-            "cues; times in seconds from the start; positions in 尺 (x east, y north of the "
+            f"</head><body>\n<h1>{esc(name)} — {esc(_sheet(rite))}</h1>\n"
+            f"<p class=\"small\">{esc(ident)}; {len(cues_)} cues; times in seconds from the "
+            "start; positions in 尺 (x east, y north of the "
             f"堂廉's middle).</p>\n<table><colgroup>{cols}</colgroup><thead><tr>{heads}</tr>"
             "</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></body></html>\n")
 
