@@ -119,6 +119,8 @@ def small_rite(tmp_path_factory):
     damage: it compiles in a fraction of a second where the whole rite takes many. The copy is
     made in a new temporary folder, or at dst (replacing what is there: the parse cache is keyed
     by path, so files copied again to the same place are not parsed again)."""
+    from rites import copy_bundled
+
     from viz import DEFAULT_SCRIPT
 
     def make(sections: Sequence[str] = FIRST_SECTIONS, patterns: Sequence[str] = FIRST_PATTERNS,
@@ -127,6 +129,6 @@ def small_rite(tmp_path_factory):
             dst = tmp_path_factory.mktemp("rite") / DEFAULT_SCRIPT.name
         elif dst.exists():
             shutil.rmtree(dst)
-        shutil.copytree(DEFAULT_SCRIPT, dst)
+        copy_bundled(dst)
         return trim_rite(dst, sections, patterns)
     return make

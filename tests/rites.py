@@ -22,13 +22,29 @@ def _uses(node) -> set[str]:
     return set()
 
 
+def copy_bundled(folder: Path) -> Path:
+    """A copy of the bundled rite's folder at `folder`, its manifest's text: and layout: (paths
+    relative to the manifest, which a copy elsewhere would lose) pointed at the bundled files."""
+    from viz.model.package import default
+
+    shutil.copytree(DEFAULT_SCRIPT, folder)
+    pkg, man = default(), folder / "manifest.yaml"
+    text = man.read_text(encoding="utf-8")
+    for key, path in (("text", pkg.text), ("layout", pkg.layout)):
+        text, n = re.subn(rf"^{key}: .*$", lambda m, k=key, p=path: f"{k}: {json.dumps(str(p))}",
+                          text, count=1, flags=re.M)
+        assert n == 1, f"the bundled manifest names no {key}:"
+    man.write_text(text, encoding="utf-8")
+    return folder
+
+
 def trimmed(folder: Path, first: int, last: int) -> Path:
     """A copy of the bundled rite that plays sections first…last only (they follow on, so no
     gap is needed), with only the pattern files they use: a test that compiles it takes
     seconds, not the whole rite's minute. The cast and props the dropped sections declare are
     declared in the last kept one instead (absent until brought, as there), for the patterns
     that name them."""
-    shutil.copytree(DEFAULT_SCRIPT, folder)
+    copy_bundled(folder)
     man = folder / "manifest.yaml"
     text = man.read_text(encoding="utf-8")
     names = re.findall(r"^  - (sections/(\d\d)-\S+\.yaml)$", text, re.M)

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from rites import copy_bundled  # noqa: E402 (the tests' folder is on the path)
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.cli.main import main
@@ -49,12 +50,10 @@ def test_a_first_stage_that_names_a_later_files_cast_reads_on():
 
 def test_a_prefix_with_a_real_error_reports_every_files_problems(tmp_path):
     """A mistake in an early file is reported as a whole load reports it, with the others."""
-    import shutil
-
     from viz.base.errors import InputError
 
     rite = tmp_path / "rite"
-    shutil.copytree(DEFAULT_SCRIPT, rite)
+    copy_bundled(rite)
     for name, old, new in (("01-戒賔.yaml", "cite: 主人戒賔", "cite: 主人戒賔XYZ"),
                            ("30-三射畢.yaml", "cite: ", "cite: 不在經中的字")):
         f = rite / "sections" / name

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from viz.cli.options import _common, load_all
+from viz.cli.options import _common, load_all, on_rite
 from viz.query.coverage import coverage, format_table, to_json
 
 
@@ -28,4 +28,4 @@ def add_commands(sub) -> None:
     _common(cv)
     cv.add_argument("--json", action="store_true", help="the documented JSON (docs/REFERENCE.md)")
     cv.add_argument("--strict", action="store_true", help="exit 1 if any 經 clause is missing")
-    cv.set_defaults(func=cmd_coverage)
+    cv.set_defaults(func=on_rite(cmd_coverage))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 # Everything but the shared options is imported by the command that needs it: the parser is
 # built at every start.
-from viz.cli.options import _common, _size, load_all
+from viz.cli.options import _common, _size, load_all, on_rite
 
 
 def _positive(text: str) -> float:
@@ -48,7 +48,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="processes drawing frames (default: one less than the cores; ffmpeg "
                         "encodes on the last)")
     v.add_argument("--force", action="store_true", help="replace FILE.mp4 if it exists")
-    v.set_defaults(func=cmd_video)
+    v.set_defaults(func=on_rite(cmd_video))
     add_sheet(subparsers)
     add_atlas(subparsers)
 
@@ -92,7 +92,7 @@ def add_sheet(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--paper", choices=PAPERS, default="a4",
                    help="html: the paper it prints on, portrait (default a4)")
     s.add_argument("--force", action="store_true", help="replace files that exist")
-    s.set_defaults(func=cmd_sheet)
+    s.set_defaults(func=on_rite(cmd_sheet))
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -175,7 +175,7 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("--paper", choices=PAPERS, default="a4",
                    help="the paper index.html prints on, landscape (default a4)")
     a.add_argument("--force", action="store_true", help="replace files that exist in DIR")
-    a.set_defaults(func=cmd_atlas)
+    a.set_defaults(func=on_rite(cmd_atlas))
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:

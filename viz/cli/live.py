@@ -15,7 +15,7 @@ POLL_SECONDS = 0.5  # a save shows within a second; a poll is a few stat calls
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `diff` on an argparse subparsers object."""
-    from viz.cli.options import _piped, add_rite
+    from viz.cli.options import _piped, add_rite, on_rite
 
     p = subparsers.add_parser(
         "diff", help="where two readings (or two scripts) differ: who stands, faces or walks "
@@ -35,7 +35,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                         "two --script, the readings both are compiled under")
     p.add_argument("--json", action="store_true",
                    help="one JSON object (documented in viz/query/diff.py)")
-    p.set_defaults(func=_piped(cmd_diff))
+    p.set_defaults(func=_piped(on_rite(cmd_diff)))
 
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -87,8 +87,9 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
     from viz.model.reload import Reloader
 
     sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
-    from viz.cli.options import scenario_of
+    from viz.cli.options import resolve_rite, scenario_of
 
+    resolve_rite(args)  # a caller that parsed the options itself has not
     sets, seed = scenario_of(args)
     reloader = Reloader(args.script, args.layout, args.reading, sets=sets, seed=seed)
 

@@ -8,7 +8,7 @@ import sys
 
 from viz.base.errors import InputError
 from viz.cli import coverage, export, live, plate, rite, text
-from viz.cli.options import VALUE_OPTIONS, resolve_rite
+from viz.cli.options import VALUE_OPTIONS
 
 COMMANDS = (rite, coverage, text, live, plate, export)  # the --help order
 
@@ -74,7 +74,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = p.parse_args(argv)
     try:
-        resolve_rite(args)
         return args.func(args)
     except InputError as e:
         for prob in e.problems:

@@ -134,8 +134,8 @@ def resolve_rite(args: argparse.Namespace) -> None:
     the script: giving both is an error."""
     from viz.model.package import default, find, of_script
 
-    if not hasattr(args, "rite"):
-        return
+    if not hasattr(args, "rite") or hasattr(args, "package"):
+        return  # no --rite here, or resolved already
     script = getattr(args, "script", None)
     if args.rite is not None and script:
         raise InputError(Problem(Loc("--rite", 1, 1), "--rite and --script both name the rite's "
@@ -194,6 +194,15 @@ def _print_warnings(warnings) -> None:
         print(w, file=sys.stderr)
 
 
+
+
+def on_rite(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A command that reads the rite its options name: resolve_rite first (in the command, so
+    a bad --rite is reported as the command's other errors are)."""
+    def run(args: argparse.Namespace) -> int:
+        resolve_rite(args)
+        return cmd(args)
+    return run
 
 
 def _piped(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

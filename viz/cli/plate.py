@@ -11,7 +11,7 @@ from viz.draw.plate import DEFAULT_SIZE, STYLES, TRAILS, size_for_dpi
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `plate` on an argparse subparsers object."""
-    from viz.cli.options import _common, _size, _when
+    from viz.cli.options import _common, _size, _when, on_rite
 
     p = subparsers.add_parser(
         "plate", help="one moment as a printed 禮圖 plate (SVG or PNG): the hall in line, people "
@@ -45,7 +45,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help=f"in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
     g.add_argument("--dpi", type=_dpi, metavar="N", help="an A4 landscape page at N dots per inch")
     p.add_argument("--force", action="store_true", help="replace the file if it exists")
-    p.set_defaults(func=cmd_plate)
+    p.set_defaults(func=on_rite(cmd_plate))
 
 
 def _dpi(text: str) -> float:

@@ -16,6 +16,7 @@ from viz.cli.options import (
     _when,
     load_all,
     load_moment,
+    on_rite,
     scenario_of,
 )
 
@@ -208,19 +209,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--paused", action="store_true", help="open paused (Space plays)")
     play.add_argument("--fullscreen", action="store_true",
                       help="open fullscreen, at the display's size (F11 switches)")
-    play.set_defaults(func=cmd_play)
+    play.set_defaults(func=on_rite(cmd_play))
     shot = sub.add_parser("shot", help="render one frame to a PNG, headless")
     _common(shot)
     _when(shot)
     shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
     shot.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH")
     shot.add_argument("--force", action="store_true", help="replace FILE.png if it exists")
-    shot.set_defaults(func=cmd_shot)
+    shot.set_defaults(func=on_rite(cmd_shot))
     st = sub.add_parser("state", help="who is where, facing which way, holding what, at a time")
     _common(st)
     _when(st)
     st.add_argument("--json", action="store_true", help="the documented JSON (docs/REFERENCE.md)")
-    st.set_defaults(func=cmd_state)
+    st.set_defaults(func=on_rite(cmd_state))
     chk = sub.add_parser("check", help="validate layout and script, and the motion it compiles "
                                        "to; warnings; exit 2 on errors")
     _common(chk)
@@ -236,10 +237,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                      help="with --text: {claims, agreed, noted, items: [{clause, id, claim, who, "
                           "result}]}")
     chk.add_argument("--all", action="store_true", help="with --text: list every claim")
-    chk.set_defaults(func=cmd_check)
+    chk.set_defaults(func=on_rite(cmd_check))
     sc = sub.add_parser("score", help="the shooting: each round's shots (hit or miss, on the "
                                       "beat or not), tallies, announcement and who drank, read "
                                       "from the compiled rite (--seed, --set change it)")
     _common(sc)
     sc.add_argument("--json", action="store_true", help="as JSON")
-    sc.set_defaults(func=cmd_score)
+    sc.set_defaults(func=on_rite(cmd_score))

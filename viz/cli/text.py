@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from viz.cli.options import _piped, add_rite
+from viz.cli.options import _piped, add_rite, on_rite
 from viz.text import Corpus, Section, load_corpus
 
 PARTS = {"經": ("經",), "注": ("注",), "記": ("記",), "all": None}
@@ -19,11 +19,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--stage", metavar="NAME", help="one section: its number (1, ①), its name (variants equal) or a name's "
                         "beginning")
     p.add_argument("--punct", action="store_true", help="add modern punctuation to 經 and 記")
-    p.set_defaults(func=_piped(cmd_text))
+    p.set_defaults(func=_piped(on_rite(cmd_text)))
     f = subparsers.add_parser("find", help="where a phrase occurs (variant characters equal)")
     f.add_argument("query", metavar="TEXT")
     add_rite(f)
-    f.set_defaults(func=_piped(cmd_find))
+    f.set_defaults(func=_piped(on_rite(cmd_find)))
 
 
 def _utf8() -> None:
