@@ -75,6 +75,10 @@ def test_a_zhang_text_in_brief(tmp_path):
     assert ("注", "注一也續") in runs and ("按", "○按") in runs and ("記注", "記注也") in runs
     with pytest.raises(ValueError, match="--tail-name"):
         parse_zhang(src, "")
+    # a text that ends with its last heading needs no tail name
+    src.write_text("主人揖(注)¶\n　右揖¶\n", encoding="utf-8")
+    seed, sections = parse_zhang(src)
+    assert [s[1] for s in build(seed, sections)["sections"]] == ["揖"]
 
 
 def test_zhang_needs_source_and_out_and_never_overwrites(tmp_path, capsys):

@@ -473,6 +473,8 @@ def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
                 labels.append("題" if heading or text == "記" else ("記" if in_ji else "經"))
             plain.append(ch)
         lines.append((start, len(plain)))
+    if not pages or pages[0][0] > 0:
+        pages.insert(0, (0, ""))      # text before any page marker: on no known page
     seed = Seed("".join(plain), tuple(pages), tuple(lines), tuple(slashes))
     return seed, _zhang_sections(seed.plain, labels, heads, tail_name)
 
@@ -480,13 +482,18 @@ def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
 def _zhang_sections(plain: str, labels: list[str], heads: list[list[int]],
                     tail_name: str) -> list[dict]:
     """Judgement-style sections: runs of one label, each 經 or 記 run closed with 。."""
-    starts = []
-    for a, b in [(0, 0)] + heads:
-        starts.append(next(i for i in range(b, len(plain)) if labels[i] in ("經", "記")))
-    bounds = [0] + starts + [len(plain)]
-    names = [""] + [ZHANG_TAIL.sub("", plain[a + 1:b]) for a, b in heads] + [tail_name]
-    if len(heads) + 1 < len(starts) or (bounds[-2] < len(plain) and not tail_name):
+    def first_jing(after: int) -> int | None:
+        return next((i for i in range(after, len(plain)) if labels[i] in ("經", "記")), None)
+
+    starts = [first_jing(b) for b in [0] + [b for _, b in heads]]
+    if starts[0] is None:
+        raise ValueError("no large print (經) at all")
+    tail = starts[-1] is not None     # 經 after the last 右… heading: a section with no heading
+    starts = [i for i in starts if i is not None]
+    if tail and heads and not tail_name:
         raise ValueError("the 經 after the last 右… heading needs a section name (--tail-name)")
+    bounds = [0] + starts + [len(plain)]
+    names = [""] + [ZHANG_TAIL.sub("", plain[a + 1:b]) for a, b in heads] + [tail_name] * tail
     sections = []
     for n in range(len(bounds) - 1):
         runs: list[list[str]] = []
