@@ -128,3 +128,64 @@ def test_extends_chains_and_works_from_text(tmp_path):
     assert lay.name == "孫" and lay.range_rect is None
     lay = load_layout_text("extends: mid.yaml\nname: 孫\n", str(tmp_path / "t.yaml"))
     assert lay.name == "孫"
+
+
+def test_several_items_of_one_name_replace_the_bases_one(tmp_path):
+    text = NO_RANGE + textwrap.dedent("""\
+        features:
+          - {kind: mat, name: 衆賔席, rect: [-24.5, 27, -21, 29]}
+          - {kind: mat, name: 衆賔席, rect: [-20, 27, -16.5, 29]}
+          - {kind: mat, name: 介席, rect: [-22, 3.5, -20, 8.5]}
+        """)
+    lay = load_layout(_write(tmp_path, text))
+    mats = [f.points[:, 0].min() for f in lay.features if f.name == "衆賔席"]
+    assert mats == [-24.5, -20]
+    names = [f.name for f in lay.features if f.kind == "mat"]
+    # the replaced mats stand where the base had its one; a new name comes after the base's
+    assert names.index("衆賔席") < names.index("主人席") < names.index("介席")
+
+
+# ------------------------------------------------------------------ the 庠 (layouts/xiang.yaml)
+
+XIANG = DEFAULT_LAYOUT.parent / "xiang.yaml"
+
+
+@pytest.fixture(scope="module")
+def xiang():
+    return load_layout(XIANG)
+
+
+def test_the_xiang_loads_clean_with_no_range(xiang):
+    assert xiang.warnings == () and xiang.range_rect is None
+    assert not set(ARCHERY_PLACES) & set(xiang.places)
+    assert range_breaks(xiang) == () and range_bounds(xiang) is None
+    assert all(p.source.strip() for p in xiang.places.values())
+
+
+def test_the_xiang_has_a_shi_west_and_a_fang_east_behind_the_tang(xiang):
+    p = xiang.places
+    # 後楣以北為室與房, 房東而室西; 室南其戸戸東而牖西
+    assert p["室"].y > 30 and p["東房"].y > 30 and p["室"].x < 0 < p["東房"].x
+    assert p["牖"].x < p["户"].x < p["房户間"].x == 0 < p["房户"].x
+    assert p["室"].region == "堂"
+    # 房户間 … 于堂為東西之中: the 尊 on the axis; 賔席 at the 户牖間; 遵者 east of the 尊
+    assert p["尊"].x == 0 and p["牖"].x < p["賔席"].x < p["户"].x
+    assert p["衆賔席"].x < p["賔席"].x < p["尊"].x < p["遵者席"].x
+    # 主人席阼階上西面, 介席西階上東面: across the axis from each other, at the stair heads
+    assert (p["介席"].x, p["介席"].y) == (-p["主人席"].x, p["主人席"].y)
+    # 洗 南北以堂深 (30, to the 室南墉) 東西當東榮
+    assert p["洗"].y == -30 and p["洗"].x == p["東榮"].x
+
+
+def test_the_fang_is_walked_into_by_its_door(xiang):
+    path = xiang.route_places("阼階上", "東房")
+    assert not xiang.segment_blocked(path[-2], path[-1])
+    crossing = [(a, b) for a, b in zip(path, path[1:]) if (a[1] - 30) * (b[1] - 30) < 0]
+    assert crossing and all(2.5 <= a[0] + (30 - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) <= 5.5
+                            for a, b in crossing)
+
+
+def test_ao_puts_the_bin_on_the_axis(xiang):
+    ao = load_layout(XIANG, readings=("敖繼公",))
+    assert ao.places["賔席"].x == 0 and ao.places["尊"].x > 0
+    assert set(ao.applied) == {"賔席", "尊", "主人席", "介席"}

@@ -147,16 +147,20 @@ def _overlaid(base: Any, child: Any, id_key: str | None) -> Any:
                 _put(out, k, src[k], src.key_loc(k), src.loc_of(k))
         return out
     if id_key is not None and isinstance(base, YList) and isinstance(child, YList):
-        items = [(v, base.loc_of(i)) for i, v in enumerate(base)]
-        for i, v in enumerate(child):
+        # every base item of a name the child gives is replaced by all the child's of that name
+        # (three 衆賔席 mats for one), where the base had the first of them
+        mine = [(v, child.loc_of(i)) for i, v in enumerate(child)]
+        names = {_item_name(v, id_key) for v, _ in mine} - {None}
+        items: list[tuple[Any, Loc]] = []
+        for i, v in enumerate(base):
             name = _item_name(v, id_key)
-            hits = [j for j, (b, _) in enumerate(items) if name is not None
-                    and _item_name(b, id_key) == name]
-            if hits:
-                items[hits[0]] = (v, child.loc_of(i))
-                items = [it for j, it in enumerate(items) if j not in hits[1:]]
-            else:
-                items.append((v, child.loc_of(i)))
+            if name not in names:
+                items.append((v, base.loc_of(i)))
+            elif not any(_item_name(c, id_key) == name for c, _ in items):
+                items += [(c, at) for c, at in mine if _item_name(c, id_key) == name]
+        placed = {_item_name(v, id_key) for v, _ in items}
+        items += [(c, at) for c, at in mine if _item_name(c, id_key) not in placed
+                  or _item_name(c, id_key) is None]
         return _ylist(child.loc, items)
     return child
 
