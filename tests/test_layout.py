@@ -344,7 +344,7 @@ def test_missing_domain_place_is_an_error_at_places(tmp_path):
     line, col = _pos(text, "\nplaces:", 1)
     assert _problems(text, tmp_path) == [
         (f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (domain.md's list of places "
-        "requires it)")]
+        "requires it; a layout with a range: needs the archery's)")]
 
 
 def test_unknown_place_in_a_way_is_located_at_the_item(tmp_path):

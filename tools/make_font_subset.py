@@ -2,10 +2,11 @@
 
 Dev tool (needs fontTools); the subset it writes is committed, so running the program never needs it.
 
-    python tools/make_font_subset.py [--seed ../shared/seeds/000_e8878201790117e0.txt]
+    python tools/make_font_subset.py [--seed assets/text/seed.txt]
                                      [--source /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc]
 
-Characters kept: every character of the seed text, of every YAML under layouts/ and assets/rites/,
+Characters kept: every character of the seed text, of every bundled rite's corpus.json (鄉射's
+assets/text/corpus.json, and assets/rites/*/text/corpus.json), of every YAML under layouts/ and assets/rites/,
 of the project's Python sources and docs (the UI strings live there), ASCII, digits, common CJK
 punctuation, and the Big5 level-1 set (5401 common traditional characters) so that a caption
 written later in a rite script is very likely covered without regenerating.
@@ -21,7 +22,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SEED = ROOT.parent / "shared" / "seeds" / "000_e8878201790117e0.txt"
+DEFAULT_SEED = ROOT / "assets" / "text" / "seed.txt"   # the bundled copy of shared/seeds/000_…
 DEFAULT_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 FACE = "Noto Serif CJK TC"
 OUT = ROOT / "assets" / "fonts" / "NotoSerifTC-Xiangshe.otf"
@@ -44,7 +45,8 @@ def big5_level1() -> str:
 def wanted_chars(seed: Path, extra_big5: bool = True) -> set[str]:
     texts = [seed.read_text(encoding="utf-8")]
     for folder, pattern in [("layouts", "*.yaml"), ("assets/rites", "*.yaml"), ("viz", "*.py"),
-                            ("docs", "*.md"), ("assets/text", "*.json")]:
+                            ("docs", "*.md"), ("assets/text", "*.json"),
+                            ("assets/rites", "*.json")]:   # every bundled rite's corpus.json
         texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / folder).rglob(pattern))]
     chars = set("".join(texts))
     chars |= {chr(c) for c in range(0x20, 0x7F)}

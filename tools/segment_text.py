@@ -1,4 +1,22 @@
-"""Build assets/text/corpus.json from the seed and the reader's judgements (or propose judgements)."""
+"""Build a rite's corpus.json from its source text: 江永's seed with a reader's judgements, or 張爾岐's 句讀.
+
+Two source formats, one output format (the corpus.json that viz/text/corpus.py loads):
+
+  jiangyong  江永《禮書綱目》 (鄉射禮): the seed's layout ('/' between small-print half-columns,
+             [page] lines) plus assets/text/judgements.yaml, a reader's cut into runs with display
+             punctuation. The default; writes assets/text/corpus.json.
+  zhang      張爾岐《儀禮鄭註句讀》 as the Kanripo text has it (<pb:…> pages, ¶ line ends,
+             small print in ( … ) with '/' between its half-columns). Large print is 經 (記 after
+             the lone 記 line); in the small print the text before the first ○ is 鄭注 (注, 記注 in
+             the 記), from the ○ on it is 張's own words and 音 (按); lines set in by 　 are
+             題 (the title, the 右… headings that close each section, the 記… headings). A
+             clause ends where his notes break the 經 (his 句): it is shown with 。 there.
+
+    python tools/segment_text.py                                  # 鄉射禮 (jiangyong)
+    python tools/segment_text.py --format zhang \
+        --source ../shared/ref/儀禮鄭註句讀_卷四_鄉飲酒禮_張爾岐.txt \
+        --out assets/rites/xiangyin/text/corpus.json --tail-name 拜賜息司正
+"""
 from __future__ import annotations
 
 import argparse
@@ -398,9 +416,113 @@ def ref_differences(data: dict, ref_path: Path = REF) -> list[str]:
     return out
 
 
+ZHANG_PAGE_RE = re.compile(r"<pb:[^>]*_(\d{3}-\d+[ab])>")
+ZHANG_TAIL = re.compile(r"(自初\S*|此\S*第[一二三四]段\S*)$")   # 張's remark after a heading's name
+
+
+def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
+    """張爾岐's 句讀: the plain text and its sections as judgement runs (see the module doc).
+
+    Section n runs from its first 經 through its 右… heading; the 經 after the last heading
+    (which has none) is the last section, named tail_name, and the 記 belongs to it.
+    """
+    plain: list[str] = []
+    labels: list[str] = []
+    pages, lines, slashes, heads = [], [], [], []
+    in_ji, note, after_heading = False, "", False
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("#"):
+            continue
+        m = ZHANG_PAGE_RE.match(raw)
+        if m:
+            pages.append((len(plain), m.group(1)))
+            raw = raw[m.end():]
+        text = raw.replace("¶", "").rstrip("\u3000 ")
+        heading = text.startswith("\u3000") or text == "欽定四庫全書"   # 四庫's banner: flush left
+        text = text.lstrip("\u3000")
+        if not text:
+            continue
+        start = len(plain)
+        if text == "記":
+            in_ji = True
+        title = text.split("(")[0] if heading else ""
+        if title.startswith("右"):
+            heads.append([start, start + len(title)])
+        elif title and after_heading:          # a heading run on to a second line
+            heads[-1][1] = start + len(title)
+        after_heading = title.startswith("右") or bool(title and after_heading)
+        depth = False
+        for ch in text:
+            if ch == "(":
+                depth = True
+                if not note:
+                    note = "記注" if in_ji else "注"
+                continue
+            if ch == ")":
+                depth = False
+                continue
+            if ch == "/":
+                slashes.append(len(plain))
+                continue
+            if depth:
+                if ch == "○":
+                    note = "按"
+                labels.append(note)
+            else:
+                note = ""
+                labels.append("題" if heading or text == "記" else ("記" if in_ji else "經"))
+            plain.append(ch)
+        lines.append((start, len(plain)))
+    if not pages or pages[0][0] > 0:
+        pages.insert(0, (0, ""))      # text before any page marker: on no known page
+    seed = Seed("".join(plain), tuple(pages), tuple(lines), tuple(slashes))
+    return seed, _zhang_sections(seed.plain, labels, heads, tail_name)
+
+
+def _zhang_sections(plain: str, labels: list[str], heads: list[list[int]],
+                    tail_name: str) -> list[dict]:
+    """Judgement-style sections: runs of one label, each 經 or 記 run closed with 。."""
+    def first_jing(after: int) -> int | None:
+        return next((i for i in range(after, len(plain)) if labels[i] in ("經", "記")), None)
+
+    starts = [first_jing(b) for b in [0] + [b for _, b in heads]]
+    if starts[0] is None:
+        raise ValueError("no large print (經) at all")
+    tail = starts[-1] is not None     # 經 after the last 右… heading: a section with no heading
+    starts = [i for i in starts if i is not None]
+    if tail and heads and not tail_name:
+        raise ValueError("the 經 after the last 右… heading needs a section name (--tail-name)")
+    bounds = [0] + starts + [len(plain)]
+    names = [""] + [ZHANG_TAIL.sub("", plain[a + 1:b]) for a, b in heads] + [tail_name] * tail
+    sections = []
+    for n in range(len(bounds) - 1):
+        runs: list[list[str]] = []
+        for i in range(bounds[n], bounds[n + 1]):
+            if runs and runs[-1][0] == labels[i]:
+                runs[-1][1] += plain[i]
+            else:
+                runs.append([labels[i], plain[i]])
+        for run in runs:
+            if run[0] in JING_KINDS:
+                run[1] += "。"
+        sections.append({"section": n, "name": names[n], "runs": runs})
+    return sections
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: build corpus.json (default) or write a draft of the judgements."""
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--format", choices=("jiangyong", "zhang"), default="jiangyong",
+                    help="the source's format (default jiangyong: 江永's seed and the judgements)")
+    ap.add_argument("--source", type=Path,
+                    help="the source text (jiangyong: assets/text/seed.txt; zhang: required)")
+    ap.add_argument("--out", type=Path,
+                    help="where corpus.json goes (jiangyong: assets/text/corpus.json; zhang: "
+                         "required; an existing file is replaced only with --force)")
+    ap.add_argument("--force", action="store_true", help="replace an existing --out")
+    ap.add_argument("--tail-name", default="",
+                    help="zhang: the name of the last section, whose 經 has no 右… heading")
     ap.add_argument("--propose", metavar="OUT", help="write draft judgements aligned with the ref")
     ap.add_argument("--check", action="store_true",
                     help="also list columns whose '/' marks disagree with the judgements, and "
@@ -408,7 +530,9 @@ def main(argv: list[str] | None = None) -> int:
                          "up as seed-only 經)")
     ap.add_argument("--ref", type=Path, default=REF)
     ns = ap.parse_args(argv)
-    seed = parse_seed()
+    if ns.format == "zhang":
+        return _main_zhang(ns)
+    seed = parse_seed(ns.source or SEED)
     if ns.propose:
         text = yaml.safe_dump(propose(seed, ns.ref), allow_unicode=True, width=4000,
                               sort_keys=False, default_flow_style=None)
@@ -416,13 +540,42 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sections = yaml.safe_load(JUDGEMENTS.read_text(encoding="utf-8"))["sections"]
     data = build(seed, sections)
-    CORPUS.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    print(f"{CORPUS}: {len(data['sections'])} sections, {len(data['runs'])} runs, "
+    out = ns.out or CORPUS
+    _write(out, data)
+    print(f"{out}: {len(data['sections'])} sections, {len(data['runs'])} runs, "
           f"{len(data['clauses'])} clauses")
     if ns.check:
         print("\n".join(layout_problems(seed, data)))
         print("\n".join(ref_differences(data, ns.ref)))
     return 0
+
+
+def _main_zhang(ns: argparse.Namespace) -> int:
+    if ns.source is None or ns.out is None:
+        print("segment_text: --format zhang needs --source FILE and --out FILE", file=sys.stderr)
+        return 2
+    if ns.out.exists() and not ns.force:
+        print(f"segment_text: {ns.out} exists; add --force to replace it", file=sys.stderr)
+        return 2
+    try:
+        seed, sections = parse_zhang(ns.source, ns.tail_name)
+        data = build(seed, sections)
+    except (OSError, ValueError) as exc:
+        print(f"segment_text: {ns.source}: {exc}", file=sys.stderr)
+        return 1
+    _write(ns.out, data)
+    kinds = [c[2] for c in data["clauses"]]
+    print(f"{ns.out}: {len(data['sections'])} sections, {len(data['runs'])} runs, "
+          f"{kinds.count('經')} 經 and {kinds.count('記')} 記 clauses")
+    return 0
+
+
+def _write(path: Path, data: dict) -> None:
+    """Write corpus.json atomically (a temporary file renamed over the target)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    tmp.replace(path)
 
 
 if __name__ == "__main__":

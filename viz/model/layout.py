@@ -18,6 +18,7 @@ from viz import DEFAULT_LAYOUT, LAYOUTS, ROOT  # noqa: F401 (ROOT and DEFAULT_LA
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem
 from viz.base.yamlsrc import YList, YMap, load_text, locate, numbers
+from viz.model.layout_extends import extend
 from viz.model.paths import Planner, count_crossings, hit_matrix
 
 SCHEMA_PATH = LAYOUTS / "layout.schema.json"
@@ -27,14 +28,16 @@ REGIONS = ("堂", "階", "庭", "侯道", "門外", "elsewhere")
 # domain.md, "Places": names every layout must define, so queries and diagrams agree.
 REQUIRED_PLACES = (
     "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上",
-    "賔席", "主人席", "衆賔席", "大夫席", "尊", "上篚", "工席", "樂正位", "右物", "左物", "豐",
+    "賔席", "主人席", "衆賔席", "大夫席", "尊", "上篚", "工席", "樂正位",
     "東榮", "西榮", "棟", "楣",
     "阼階", "西階", "阼階下", "西階下", "阼階前", "西階前",
-    "庭", "中庭", "洗", "下篚", "水", "縣", "笙位", "楅", "中", "司射位", "司馬位", "射位",
+    "庭", "中庭", "洗", "下篚", "水", "縣", "笙位",
     "堂西", "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁",
-    "侯", "侯中", "左个", "右个", "乏",
     "賔門外",
 )
+# ...and the archery's, required only of a layout with a `range:` (鄉飲酒禮's 庠 has none).
+ARCHERY_PLACES = ("右物", "左物", "豐", "楅", "中", "司射位", "司馬位", "射位",
+                  "侯", "侯中", "左个", "右个", "乏")
 
 # Kinds of Feature a renderer should know. Open ones (closed=False) are strokes; beam (棟, 楣)
 # and eave (the 榮 outline) are meant dashed. The 侯's face (target, target_center) is laid flat
@@ -251,9 +254,13 @@ def load_layout(path: str | Path = DEFAULT_LAYOUT, readings: Sequence[str] = ())
     """Load and check a layout file; every problem is raised as one located InputError.
 
     `readings` switches variants on: a place or obstacle with a variant whose reading contains
-    one of these words (e.g. "敖") stands where that variant puts it.
+    one of these words (e.g. "敖") stands where that variant puts it. A layout with `extends:`
+    is merged onto its base (see `_extended`) and then checked whole.
     """
     root, problems = cached(path, "layout", _salt(), _parsed_and_checked)
+    if not problems and isinstance(root, YMap) and "extends" in root:
+        root, problems = _extended(root, str(path))
+        problems = problems or _checked(root, Loc(str(path), 1, 1))
     if problems:
         raise InputError(problems)
     return _build(root, str(path), tuple(readings), checked=True)
@@ -261,18 +268,31 @@ def load_layout(path: str | Path = DEFAULT_LAYOUT, readings: Sequence[str] = ())
 
 def _parsed_and_checked(text: str, name: str) -> tuple[Any, list[Problem]]:
     """A layout file's document and the problems of its structure and numbers (kept by the
-    parse cache with the file's bytes, viz/base/cache.py)."""
+    parse cache with the file's bytes, viz/base/cache.py). A layout that extends another is
+    checked only once merged with its base, whose bytes this cache does not see."""
     try:
         root = load_text(text, name)
     except InputError as e:
         return None, e.problems
-    col = Collector()
     top = Loc(name, 1, 1)
     if not isinstance(root, YMap):
         return root, [Problem(getattr(root, "loc", top), "a layout must be a mapping of keys")]
+    if "extends" in root:
+        return root, []
+    return root, _checked(root, top)
+
+
+def _extended(root: YMap, file: str) -> tuple[YMap, list[Problem]]:
+    """root merged onto its base layout (viz/model/layout_extends.py); the base parsed through
+    the same cache."""
+    return extend(root, file, lambda path: cached(path, "layout", _salt(), _parsed_and_checked))
+
+
+def _checked(root: YMap, top: Loc) -> list[Problem]:
+    col = Collector()
     _check_schema(root, col, top)
     _check_numbers(root, col)
-    return root, col.errors
+    return col.errors
 
 
 @cache
@@ -282,8 +302,14 @@ def _salt() -> bytes:
 
 
 def load_layout_text(text: str, name: str = "<string>", readings: Sequence[str] = ()) -> Layout:
-    """load_layout from YAML text (for tests and the editor)."""
-    return _build(load_text(text, name), name, tuple(readings))
+    """load_layout from YAML text (for tests and the editor); `extends:` is read relative to
+    name's folder."""
+    root = load_text(text, name)
+    if isinstance(root, YMap) and "extends" in root:
+        root, problems = _extended(root, name)
+        if problems:
+            raise InputError(problems)
+    return _build(root, name, tuple(readings))
 
 
 @cache
@@ -859,10 +885,11 @@ def _node_at(root: Any, path: list) -> Any:
 
 def _check_names(root: YMap, col: Collector) -> None:
     places = root["places"]
-    for name in REQUIRED_PLACES:
+    for name in REQUIRED_PLACES + (ARCHERY_PLACES if "range" in root else ()):
         if name not in places:
+            why = "" if name in REQUIRED_PLACES else "; a layout with a range: needs the archery's"
             col.error(root.key_loc("places"),
-                      f"missing place {name} (domain.md's list of places requires it)")
+                      f"missing place {name} (domain.md's list of places requires it{why})")
     seen: dict[str, Loc] = {}
     for key in ("stairs", "obstacles"):
         items = root.get(key, YList())
