@@ -226,6 +226,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
     first so many stages (a prefix: what a window shows while the rest compiles; the stages
     before the last are as the whole script has them)."""
     out = Collector()
+    out.problems.extend(getattr(doc, "source_warnings", ()))
     if not checked:
         problems = check_structure(doc, name)
         if problems:

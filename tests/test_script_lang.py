@@ -1,0 +1,127 @@
+"""The script language's reuse (issue 20): pattern libraries, optional parts, per-member values,
+stages like others, and out-of-order enactment. Small toy rites in tmp folders."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from viz.base.errors import InputError
+from viz.model.script.reader import load_script, parse_script
+
+CAST = """\
+    cast:
+      - {id: zhuren, name: 主人, party: 主, label: 主}
+      - {id: bin, name: 賔, party: 賓, label: 賔}
+      - {id: jie, name: 介, party: 賓, label: 介}
+    props:
+      - {id: jue, name: 爵, kind: 爵, at: 上篚}
+    """
+LIB = """\
+    patterns:
+      再拜:
+        doc: the library's
+        params: {who: actors, count: {type: int, default: 2}}
+        steps:
+          - do: [{posture: {who: $who, is: 拜, count: $count}}]
+      揖:
+        params: {who: actors}
+        steps:
+          - do: [{posture: {who: $who, is: 揖}}]
+    """
+STAGE = """\
+    name: 迎賔
+    setup:
+      - {who: [zhuren, bin, jie], at: 門內, face: 南, formation: 南面東上}
+    steps:
+      - cite: 再拜
+        use: 再拜
+        with: {who: zhuren}
+      - cite: 主人揖
+        use: 揖
+        with: {who: bin}
+    """
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root / "rite"
+
+
+def manifest(patterns: str) -> str:
+    return (f"rite: toy\ncast: cast.yaml\npatterns: {patterns}\n"
+            "sections: [sections/01.yaml]\n")
+
+
+def toy(tmp_path: Path, patterns: str = "[../lib, patterns]", own: str | None = None,
+        stage: str = STAGE, lib: str = LIB) -> Path:
+    files = {"lib/飲酒.yaml": lib, "rite/manifest.yaml": manifest(patterns),
+             "rite/cast.yaml": CAST, "rite/sections/01.yaml": stage}
+    if own is not None:
+        files["rite/patterns/own.yaml"] = own
+    return write(tmp_path, files)
+
+
+def postures(script) -> list[tuple]:
+    return [(a.verb, a.args.get("who"), a.args.get("count")) for st in script.stages
+            for s in st.steps for a in s.actions]
+
+
+def messages(e: pytest.ExceptionInfo) -> list[str]:
+    return [str(p) for p in e.value.problems]
+
+
+# ---------------------------------------------------------------- (1) patterns: a list
+
+
+def test_a_library_folder_and_the_rites_own_folder(tmp_path, field, corpus):
+    own = """\
+        patterns:
+          拜送:
+            params: {who: actor}
+            steps:
+              - use: 再拜
+                with: {who: $who, count: 1}
+        """
+    s = load_script(toy(tmp_path, own=own), field, corpus)
+    assert postures(s) == [("posture", ("zhuren",), 2), ("posture", ("bin",), None)]
+    assert not [w for w in s.warnings if "overrides" in w.message]
+
+
+def test_a_rite_overriding_a_library_pattern_is_warned_where_it_does(tmp_path, field, corpus):
+    own = """\
+        patterns:
+          再拜:
+            params: {who: actors, count: {type: int, default: 3}}
+            steps:
+              - do: [{posture: {who: $who, is: 拜, count: $count}}]
+        """
+    s = load_script(toy(tmp_path, own=own), field, corpus)
+    assert postures(s)[0] == ("posture", ("zhuren",), 3)  # the rite's own is used
+    over = [str(w) for w in s.warnings if "overrides" in w.message]
+    assert len(over) == 1
+    assert over[0].startswith(f"{tmp_path / 'rite/patterns/own.yaml'}:2:3: warning: pattern "
+                              "'再拜' overrides the one at ")
+    assert f"{tmp_path / 'lib/飲酒.yaml'}:2:3" in over[0]
+
+
+def test_a_pattern_twice_in_one_entry_is_still_an_error(tmp_path, field, corpus):
+    folder = toy(tmp_path, patterns="[../lib]")
+    (tmp_path / "lib/more.yaml").write_text("patterns:\n  揖:\n    steps:\n      - do: "
+                                            "[{wait: {dur: 1}}]\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_script(folder, field, corpus)
+    # files of a folder are read in name order: more.yaml before 飲酒.yaml
+    assert messages(e) == [f"{tmp_path / 'lib/飲酒.yaml'}:7:3: pattern '揖' is defined twice "
+                           f"(first at {tmp_path / 'lib/more.yaml'}:2:3)"]
+
+
+def test_a_missing_library_is_located_in_the_manifest(tmp_path, field, corpus):
+    with pytest.raises(InputError) as e:
+        load_script(toy(tmp_path, patterns="[../nolib, patterns]", own=LIB), field, corpus)
+    assert messages(e)[0].startswith(f"{tmp_path / 'rite/manifest.yaml'}:3:12: no file or "
+                                     "folder ../nolib")
