@@ -125,3 +125,64 @@ def test_a_missing_library_is_located_in_the_manifest(tmp_path, field, corpus):
         load_script(toy(tmp_path, patterns="[../nolib, patterns]", own=LIB), field, corpus)
     assert messages(e)[0].startswith(f"{tmp_path / 'rite/manifest.yaml'}:3:12: no file or "
                                      "folder ../nolib")
+
+
+# ---------------------------------------------------------------- (2) when: on a parameter
+
+TASTE = """\
+    patterns:
+      受獻:
+        doc: receive the cup; the 介 does not taste (不嚌肺不啐酒)
+        params:
+          who: actor
+          taste: {type: flag, default: true, doc: 嚌肺啐酒}
+          helper: {type: actor, default: null, doc: "one who hands the cup, if any"}
+        steps:
+          - do: [{posture: {who: $who, is: 拜, count: 1}}]
+          - when: $taste
+            do: [{posture: {who: $who, is: 坐}}, {posture: {who: $who, is: 興}}]
+          - when: $helper
+            do: [{posture: {who: $helper, is: 揖}}]
+          - when: not $taste
+            do: [{wait: {dur: 2, who: $who}}]
+    """
+
+
+def taste_stage(withs: list[str]) -> str:
+    steps = "".join(f"      - cite: 再拜\n        use: 受獻\n        with: {w}\n" for w in withs)
+    return ("name: 迎賔\nsetup:\n  - {who: [zhuren, bin, jie], at: 門內, face: 南, "
+            "formation: 南面東上}\nsteps:\n" + textwrap.indent(steps, "") .replace("      -", "  -")
+            .replace("        ", "    "))
+
+
+@pytest.mark.parametrize("withs, verbs", [
+    (["{who: bin}"], ["拜", "坐", "興"]),
+    (["{who: jie, taste: false}"], ["拜", "wait"]),
+    (["{who: jie, taste: false, helper: zhuren}"], ["拜", "揖", "wait"]),
+])
+def test_optional_parts_follow_their_parameters(tmp_path, field, corpus, withs, verbs):
+    s = load_script(toy(tmp_path, patterns="[../lib]", lib=TASTE, stage=taste_stage(withs)),
+                    field, corpus)
+    got = [a.args.get("is", a.verb) for st in s.stages for step in st.steps for a in step.actions]
+    assert got == verbs
+
+
+def test_a_flag_takes_true_or_false(tmp_path, field, corpus):
+    folder = toy(tmp_path, patterns="[../lib]", lib=TASTE,
+                 stage=taste_stage(["{who: jie, taste: 0}"]))
+    with pytest.raises(InputError) as e:
+        load_script(folder, field, corpus)
+    text = (folder / "sections/01.yaml").read_text(encoding="utf-8")
+    line = text[:text.index("taste: 0")].count("\n") + 1
+    col = text.split("\n")[line - 1].index("0") + 1
+    assert messages(e) == [f"{folder / 'sections/01.yaml'}:{line}:{col}: parameter 'taste' of "
+                           "pattern '受獻': expected true or false, found 0"]
+
+
+def test_when_on_an_undeclared_parameter_is_located(tmp_path, field, corpus):
+    lib = TASTE.replace("when: not $taste", "when: not $tasted")
+    with pytest.raises(InputError) as e:
+        load_script(toy(tmp_path, patterns="[../lib]", lib=lib,
+                        stage=taste_stage(["{who: bin}"])), field, corpus)
+    assert messages(e) == [f"{tmp_path / 'lib/飲酒.yaml'}:14:15: pattern '受獻' uses $tasted, "
+                           "which is not among its params (helper, taste, who)"]

@@ -75,7 +75,8 @@ def script_schema() -> dict:
     defs = {
         "id": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
         "param": {"type": "string", "pattern": f"^{PARAM}$"},
-        "ptype": {"enum": ["actor", "actors", "place", "prop", "int", "number", "text", "dir"]},
+        "ptype": {"enum": ["actor", "actors", "place", "prop", "int", "number", "text", "dir",
+                           "flag"]},
         "num": {"anyOf": [{"type": "number"}, _ref("param")]},
         "who": {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "array", "minItems": 1,
@@ -130,7 +131,12 @@ def script_schema() -> dict:
                      "variants": _ref("variants"), "expect": _ref("expect")}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "patternstep": {"type": "object", "additionalProperties": False,
-                        "properties": _step_body({"expect": _ref("expect")}),
+                        "properties": _step_body({
+                            "expect": _ref("expect"),
+                            "when": {"type": "string", "minLength": 1,
+                                     "description": "an optional part: $PARAM (the flag is true, "
+                                                    "or the parameter was given) or not $PARAM; "
+                                                    "or a scenario setting as on a stage's step"}}),
                         "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "placement": {"type": "object", "required": ["who", "at"], "additionalProperties": False,
                       "properties": {"who": _ref("who"), "at": _ref("placeref"),

@@ -15,7 +15,7 @@ from viz.base.errors import Loc, Problem
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.cast import _Cast
 from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
-from viz.model.script.patterns import _Patterns, _subst
+from viz.model.script.patterns import _Patterns, _subst, param_when
 from viz.model.verbs import REGISTRY
 
 
@@ -76,6 +76,10 @@ class _Steps(_Cast, _Patterns):
                 return []
             out = []
             for ps, penv, pname in bound:
+                if "when" in ps:
+                    held = param_when(ps["when"], penv)
+                    if not (self.step_when(ps) if held is None else held):
+                        continue  # an optional part left out
                 out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
