@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from viz.base.errors import InputError
-from viz.model.script.reader import load_script, parse_script
+from viz.model.script.nodes import direction
+from viz.model.script.reader import load_script
 
 CAST = """\
     cast:
@@ -186,3 +187,75 @@ def test_when_on_an_undeclared_parameter_is_located(tmp_path, field, corpus):
                         stage=taste_stage(["{who: bin}"])), field, corpus)
     assert messages(e) == [f"{tmp_path / 'lib/飲酒.yaml'}:14:15: pattern '受獻' uses $tasted, "
                            "which is not among its params (helper, taste, who)"]
+
+
+# ---------------------------------------------------------------- (3) each: per-member values
+
+EACH_CAST = """\
+    cast:
+      - {id: zhuren, name: 主人, party: 主, label: 主}
+      - {id: z1, name: 衆賔, party: 賓, label: 衆1}
+      - {id: z2, name: 衆賔, party: 賓, label: 衆2}
+      - {id: z3, name: 衆賔, party: 賓, label: 衆3, when: 衆賔>=3}
+    scenario:
+      衆賔: {default: 3, min: 2, max: 3, doc: how many}
+    groups:
+      衆賔: [z1, z2, z3]
+    """
+
+
+def each_stage(values: str) -> str:
+    return textwrap.dedent(f"""\
+        name: 迎賔
+        setup:
+          - {{who: [zhuren, z1, z2, z3], at: 門內, face: 南, formation: 南面東上}}
+        steps:
+          - cite: 再拜
+            each: {{group: 衆賔, values: {values}}}
+            do:
+              - move: {{who: $each, to: {{place: 洗, dx: $dx}}, face: $face}}
+        """)
+
+
+def each_moves(tmp_path, field, corpus, values: str, sets=()) -> list[tuple]:
+    folder = write(tmp_path, {"rite/manifest.yaml": "rite: toy\ncast: cast.yaml\n"
+                                                    "sections: [sections/01.yaml]\n",
+                              "rite/cast.yaml": EACH_CAST,
+                              "rite/sections/01.yaml": each_stage(values)})
+    s = load_script(folder, field, corpus, sets=sets)
+    names = {direction(d): d for d in "南西北"}
+    return [(a.args["who"][0], a.args["to"].dx, names[a.args["face"]]) for st in s.stages
+            for step in st.steps for a in step.actions]
+
+
+@pytest.mark.parametrize("values", [
+    "{dx: '6 * ($i - 1)', face: [南, 西, 北]}",
+    "{dx: {z1: 0, z2: 6, z3: 12}, face: {z1: 南, z2: 西, z3: 北}}",
+])
+def test_each_member_takes_its_own_values(tmp_path, field, corpus, values):
+    assert each_moves(tmp_path, field, corpus, values) == [("z1", 0, "南"), ("z2", 6, "西"),
+                                                           ("z3", 12, "北")]
+
+
+def test_values_follow_the_members_the_scenario_casts(tmp_path, field, corpus):
+    got = each_moves(tmp_path, field, corpus, "{dx: '$n - $i', face: [南, 西, 北]}",
+                     sets=[("衆賔", "2")])
+    assert got == [("z1", 1, "南"), ("z2", 0, "西")]
+
+
+@pytest.mark.parametrize("values, message", [
+    ("{dx: '6 * $j', face: 南}", "each: values: $dx: expected arithmetic on $i and $n "
+                                 "(+ - * / // % and brackets), found 'j' in '6 * $j'"),
+    ("{dx: [0, 6], face: 南}", "each: values: $dx has 2 values, but the group has 3 members "
+                               "here"),
+    ("{dx: {z1: 0, z2: 6}, face: 南}", "each: values: $dx has no value for 'z3'; it has z1, z2"),
+    ("{dx: '1 / ($i - 1)', face: 南}", "each: values: $dx: division by zero in '1 / ($i - 1)'"),
+])
+def test_bad_values_are_located(tmp_path, field, corpus, values, message):
+    with pytest.raises(InputError) as e:
+        each_moves(tmp_path, field, corpus, values)
+    path = tmp_path / "rite/sections/01.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = text[:text.index("values:")].count("\n") + 1
+    col = text.split("\n")[line - 1].index("{", text.split("\n")[line - 1].index("values:")) + 1
+    assert messages(e) == [f"{path}:{line}:{col + 5}: {message}"]

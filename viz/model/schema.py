@@ -114,15 +114,25 @@ def script_schema() -> dict:
                  "description": "only if a scenario setting holds: SETTING OP NUMBER (大夫>=1), or "
                                 "several joined by & (大夫==0 & 衆賔<=3); "
                                 "on a step also 有勝 or 左右鈞 (the last count's outcome)"},
-        "each": {"description": "repeat the step once per member of a group ($each, $i, $prev; "
-                                "pairs: $上 $下; 不勝耦: $勝 $負)",
+        "each": {"description": "repeat the step once per member of a group ($each, $i, $n, "
+                                "$prev; pairs: $上 $下; 不勝耦: $勝 $負; values: $NAME)",
                  "anyOf": [{"type": "string", "minLength": 1},
                            {"type": "object", "required": ["group"], "additionalProperties": False,
                             "properties": {"group": {"type": "string", "minLength": 1},
                                            "only": {"type": "array", "items": {"type": "string"}},
                                            "except": {"type": "array",
                                                       "items": {"type": "string"}},
-                                           "prev": {"type": "string", "minLength": 1}}}]},
+                                           "prev": {"type": "string", "minLength": 1},
+                                           "values": {
+                                               "type": "object",
+                                               "description": "per-member values, each $NAME: a "
+                                               "list (the i-th member's is the i-th), a table "
+                                               "{member id: value}, or arithmetic on $i and $n "
+                                               "('6 * ($i - 1)')",
+                                               "additionalProperties": {"anyOf": [
+                                                   {"type": "array", "minItems": 1},
+                                                   {"type": "object"},
+                                                   {"type": "string", "minLength": 1}]}}}}]},
         "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
