@@ -259,3 +259,104 @@ def test_bad_values_are_located(tmp_path, field, corpus, values, message):
     line = text[:text.index("values:")].count("\n") + 1
     col = text.split("\n")[line - 1].index("{", text.split("\n")[line - 1].index("values:")) + 1
     assert messages(e) == [f"{path}:{line}:{col + 5}: {message}"]
+
+
+# ---------------------------------------------------------------- (4) like: stages
+
+LIKE_FIRST = """\
+    name: 迎賔
+    setup:
+      - {who: [zhuren, bin, jie], at: 門內, face: 南, formation: 南面東上}
+    steps:
+      - cite: 主人一相出迎於門外
+        do: [{move: {who: zhuren, to: 門外, face: 西}}]
+      - cite: 再拜
+        use: 再拜
+        with: {who: bin}
+      - cite: 賔荅再拜
+        do: [{move: {who: bin, to: 西階下, face: 東}}]
+    """
+
+
+def like_rite(tmp_path: Path, like: str, second_name: str = "迎賔") -> Path:
+    return write(tmp_path, {
+        "lib/飲酒.yaml": LIB,
+        "rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [../lib]\n"
+                              "sections: [sections/01.yaml, sections/02.yaml]\n",
+        "rite/cast.yaml": CAST,
+        "rite/sections/01.yaml": LIKE_FIRST,
+        "rite/sections/02.yaml": f"name: {second_name}\nsection: 迎賔\n{like}"})
+
+
+def acts(stage) -> list[tuple]:
+    return [(s.cite, a.verb, a.args.get("who"), getattr(a.args.get("to"), "place", None))
+            for s in stage.steps for a in s.actions]
+
+
+def test_a_stage_like_another_with_actors_places_and_cites_rebound(tmp_path, field, corpus):
+    folder = like_rite(tmp_path, textwrap.dedent("""\
+        like:
+          stage: 迎賔
+          actors: {bin: jie}
+          places: {西階下: 阼階下}
+          cites: {賔: 主人}
+          steps: {1: null}
+        steps:
+          - cite: 主人揖
+            use: 揖
+            with: {who: zhuren}
+        """))
+    s = load_script(folder, field, corpus)
+    assert acts(s.stages[1]) == [("再拜", "posture", ("jie",), None),
+                                 ("主人荅再拜", "move", ("jie",), "阼階下"),
+                                 ("主人揖", "posture", ("zhuren",), None)]
+    assert acts(s.stages[0])[1:] == [("再拜", "posture", ("bin",), None),
+                                     ("賔荅再拜", "move", ("bin",), "西階下")]
+
+
+def test_like_overrides_a_step(tmp_path, field, corpus):
+    folder = like_rite(tmp_path, textwrap.dedent("""\
+        like:
+          stage: 迎賔
+          steps:
+            2:
+              cite: 再拜
+              do: [{wait: {dur: 1}}]
+        """))
+    s = load_script(folder, field, corpus)
+    assert [a.verb for st in s.stages[1].steps for a in st.actions] == ["move", "wait", "move"]
+
+
+def test_like_a_stage_of_another_rite(tmp_path, field, corpus):
+    like_rite(tmp_path / "a", "like: 迎賔\n")
+    other = write(tmp_path / "b", {
+        "rite/manifest.yaml": "rite: other\ncast: cast.yaml\npatterns: [../lib]\n"
+                              "sections: [sections/01.yaml]\n",
+        "rite/cast.yaml": CAST, "lib/飲酒.yaml": LIB,
+        "rite/sections/01.yaml": textwrap.dedent("""\
+            name: 迎賔
+            setup:
+              - {who: [zhuren, bin, jie], at: 門內, face: 南, formation: 南面東上}
+            like: {stage: 迎賔, rite: ../../a/rite, actors: {bin: jie}}
+            """)})
+    s = load_script(other, field, corpus)
+    assert [a[2] for a in acts(s.stages[0])] == [("zhuren",), ("jie",), ("jie",)]
+    assert str(tmp_path / "a/rite/sections/01.yaml") in s.files
+
+
+@pytest.mark.parametrize("like, anchor, message", [
+    ("like: 獻賔\n", "獻賔", "like: no stage '獻賔' earlier in this rite; known: 迎賔"),
+    ("like: {stage: 迎賔, steps: {4: null}}\n", "4: null",
+     "like: steps: 4 is not a step of '迎賔' (1 to 3)"),
+    ("like: {stage: 迎賔, rite: nowhere}\n", "nowhere",
+     "like: no rite 'nowhere' (a folder relative to the manifest, a bundled rite's folder or "
+     "its rite: name)"),
+])
+def test_bad_likes_are_located(tmp_path, field, corpus, like, anchor, message):
+    folder = like_rite(tmp_path, like)
+    with pytest.raises(InputError) as e:
+        load_script(folder, field, corpus)
+    text = (folder / "sections/02.yaml").read_text(encoding="utf-8")
+    line = text[:text.index(anchor)].count("\n") + 1
+    col = text.index(anchor) - text.rfind("\n", 0, text.index(anchor))
+    assert messages(e) == [f"{folder / 'sections/02.yaml'}:{line}:{col}: {message}"]

@@ -199,9 +199,35 @@ def script_schema() -> dict:
                                                  "beats_per_end": {"type": "integer",
                                                                    "minimum": 1,
                                                                    "maximum": 64}}}}},
-        "stage": {"type": "object", "required": ["name", "steps"], "additionalProperties": False,
+        "like": {"description": "this stage is like another: its steps, re-bound",
+                 "anyOf": [{"type": "string", "minLength": 1},
+                           {"type": "object", "required": ["stage"], "additionalProperties": False,
+                            "properties": {
+                                "stage": {"anyOf": [{"type": "string", "minLength": 1},
+                                                    {"type": "integer", "minimum": 1}],
+                                          "description": "an earlier stage of this rite (its "
+                                                         "name or section), or of rite:"},
+                                "rite": {"type": "string", "minLength": 1,
+                                         "description": "another rite: a folder relative to "
+                                                        "the manifest, or a bundled rite"},
+                                "actors": {"type": "object", "description": "ids re-bound",
+                                           "additionalProperties": {"type": "string",
+                                                                    "minLength": 1}},
+                                "places": {"type": "object", "description": "places re-bound",
+                                           "additionalProperties": {"type": "string",
+                                                                    "minLength": 1}},
+                                "cites": {"type": "object", "description": "words of the "
+                                          "cites replaced",
+                                          "additionalProperties": {"type": "string"}},
+                                "steps": {"type": "object", "description": "{N: step} replaces "
+                                          "the N-th step (from 1); {N: null} drops it",
+                                          "additionalProperties": {"anyOf": [_ref("step"),
+                                                                             {"type": "null"}]}}}}]},
+        "stage": {"type": "object", "required": ["name"], "additionalProperties": False,
+                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}],
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
+                      "like": _ref("like"),
                       "section": {"anyOf": [{"type": "string", "minLength": 1},
                                             {"type": "integer", "minimum": 1}]},
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),

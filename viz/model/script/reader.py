@@ -17,6 +17,7 @@ from typing import Any
 
 from viz.base.errors import Collector, InputError, Loc, clip
 from viz.base.yamlsrc import YMap, load_text
+from viz.model.script.like import resolve_likes
 from viz.model.script.nodes import (
     Placement,
     PropPlacement,
@@ -233,6 +234,10 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
             raise InputError(problems)
         _check_numbers(doc, out)
         out.raise_if_errors()
+    doc, other_files = resolve_likes(doc, out)
+    if other_files:
+        files = [*(files or (name,)), *other_files]
+    out.raise_if_errors()
     r = Reader(doc, layout, corpus, out, tuple(readings), sets, seed)
     cast, props = r.cast(), r.props()
     if upto is None:  # a prefix's patterns may name who a later stage casts
