@@ -3,8 +3,8 @@
 _Cast(_Refs) owns groups (the cast file's, trimmed to those cast, and the pairs that shoot: 衆耦,
 耦), sides (archer → 右 | 左), skills, scoring (the stage's, set by the reader as each stage
 opens), shots and results. cast and props build the model's Actor and Prop; members_of binds a
-step's each: (with its per-member values: member_value, arithmetic); step_when reads a step's when: (a scenario setting, or the last count's outcome);
-loose gives an arrow its seeded fate, count the announcement (視算).
+step's each: (its per-member values: member_value, arithmetic); step_when reads a step's
+when: (a scenario setting, or the last count's outcome); loose gives an arrow its seeded fate, count the announcement (視算).
 Imports viz.base, viz.model.scenario and the script's nodes and refs.
 """
 from __future__ import annotations
@@ -117,7 +117,7 @@ class _Cast(_Refs):
         for i, b in enumerate(out):
             b["i"], b["n"] = i + 1, len(out)
             b["prev"] = out[i - 1]["each"] if i else prev
-            b["id"] = b["members"][0] if len(b["members"]) == 1 else b["上"] if "上" in b else None
+            b["id"] = b["members"][0] if len(b["members"]) == 1 else b.get("上")
             del b["members"]
             if b["prev"] is None:
                 del b["prev"]
