@@ -4,7 +4,8 @@ _Cast(_Refs) owns groups (the cast file's, trimmed to those cast, and the pairs 
 耦), sides (archer → 右 | 左), skills, scoring (the stage's, set by the reader as each stage
 opens), shots and results. cast and props build the model's Actor and Prop; members_of binds a
 step's each: (its per-member values: member_value, arithmetic); step_when reads a step's
-when: (a scenario setting, or the last count's outcome); loose gives an arrow its seeded fate, count the announcement (視算).
+when: (a scenario setting, or the last count's outcome); loose gives an arrow its seeded
+fate, count the announcement (視算).
 Imports viz.base, viz.model.scenario and the script's nodes and refs.
 """
 from __future__ import annotations
