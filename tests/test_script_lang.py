@@ -360,3 +360,86 @@ def test_bad_likes_are_located(tmp_path, field, corpus, like, anchor, message):
     line = text[:text.index(anchor)].count("\n") + 1
     col = text.index(anchor) - text.rfind("\n", 0, text.index(anchor))
     assert messages(e) == [f"{folder / 'sections/02.yaml'}:{line}:{col}: {message}"]
+
+
+# ---------------------------------------------------------------- (5) out of the text's order
+
+def order_rite(tmp_path: Path, stages: list[str]) -> Path:
+    names = [f"sections/{i + 1:02}.yaml" for i in range(len(stages))]
+    return write(tmp_path, {"rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [../lib]\n"
+                                                  f"sections: [{', '.join(names)}]\n",
+                            "rite/cast.yaml": CAST, "lib/飲酒.yaml": LIB,
+                            **{f"rite/{n}": t for n, t in zip(names, stages)}})
+
+
+def greet(extra: str = "") -> str:
+    return textwrap.dedent("""\
+        name: 迎賔
+        setup:
+          - {who: [zhuren, bin, jie], at: 門內, face: 南, formation: 南面東上}
+        steps:
+          - cite: 主人一相出迎於門外
+            do: [{move: {who: zhuren, to: 門外, face: 西}}]
+        """) + textwrap.indent(textwrap.dedent(extra), "  ")
+
+
+def sections_warned(script) -> list[str]:
+    return [w.message for w in script.warnings if "section" in w.message or "text" in w.message]
+
+
+def test_a_clause_of_another_section_enacted_where_the_rite_says(tmp_path, field, corpus):
+    step = """\
+        - cite: 賓出衆賓皆出
+          do: [{move: {who: bin, to: 門外}}]
+        """
+    plain = load_script(order_rite(tmp_path / "a", [greet(step)]), field, corpus)
+    assert [w for w in sections_warned(plain) if "not in this stage's section" in w]
+    told = load_script(order_rite(tmp_path / "b", [greet(step.replace(
+        "- cite: 賓出衆賓皆出", "- cite: 賓出衆賓皆出\n          section: 賓出"))]), field, corpus)
+    assert sections_warned(told) == []
+    span = told.stages[0].steps[1].span
+    assert corpus.section_at(span[0]).name == "賓出"
+
+
+def test_a_ji_is_cited_where_it_happens(tmp_path, field, corpus):
+    step = """\
+        - cite: 使能不宿戒
+          do: [{posture: {who: zhuren, is: 揖}}]
+        """
+    s = load_script(order_rite(tmp_path, [greet(step)]), field, corpus)
+    assert sections_warned(s) == []
+    assert corpus.run_at(s.stages[0].steps[1].span[0]).kind == "記"
+
+
+def test_a_steps_section_that_is_not_in_the_text_is_located(tmp_path, field, corpus):
+    folder = order_rite(tmp_path, [greet("- cite: 賓出\n  section: 賔入\n  do: [{wait: {dur: 1}}]\n")])
+    with pytest.raises(InputError) as e:
+        load_script(folder, field, corpus)
+    text = (folder / "sections/01.yaml").read_text(encoding="utf-8")
+    line = text[:text.index("賔入")].count("\n") + 1
+    assert messages(e) == [f"{folder / 'sections/01.yaml'}:{line}:14: no section of the text is "
+                           "named '賔入'"]
+
+
+OUT = """\
+    name: 賓出
+    out_of_order: played here to show it (a test)
+    steps:
+      - cite: 賓出衆賓皆出
+        do: [{move: {who: bin, to: 門外}}]
+    """
+NEXT = """\
+    name: 獻賔
+    steps:
+      - cite: 主人取爵於上篚以降
+        do: [{move: {who: zhuren, to: 門內}}]
+    """
+
+
+def test_a_stage_out_of_order_breaks_no_sequence(tmp_path, field, corpus):
+    s = load_script(order_rite(tmp_path / "a", [greet(), OUT, NEXT]), field, corpus)
+    assert [st.name for st in s.stages] == ["迎賔", "賓出", "獻賔"]
+    assert sections_warned(s) == []
+    unsaid = load_script(order_rite(tmp_path / "b", [greet(), OUT.replace(
+        "    out_of_order: played here to show it (a test)\n", ""), NEXT]), field, corpus)
+    assert any("goes back in the text" in w for w in sections_warned(unsaid))

@@ -136,6 +136,10 @@ def script_schema() -> dict:
         "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
+                     "section": {"anyOf": [{"type": "string", "minLength": 1},
+                                           {"type": "integer", "minimum": 1}],
+                                 "description": "the cite is sought in this section (a clause "
+                                                "of another section enacted here)"},
                      "reading": {"type": "string", "minLength": 1},
                      "when": _ref("when"), "each": _ref("each"),
                      "variants": _ref("variants"), "expect": _ref("expect")}),
@@ -228,6 +232,9 @@ def script_schema() -> dict:
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
                       "like": _ref("like"),
+                      "out_of_order": {"type": "string", "minLength": 1,
+                                       "description": "why this stage is played here though the "
+                                                      "text tells it elsewhere"},
                       "section": {"anyOf": [{"type": "string", "minLength": 1},
                                             {"type": "integer", "minimum": 1}]},
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),
