@@ -443,3 +443,28 @@ def test_a_stage_out_of_order_breaks_no_sequence(tmp_path, field, corpus):
     unsaid = load_script(order_rite(tmp_path / "b", [greet(), OUT.replace(
         "    out_of_order: played here to show it (a test)\n", ""), NEXT]), field, corpus)
     assert any("goes back in the text" in w for w in sections_warned(unsaid))
+
+
+# ---------------------------------------------------------------- (6) the bundled library
+
+def test_the_bundled_library_is_found_wherever_the_rite_is(tmp_path, corpus):
+    from viz import DEFAULT_LAYOUT
+    from viz.model.layout import load_layout
+
+    folder = toy(tmp_path, patterns="[assets/patterns]", stage=STAGE.replace("use: 再拜", "use: 拜"))
+    s = load_script(folder, load_layout(DEFAULT_LAYOUT), corpus)
+    assert postures(s) == [("posture", ("zhuren",), 2), ("posture", ("bin",), None)]
+    assert any(f.endswith("assets/patterns/禮.yaml") for f in s.files)
+
+
+def test_the_library_names_no_rites_ids():
+    """Everything by parameter: no cast id of the bundled rites appears in the library."""
+    import re
+
+    from viz import ASSETS
+    ids = {m for f in (ASSETS / "rites").glob("*/**/*.yaml")
+           for m in re.findall(r"\bid: ([A-Za-z_][A-Za-z0-9_]*)", f.read_text(encoding="utf-8"))}
+    assert {"zhuren", "bin", "sizheng", "zhongbin1", "zan1"} <= ids
+    for f in (ASSETS / "patterns").glob("*.yaml"):
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.read_text(encoding="utf-8")))
+        assert not words & ids, f"{f.name} names {sorted(words & ids)}"

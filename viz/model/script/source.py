@@ -21,12 +21,14 @@ from typing import Any
 
 import jsonschema
 
+from viz import ASSETS
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
 from viz.model.schema import file_schema, schema_text
 
 MANIFEST = "manifest.yaml"
+BUNDLED = "assets/"  # a manifest's patterns: entry so named, not found beside it, is bundled
 
 
 # ---------------------------------------------------------------------------- structure
@@ -154,7 +156,8 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
             return None
         p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
         if not p.is_file():
-            out.error(loc, f"no file or folder {rel} beside the manifest ({base})")
+            what = "file or folder" if kind == "patterns" else "file"
+            out.error(loc, f"no {what} {rel} beside the manifest ({base})")
             return None
         files.append(str(p))
         try:
@@ -184,6 +187,9 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     pfiles: list[tuple[str | Path, Loc, int]] = []
     for n, (rel, loc) in enumerate(entries):
         d = Path(os.path.normpath(base / rel)) if isinstance(rel, str) and rel else None
+        if d is not None and not d.exists() and rel.startswith(BUNDLED):
+            d = ASSETS / rel[len(BUNDLED):]  # the bundled library, wherever the rite is copied
+            rel = d
         if d is not None and d.is_dir():
             pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
         else:
