@@ -468,3 +468,13 @@ def test_the_library_names_no_rites_ids():
     for f in (ASSETS / "patterns").glob("*.yaml"):
         words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.read_text(encoding="utf-8")))
         assert not words & ids, f"{f.name} names {sorted(words & ids)}"
+
+
+def test_the_docs_list_the_librarys_patterns():
+    import re
+
+    from viz import ASSETS, ROOT
+    doc = (ROOT / "docs" / "SCRIPT.md").read_text(encoding="utf-8")
+    for f in sorted((ASSETS / "patterns").glob("*.yaml")):
+        names = re.findall(r"^  (\S+):$", f.read_text(encoding="utf-8"), re.M)
+        assert f"| `{f.name}` | {' '.join(names)} |" in doc
