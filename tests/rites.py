@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from viz import DEFAULT_SCRIPT
+from viz import ASSETS, DEFAULT_SCRIPT
 
 
 def _uses(node) -> set[str]:
@@ -51,15 +51,18 @@ def trimmed(folder: Path, first: int, last: int) -> Path:
     kept = [n for n, k in names if first <= int(k) <= last]
     assert len(kept) == last - first + 1, names
     docs = {n: yaml.safe_load((folder / n).read_text(encoding="utf-8")) for n, _ in names}
-    defined = {f"patterns/{f.name}": yaml.safe_load(f.read_text(encoding="utf-8"))["patterns"]
-               for f in sorted((folder / "patterns").glob("*.yaml"))}
+    defined = {f"{where}/{f.name}": yaml.safe_load(f.read_text(encoding="utf-8"))["patterns"]
+               for where, d in (("assets/patterns", ASSETS / "patterns"),
+                                ("patterns", folder / "patterns"))
+               for f in sorted(d.glob("*.yaml"))}
     used, todo = set(), _uses([docs[n] for n in kept])
     while todo:
         used |= todo
         todo = _uses([p[u] for p in defined.values() for u in todo if u in p]) - used
     files = [f for f, p in defined.items() if used & set(p)]
-    assert re.search(r"^patterns: patterns$", text, re.M)
-    text = text.replace("\npatterns: patterns\n", f"\npatterns: [{', '.join(files)}]\n")
+    assert re.search(r"^patterns: \[assets/patterns, patterns\]$", text, re.M)
+    text = text.replace("\npatterns: [assets/patterns, patterns]\n",
+                        f"\npatterns: [{', '.join(files)}]\n")
     head = text[:text.index("\nsections:\n")]
     man.write_text(head + "\nsections:\n" + "".join(f"  - {n}\n" for n in kept), encoding="utf-8")
     last_file = folder / kept[-1]

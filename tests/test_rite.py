@@ -74,12 +74,12 @@ def test_manifest_mistakes_are_located(rite, layout, corpus):
 
 
 def test_a_pattern_defined_in_two_files_is_an_error(rite, layout, corpus):
-    (rite / "patterns" / "禮2.yaml").write_text("patterns:\n  揖:\n    steps:\n      - do: "
+    (rite / "patterns" / "設2.yaml").write_text("patterns:\n  就而設:\n    steps:\n      - do: "
                                                "[{wait: {dur: 1}}]\n", encoding="utf-8")
     with pytest.raises(InputError) as e:
         load_script(rite, layout, corpus)
-    assert any(str(p).startswith(f"{rite / 'patterns' / '禮2.yaml'}:2:3: pattern '揖' is defined "
-                                 "twice") for p in e.value.problems)
+    assert any(str(p).startswith(f"{rite / 'patterns' / '設2.yaml'}:2:3: pattern '就而設' is "
+                                 "defined twice") for p in e.value.problems)
 
 
 def test_a_one_file_script_still_loads(field, corpus):
@@ -214,7 +214,7 @@ DAMAGE = st.one_of(st.integers(-1000, 1000), st.floats(allow_nan=True, allow_inf
                    st.text(max_size=4), st.none(), st.booleans(), st.just("[1, {"),
                    st.just("{x: 1}"), st.just("$x"), st.just("{place: 洗, dx: .inf}"),
                    st.just("[zhuren, zhuren]"), st.just("{actor: nobody}"), st.just("由楹内"))
-FILES = ["cast.yaml", "patterns/禮.yaml", "patterns/設.yaml", "patterns/射.yaml",
+FILES = ["cast.yaml", "patterns/設.yaml", "patterns/射.yaml",
          "sections/01-戒賔.yaml", "sections/02-設席陳器.yaml", "sections/05-迎賔.yaml",
          "manifest.yaml"]
 

@@ -75,7 +75,8 @@ def script_schema() -> dict:
     defs = {
         "id": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
         "param": {"type": "string", "pattern": f"^{PARAM}$"},
-        "ptype": {"enum": ["actor", "actors", "place", "prop", "int", "number", "text", "dir"]},
+        "ptype": {"enum": ["actor", "actors", "place", "prop", "int", "number", "text", "dir",
+                           "flag"]},
         "num": {"anyOf": [{"type": "number"}, _ref("param")]},
         "who": {"anyOf": [{"type": "string", "minLength": 1},
                           {"type": "array", "minItems": 1,
@@ -113,24 +114,43 @@ def script_schema() -> dict:
                  "description": "only if a scenario setting holds: SETTING OP NUMBER (大夫>=1), or "
                                 "several joined by & (大夫==0 & 衆賔<=3); "
                                 "on a step also 有勝 or 左右鈞 (the last count's outcome)"},
-        "each": {"description": "repeat the step once per member of a group ($each, $i, $prev; "
-                                "pairs: $上 $下; 不勝耦: $勝 $負)",
+        "each": {"description": "repeat the step once per member of a group ($each, $i, $n, "
+                                "$prev; pairs: $上 $下; 不勝耦: $勝 $負; values: $NAME)",
                  "anyOf": [{"type": "string", "minLength": 1},
                            {"type": "object", "required": ["group"], "additionalProperties": False,
                             "properties": {"group": {"type": "string", "minLength": 1},
                                            "only": {"type": "array", "items": {"type": "string"}},
                                            "except": {"type": "array",
                                                       "items": {"type": "string"}},
-                                           "prev": {"type": "string", "minLength": 1}}}]},
+                                           "prev": {"type": "string", "minLength": 1},
+                                           "values": {
+                                               "type": "object",
+                                               "description": "per-member values, each $NAME: a "
+                                               "list (the i-th member's is the i-th), a table "
+                                               "{member id: value}, or arithmetic on $i and $n "
+                                               "('6 * ($i - 1)')",
+                                               "additionalProperties": {"anyOf": [
+                                                   {"type": "array", "minItems": 1},
+                                                   {"type": "object"},
+                                                   {"type": "string", "minLength": 1}]}}}}]},
         "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
+                     "section": {"anyOf": [{"type": "string", "minLength": 1},
+                                           {"type": "integer", "minimum": 1}],
+                                 "description": "the cite is sought in this section (a clause "
+                                                "of another section enacted here)"},
                      "reading": {"type": "string", "minLength": 1},
                      "when": _ref("when"), "each": _ref("each"),
                      "variants": _ref("variants"), "expect": _ref("expect")}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "patternstep": {"type": "object", "additionalProperties": False,
-                        "properties": _step_body({"expect": _ref("expect")}),
+                        "properties": _step_body({
+                            "expect": _ref("expect"),
+                            "when": {"type": "string", "minLength": 1,
+                                     "description": "an optional part: $PARAM (the flag is true, "
+                                                    "or the parameter was given) or not $PARAM; "
+                                                    "or a scenario setting as on a stage's step"}}),
                         "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "placement": {"type": "object", "required": ["who", "at"], "additionalProperties": False,
                       "properties": {"who": _ref("who"), "at": _ref("placeref"),
@@ -183,9 +203,38 @@ def script_schema() -> dict:
                                                  "beats_per_end": {"type": "integer",
                                                                    "minimum": 1,
                                                                    "maximum": 64}}}}},
-        "stage": {"type": "object", "required": ["name", "steps"], "additionalProperties": False,
+        "like": {"description": "this stage is like another: its steps, re-bound",
+                 "anyOf": [{"type": "string", "minLength": 1},
+                           {"type": "object", "required": ["stage"], "additionalProperties": False,
+                            "properties": {
+                                "stage": {"anyOf": [{"type": "string", "minLength": 1},
+                                                    {"type": "integer", "minimum": 1}],
+                                          "description": "an earlier stage of this rite (its "
+                                                         "name or section), or of rite:"},
+                                "rite": {"type": "string", "minLength": 1,
+                                         "description": "another rite: a folder relative to "
+                                                        "the manifest, or a bundled rite"},
+                                "actors": {"type": "object", "description": "ids re-bound",
+                                           "additionalProperties": {"type": "string",
+                                                                    "minLength": 1}},
+                                "places": {"type": "object", "description": "places re-bound",
+                                           "additionalProperties": {"type": "string",
+                                                                    "minLength": 1}},
+                                "cites": {"type": "object", "description": "words of the "
+                                          "cites replaced",
+                                          "additionalProperties": {"type": "string"}},
+                                "steps": {"type": "object", "description": "{N: step} replaces "
+                                          "the N-th step (from 1); {N: null} drops it",
+                                          "additionalProperties": {"anyOf": [_ref("step"),
+                                                                             {"type": "null"}]}}}}]},
+        "stage": {"type": "object", "required": ["name"], "additionalProperties": False,
+                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}],
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
+                      "like": _ref("like"),
+                      "out_of_order": {"type": "string", "minLength": 1,
+                                       "description": "why this stage is played here though the "
+                                                      "text tells it elsewhere"},
                       "section": {"anyOf": [{"type": "string", "minLength": 1},
                                             {"type": "integer", "minimum": 1}]},
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),

@@ -5,6 +5,7 @@ nodes.py     the data classes (Settings … Action, Step, Stage, Script, Shot, R
              can name them without importing the reader
 source.py    files → one checked document: check_structure, the manifest, read_document,
              script_readings
+like.py      stages like others (like:): resolve_likes copies and re-binds their steps
 scope.py …   the reader in parts, one class each, each calling only the parts it inherits from:
 reader.py    _Scope (scope.py) < _Refs (refs.py) < _Cast (cast.py), _Patterns (patterns.py) <
              _Steps (steps.py) < Reader (reader.py); each module's docstring names the state its

@@ -3,12 +3,16 @@
 _Cast(_Refs) owns groups (the cast file's, trimmed to those cast, and the pairs that shoot: 衆耦,
 耦), sides (archer → 右 | 左), skills, scoring (the stage's, set by the reader as each stage
 opens), shots and results. cast and props build the model's Actor and Prop; members_of binds a
-step's each:; step_when reads a step's when: (a scenario setting, or the last count's outcome);
-loose gives an arrow its seeded fate, count the announcement (視算).
+step's each: (its per-member values: member_value, arithmetic); step_when reads a step's
+when: (a scenario setting, or the last count's outcome); loose gives an arrow its seeded
+fate, count the announcement (視算).
 Imports viz.base, viz.model.scenario and the script's nodes and refs.
 """
 from __future__ import annotations
 
+import ast
+import operator
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -112,12 +116,49 @@ class _Cast(_Refs):
                and not set(b["members"]) & skip]
         prev = spec.get("prev")
         for i, b in enumerate(out):
-            b["i"] = i + 1
+            b["i"], b["n"] = i + 1, len(out)
             b["prev"] = out[i - 1]["each"] if i else prev
+            b["id"] = b["members"][0] if len(b["members"]) == 1 else b.get("上")
             del b["members"]
             if b["prev"] is None:
                 del b["prev"]
+        values = spec.get("values") or {}
+        for k, v in values.items():
+            vloc = values.loc_of(k) if isinstance(values, YMap) else loc
+            if k in RESERVED:
+                self.out.error(values.key_loc(k) if isinstance(values, YMap) else loc,
+                               f"each: values: ${k} is set by each: itself; name it otherwise")
+                return None
+            for b in out:
+                got = self.member_value(k, v, b, vloc)
+                if got is _BAD:
+                    return None
+                b[k] = got
+        for b in out:
+            del b["id"]
         return out
+
+    def member_value(self, k: str, v: Any, b: dict, loc: Loc) -> Any:
+        """One member's value of each: values: (a list by $i, a table by id, or $i arithmetic)."""
+        if isinstance(v, list):
+            if b["i"] > len(v):
+                self.out.error(loc, f"each: values: ${k} has {len(v)} values, but the group has "
+                                    f"{b['n']} members here")
+                return _BAD
+            return v[b["i"] - 1]
+        if isinstance(v, Mapping):
+            if b["id"] not in v:
+                self.out.error(loc, f"each: values: ${k} has no value for {clip(b['id'])}; it "
+                                    f"has {', '.join(map(str, v)) or 'none'}")
+                return _BAD
+            return v[b["id"]]
+        if isinstance(v, str) and "$" in v:
+            got = arithmetic(v, {"i": b["i"], "n": b["n"]})
+            if isinstance(got, str):
+                self.out.error(loc, f"each: values: ${k}: {got}")
+                return _BAD
+            return got
+        return v
 
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
@@ -203,3 +244,39 @@ class _Cast(_Refs):
         caller = v.get("caller", "huozhe")
         return Scoring(int(v["round"]), tally, music,
                        caller if caller in self.actor_ids else None)
+
+
+_BAD = object()
+RESERVED = {"each", "i", "n", "prev", "上", "下", "勝", "負", "耦"}
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+        ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+def arithmetic(text: str, names: dict[str, int]) -> int | float | str:
+    """'6 * ($i - 1)' with $i, $n bound → a number; or the reason it is not one (a str)."""
+    expr = re.sub(r"\$(\w+)", r"\1", text)
+    try:
+        tree = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return f"expected arithmetic on $i and $n (+ - * / // % and brackets), found {clip(text)}"
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and \
+                not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in names:
+            return names[node.id]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -ev(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        raise ValueError(ast.unparse(node))
+
+    try:
+        got = ev(tree)
+    except ZeroDivisionError:
+        return f"division by zero in {clip(text)}"
+    except ValueError as e:
+        return (f"expected arithmetic on $i and $n (+ - * / // % and brackets), found "
+                f"{clip(str(e))} in {clip(text)}")
+    return int(got) if isinstance(got, float) and got.is_integer() else got

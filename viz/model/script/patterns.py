@@ -21,6 +21,8 @@ from viz.model.script.scope import _suggest
 
 MAX_PATTERN_DEPTH = 8
 PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
+# a pattern step's when: on a parameter (an optional part): $name, or not $name
+PARAM_WHEN_RE = re.compile(r"^\s*(not\s+)?\$([A-Za-z_\u4e00-\u9fff][\w]*)\s*$")
 
 
 def _is_param(v: Any) -> bool:
@@ -42,10 +44,12 @@ class _Patterns(_Refs):
             params = pat.get("params") or YMap()
             declared = set(params.keys())
             for k, spec in params.items():
-                if isinstance(spec, YMap) and "default" in spec and not self.check_param(
+                if isinstance(spec, YMap) and spec.get("default") is not None and not self.check_param(
                         name, k, spec["type"], spec["default"], spec.loc_of("default")):
                     self.bad_patterns.add(name)
-            for used, loc in _param_uses(pat.get("steps"), self.patterns.loc_of(name)):
+            for used, loc in dict.fromkeys([*_param_uses(pat.get("steps"),
+                                                          self.patterns.loc_of(name)),
+                                             *_when_uses(pat.get("steps"))]):
                 if used not in declared:
                     self.bad_patterns.add(name)
                     self.out.error(loc, f"pattern {clip(name)} uses ${used}, which is not among "
@@ -155,6 +159,8 @@ class _Patterns(_Refs):
             bad = "a finite number"
         elif ptype == "text" and not isinstance(v, str):
             bad = "text"
+        elif ptype == "flag" and not isinstance(v, bool):
+            bad = "true or false"
         elif ptype == "dir" and direction(v) is None:
             bad = "a direction (北 東北 東 東南 南 西南 西 西北)"
         if bad:
@@ -171,6 +177,25 @@ class _Patterns(_Refs):
             self.out.error(lc, where)
             found = True
         return found
+
+
+def param_when(w: Any, env: dict) -> bool | None:
+    """A pattern step's when: on a parameter: does it hold? None if it names no parameter (a
+    scenario setting, read as on a stage's step)."""
+    m = PARAM_WHEN_RE.match(w) if isinstance(w, str) else None
+    if m is None:
+        return None
+    v = env.get(m.group(2))
+    given = v is not None and v is not False
+    return given != bool(m.group(1))
+
+
+def _when_uses(steps: Any):
+    for s in steps or ():
+        m = PARAM_WHEN_RE.match(s["when"]) if isinstance(s, YMap) and isinstance(
+            s.get("when"), str) else None
+        if m:
+            yield m.group(2), s.loc_of("when")
 
 
 def _param_uses(node: Any, loc: Loc):

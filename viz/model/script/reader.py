@@ -17,6 +17,7 @@ from typing import Any
 
 from viz.base.errors import Collector, InputError, Loc, clip
 from viz.base.yamlsrc import YMap, load_text
+from viz.model.script.like import resolve_likes
 from viz.model.script.nodes import (
     Placement,
     PropPlacement,
@@ -68,7 +69,11 @@ class Reader(_Steps):
 
     def gap(self, st: YMap, index: int, sec, prev_sec) -> str:
         """The stage's declared gap, checked against the sections it really skips."""
-        skipped = (list(range(prev_sec.index + 1, sec.index))
+        if "out_of_order" in st:  # played here, told elsewhere: outside the text's order
+            if sec is not None:
+                self.elsewhere.add(sec.index)
+            return ""
+        skipped = ([n for n in range(prev_sec.index + 1, sec.index) if n not in self.elsewhere]
                    if sec is not None and prev_sec is not None else [])
         if sec is not None and prev_sec is not None and sec.index <= prev_sec.index:
             self.out.warn(st.loc_of("name"), f"this stage goes back in the text (section "
@@ -127,9 +132,17 @@ class Reader(_Steps):
         cursor = lo
         for i, s in enumerate(st["steps"]):
             sloc = st["steps"].loc_of(i)
-            span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
-            if span[1] > span[0]:
-                cursor = span[0]
+            if "section" in s:  # enacting a clause of another section, where the rite says
+                other = self.section_of(s["section"])
+                if other is None and self.corpus is not None:
+                    self.out.error(s.loc_of("section"), f"no section of the text is named "
+                                                        f"{clip(s['section'])}")
+                span = (self.cite_span(s["cite"], s.loc_of("cite"), other.start, other.start,
+                                       other.end) if other is not None else (0, 0))
+            else:
+                span = self.cite_span(s["cite"], s.loc_of("cite"), cursor, lo, hi)
+                if span[1] > span[0] and lo <= span[0] and (hi is None or span[0] < hi):
+                    cursor = span[0]
             if "when" in s and not self.step_when(s):
                 continue
             if "each" in s:
@@ -171,7 +184,9 @@ class Reader(_Steps):
             return span
         span = _find_cite(self.corpus, cite, 0, None)
         if span:
-            if hi is not None:
+            run = self.corpus.run_at(span[0])
+            if hi is not None and not (run is not None and run.kind == "記"):  # a 記 is cited
+                # where what it tells happens
                 self.out.warn(loc, f"cite {clip(cite)} is not in this stage's section; found at "
                                    f"{self.corpus.page_at(span[0])}")
             return span
@@ -226,12 +241,17 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
     first so many stages (a prefix: what a window shows while the rest compiles; the stages
     before the last are as the whole script has them)."""
     out = Collector()
+    out.problems.extend(getattr(doc, "source_warnings", ()))
     if not checked:
         problems = check_structure(doc, name)
         if problems:
             raise InputError(problems)
         _check_numbers(doc, out)
         out.raise_if_errors()
+    doc, other_files = resolve_likes(doc, out)
+    if other_files:
+        files = [*(files or (name,)), *other_files]
+    out.raise_if_errors()
     r = Reader(doc, layout, corpus, out, tuple(readings), sets, seed)
     cast, props = r.cast(), r.props()
     if upto is None:  # a prefix's patterns may name who a later stage casts
@@ -249,7 +269,8 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
                                         f"at {seen[stage.name]}): --stage NAME reaches only the "
                                         "first")
         seen.setdefault(stage.name, st.loc_of("name"))
-        prev_sec = sec or prev_sec
+        if "out_of_order" not in st:
+            prev_sec = sec or prev_sec
         stages.append(stage)
     if upto is not None and out.errors and r.unknown and len(stages) < total:
         raise PrefixShort(out.errors, frozenset(r.unknown))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
@@ -20,12 +21,14 @@ from typing import Any
 
 import jsonschema
 
+from viz import ASSETS
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
 from viz.model.schema import file_schema, schema_text
 
 MANIFEST = "manifest.yaml"
+BUNDLED = "assets/"  # a manifest's patterns: entry so named, not found beside it, is bundled
 
 
 # ---------------------------------------------------------------------------- structure
@@ -153,7 +156,8 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
             return None
         p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
         if not p.is_file():
-            out.error(loc, f"no file {rel} beside the manifest ({base})")
+            what = "file or folder" if kind == "patterns" else "file"
+            out.error(loc, f"no {what} {rel} beside the manifest ({base})")
             return None
         files.append(str(p))
         try:
@@ -177,25 +181,36 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     pats = YMap()
     pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
     spec = man.get("patterns")
-    pfiles: list[tuple[str | Path, Loc]] = []
-    if isinstance(spec, str):
-        d = base / spec
-        if d.is_dir():
-            pfiles = [(p, man.loc_of("patterns")) for p in sorted(d.glob("*.yaml"))]
+    entries = ([(spec, man.loc_of("patterns"))] if isinstance(spec, str) else
+               [(v, spec.loc_of(i)) for i, v in enumerate(spec)] if isinstance(spec, YList)
+               else [])
+    pfiles: list[tuple[str | Path, Loc, int]] = []
+    for n, (rel, loc) in enumerate(entries):
+        d = Path(os.path.normpath(base / rel)) if isinstance(rel, str) and rel else None
+        if d is not None and not d.exists() and rel.startswith(BUNDLED):
+            d = ASSETS / rel[len(BUNDLED):]  # the bundled library, wherever the rite is copied
+            rel = d
+        if d is not None and d.is_dir():
+            pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
         else:
-            pfiles = [(spec, man.loc_of("patterns"))]
-    elif isinstance(spec, YList):
-        pfiles = [(v, spec.loc_of(i)) for i, v in enumerate(spec)]
-    for rel, loc in pfiles:
+            pfiles.append((rel, loc, n))
+    entry_of: dict[str, int] = {}
+    warnings: list[Problem] = []
+    for rel, loc, n in pfiles:
         pd = load(rel, loc, "patterns")
         if pd is None:
             continue
         body = pd["patterns"]
         for name, p in body.items():
-            if name in pats:
+            if name in pats and entry_of[name] == n:
                 out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
                                               f"{pats.key_loc(name)})")
                 continue
+            if name in pats:  # a later entry of the list (the rite's own) over a library's
+                warnings.append(Problem(body.key_loc(name), f"pattern {clip(name)} overrides "
+                                        f"the one at {pats.key_loc(name)}", warning=True))
+                del pats[name]
+            entry_of[name] = n
             pats[name] = p
             pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
     if pfiles:
@@ -215,6 +230,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     doc.key_locs["stages"] = man.key_loc("sections")
     doc.value_locs["stages"] = man.loc_of("sections")
     out.raise_if_errors()
+    doc.source_warnings = warnings
     return doc, tuple(files)
 
 

@@ -1,6 +1,7 @@
 """The reader's steps: a step's variant chosen, its pattern expanded, its actions read by verb.
 
-_Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name). step
+_Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name) and
+elsewhere (the sections stages enact out of the text's order). step
 turns one step of a stage into Steps (several where it uses a pattern); variant picks its body
 for the chosen readings; actions and action_args read each action by its verb (viz/model/verbs.py,
 REGISTRY), an arrow shot or a count going to the cast part; expects reads the step's expect:.
@@ -15,7 +16,7 @@ from viz.base.errors import Loc, Problem
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.cast import _Cast
 from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
-from viz.model.script.patterns import _Patterns, _subst
+from viz.model.script.patterns import _Patterns, _subst, param_when
 from viz.model.verbs import REGISTRY
 
 
@@ -25,6 +26,7 @@ class _Steps(_Cast, _Patterns):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self.script_readings: set[str] = set()
+        self.elsewhere: set[int] = set()  # sections enacted out of order (a stage's out_of_order)
 
     def actions(self, acts: YList, env: dict, ctx: str) -> tuple[Action, ...]:
         out = []
@@ -76,6 +78,10 @@ class _Steps(_Cast, _Patterns):
                 return []
             out = []
             for ps, penv, pname in bound:
+                if "when" in ps:
+                    held = param_when(ps["when"], penv)
+                    if not (self.step_when(ps) if held is None else held):
+                        continue  # an optional part left out
                 out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)

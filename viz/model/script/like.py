@@ -1,0 +1,170 @@
+"""Stages like others (如初, 如賔禮): a stage's like: resolved into steps, before the reader.
+
+resolve_likes rewrites a document's stages in place: a stage with `like: {stage, rite, actors,
+places, cites, steps}` takes the steps of an earlier stage of this rite (or of any stage of
+another rite, by its folder, a bundled folder's name or its rite: name) with its actor ids and
+place names re-bound, the words of its cites replaced, some steps overridden or dropped, and its
+own steps (if any) after them. The copies keep the locations of the steps they copy. Returns the
+other rites' files, so a change to them is noticed. Imports viz, viz.base and source.py.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from viz import ASSETS
+from viz.base.errors import Collector, InputError, Loc, clip, shorten
+from viz.base.yamlsrc import YList, YMap, load_file
+
+# keys whose text is words, not ids or places: never re-bound (a cite only by cites:)
+WORDS = ("note", "doc", "reading", "text")
+CITES = ("cite", "start")
+MAX_DEPTH = 4
+
+
+def _ymap(items: list[tuple[Any, Any]], like: YMap) -> YMap:
+    m = YMap(items)
+    m.loc = like.loc
+    m.key_locs = {k: like.key_locs.get(k, like.loc) for k, _ in items}
+    m.value_locs = {k: like.value_locs.get(k, like.loc) for k, _ in items}
+    return m
+
+
+def _ylist(items: list, locs: list, loc: Loc) -> YList:
+    out = YList(items)
+    out.loc, out.item_locs = loc, locs
+    return out
+
+
+def rebind(node: Any, names: dict, cites: dict, key: Any = None) -> Any:
+    """A copy of node with ids and places in names re-bound and cites' words replaced."""
+    if isinstance(node, str):
+        if key in CITES:
+            for old, new in cites.items():
+                node = node.replace(old, new)
+            return node
+        return node if key in WORDS else names.get(node, node)
+    if isinstance(node, YMap):
+        return _ymap([(k, rebind(v, names, cites, k)) for k, v in node.items()], node)
+    if isinstance(node, YList):
+        return _ylist([rebind(v, names, cites, key) for v in node], list(node.item_locs),
+                      node.loc)
+    return node
+
+
+def _other_rite(name: str, base: Path) -> Path | None:
+    """A rite named by a path (relative to the manifest), a bundled folder's name, or the rite:
+    of a bundled manifest."""
+    for p in (base / name, ASSETS / "rites" / name):
+        if (p / "manifest.yaml").is_file() or p.is_file():
+            return Path(os.path.normpath(p))
+    for m in sorted((ASSETS / "rites").glob("*/manifest.yaml")):
+        try:
+            doc = load_file(m)
+        except InputError:
+            continue
+        if isinstance(doc, dict) and doc.get("rite") == name:
+            return m.parent
+    return None
+
+
+def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[str]]:
+    """The document with every stage's like: resolved (a new document, if any stage has one: the
+    parsed files may be cached and are not changed); problems to out; and the other rites'
+    files read."""
+    from viz.model.script.source import read_document  # source reads a rite; like reads another
+
+    stages = doc.get("stages") if isinstance(doc, YMap) else None
+    if not isinstance(stages, YList) or not any(isinstance(st, YMap) and "like" in st
+                                                for st in stages):
+        return doc, []
+    base = Path(doc.loc.file).parent
+    files: list[str] = []
+    others: dict[str, dict] = {}
+    earlier: dict[Any, YMap] = {}
+    new = _ylist(list(stages), list(stages.item_locs), stages.loc)
+    if hasattr(stages, "total"):
+        new.total = stages.total
+    for i, st in enumerate(new):
+        if isinstance(st, YMap) and "like" in st:
+            got = _like(st, earlier, others, base, out, files, depth, read_document)
+            if got is None:
+                continue
+            new[i] = st = got
+        if isinstance(st, YMap):
+            earlier.setdefault(st.get("name"), st)
+            if "section" in st:
+                earlier.setdefault(st["section"], st)
+    copy = _ymap(list(doc.items()), doc)
+    copy["stages"] = new
+    for k in ("source_warnings",):
+        if hasattr(doc, k):
+            setattr(copy, k, getattr(doc, k))
+    return copy, files
+
+
+def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, files: list,
+          depth: int, read_document) -> YMap | None:
+    lk = st["like"]
+    lloc = st.loc_of("like")
+    if isinstance(lk, str):
+        lk = YMap(stage=lk)
+        lk.loc, lk.key_locs, lk.value_locs = lloc, {}, {"stage": lloc}
+    pool, where = earlier, "earlier in this rite"
+    if "rite" in lk:
+        rname = lk["rite"]
+        if rname not in others:
+            path = _other_rite(str(rname), base)
+            if path is None:
+                out.error(lk.loc_of("rite"), f"like: no rite {clip(rname)} (a folder relative "
+                                             "to the manifest, a bundled rite's folder or its "
+                                             "rite: name)")
+                return None
+            if depth >= MAX_DEPTH:
+                out.error(lk.loc_of("rite"), f"like: rites reach through each other more than "
+                                             f"{MAX_DEPTH} deep")
+                return None
+            try:
+                odoc, ofiles = read_document(path)
+            except InputError as e:
+                out.problems.extend(e.problems)
+                return None
+            odoc, ofrom = resolve_likes(odoc, out, depth + 1)
+            files += [*ofiles, *ofrom]
+            others[rname] = {k: s for s in reversed(odoc["stages"]) if isinstance(s, YMap)
+                             for k in (s.get("name"), s.get("section")) if k is not None}
+        pool, where = others[rname], f"in the rite {rname}"
+    target = pool.get(lk["stage"])
+    if target is None:
+        known = "、".join(str(k) for k in pool if isinstance(k, str)) or "none"
+        out.error(lk.loc_of("stage"), f"like: no stage {clip(lk['stage'])} {where}; known: "
+                                      f"{shorten(known)}")
+        return None
+    names = {**(lk.get("actors") or {}), **(lk.get("places") or {})}
+    cites = dict(lk.get("cites") or {})
+    src = target["steps"]
+    steps = [rebind(s, names, cites) for s in src]
+    locs = list(src.item_locs)
+    over = lk.get("steps") or YMap()
+    for n in over:
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(steps):
+            out.error(over.key_loc(n) if isinstance(over, YMap) else lloc,
+                      f"like: steps: {clip(n)} is not a step of {clip(lk['stage'])} (1 to "
+                      f"{len(steps)})")
+            return None
+        steps[n - 1] = over[n]
+        if over[n] is not None:
+            locs[n - 1] = over.loc_of(n)
+    kept = [(s, lc) for s, lc in zip(steps, locs) if s is not None]
+    own = st.get("steps") or []
+    all_steps = _ylist([s for s, _ in kept] + list(own),
+                       [lc for _, lc in kept] + list(getattr(own, "item_locs", [])),
+                       st.loc_of("steps") if "steps" in st else lloc)
+    if not all_steps:
+        out.error(lloc, f"like: {clip(lk['stage'])} leaves this stage no steps")
+        return None
+    items = [(k, v) for k, v in st.items() if k not in ("like", "steps")]
+    got = _ymap([*items, ("steps", all_steps)], st)
+    got.value_locs["steps"] = all_steps.loc
+    return got
