@@ -88,7 +88,8 @@ class _Steps(_Cast, _Patterns):
                 if total is not None:
                     out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
                                 x.loc, x.pattern, x.expect) for x in out]
-            ex = self.expects(s.get("expect"), s.loc_of("expect")) if "expect" in s else ()
+            ex = (self.expects(_subst(s["expect"], env), s.loc_of("expect")) if "expect" in s
+                  else ())
             if ex and out:  # checked when the pattern's last step has ended
                 last = out[-1]
                 out[-1] = Step(last.cite, last.span, last.actions, last.dur, last.note,
@@ -104,7 +105,7 @@ class _Steps(_Cast, _Patterns):
         if body is not s and not note:
             note = s.get("note", "")
         return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
-                     pattern, self.expects(s.get("expect"), s.loc_of("expect")
+                     pattern, self.expects(_subst(s.get("expect"), env), s.loc_of("expect")
                                            if "expect" in s else loc))]
 
     def variant(self, s: YMap) -> tuple[YMap, str]:
