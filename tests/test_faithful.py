@@ -225,7 +225,7 @@ def test_a_wait_among_those_set_moving_together_is_reported(field, corpus):
     assert not together_waits(tl, corpus)
     tl, _ = compiled(apart, field, corpus)
     got = together_waits(tl, corpus)
-    assert [(tl.actors[a].id, round(g)) for _, a, g, _ in got] == [("bin", 30)]
+    assert [(tl.actors[a].id, round(g)) for _, a, g, *_ in got] == [("bin", 30)]
     assert "賔 (bin) stands 30 s before setting off" in wait_warnings(tl, corpus)[0].message
 
 
