@@ -197,6 +197,10 @@ def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
     "not together: NAME (why)" with the person's name (or "not together: all (why)")."""
     out = []
     spans = [s.span for s in timeline.steps]
+    by_loc: dict[str, str] = {}  # a pattern's steps share the citing step's place; one has its note
+    for s in timeline.steps:
+        if s.note:
+            by_loc[s.loc] = by_loc.get(s.loc, "") + " " + s.note
     for m in clause_moments(timeline, corpus):
         found: dict[int, tuple] = {}
         for g in TOGETHER_RE.finditer(m.clause.text):
@@ -206,7 +210,7 @@ def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
                 continue
             t0 = min(timeline.steps[i].t0 for i in steps)
             t1 = max(timeline.steps[i].t1 for i in steps)
-            notes = " ".join(timeline.steps[i].note or "" for i in steps)
+            notes = " ".join(by_loc.get(loc, "") for loc in {timeline.steps[i].loc for i in steps})
             movers = sorted(_actors_written(timeline, set(steps)))
             acts = {a: _active(timeline, a, t0, t1) for a in movers}
             acts = {a: iv for a, iv in acts.items() if any(e - s > 1.0 for s, e in iv)}
