@@ -214,19 +214,26 @@ def test_a_wait_among_those_set_moving_together_is_reported(field, corpus):
     old = ("      - cite: 主人以賔三揖\n        dur: 1\n        do:\n"
            "          - move: {who: bin, to: {place: 門外, dx: 10}}\n")
     assert old in SCRIPT
-    together = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
+    def walk(cite, wait="", note=""):
+        return SCRIPT.replace(old, f"      - cite: {cite}\n{note}        do:\n"
                                    "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
+                                   f"{wait}"
                                    "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
-    apart = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
-                                "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
-                                "          - wait: {who: bin, dur: 30}\n"
-                                "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
-    tl, _ = compiled(together, field, corpus)
+    stand = "          - wait: {who: bin, dur: 30}\n"
+    tl, _ = compiled(walk("主人以賔三揖皆行"), field, corpus)
     assert not together_waits(tl, corpus)
-    tl, _ = compiled(apart, field, corpus)
+    tl, _ = compiled(walk("主人以賔三揖皆行", stand), field, corpus)
     got = together_waits(tl, corpus)
-    assert [(tl.actors[a].id, round(g)) for _, a, g, *_ in got] == [("bin", 30)]
+    assert [(tl.actors[a].id, round(g), why) for _, a, g, _, why, _ in got] == [("bin", 30, False)]
     assert "賔 (bin) stands 30 s before setting off" in wait_warnings(tl, corpus)[0].message
+    # only the steps citing the words from 皆 to its verb are looked at: 三揖 alone is not 皆行
+    tl, _ = compiled(walk("主人以賔三揖", stand), field, corpus)
+    assert not together_waits(tl, corpus)
+    # a note naming him explains it: reported apart, and no longer a warning
+    tl, _ = compiled(walk("主人以賔三揖皆行", stand,
+                          "        note: \"not together: 賔 (a test)\"\n"), field, corpus)
+    assert [why for *_, why, _ in together_waits(tl, corpus)] == [True]
+    assert not wait_warnings(tl, corpus) and len(wait_warnings(tl, corpus, explained=True)) == 1
 
 
 def test_the_bundled_walks_together_where_the_text_says(whole, corpus):
