@@ -426,3 +426,27 @@ def test_the_bundled_rite_has_no_unexplained_wait_in_any_scenario(corpus, sets):
     assert not waits, "\n".join(f"{w.loc}: {w.message}" for w in waits[:5])
     held = held_warnings(got.timeline, got.corpus)
     assert not held, "\n".join(f"{w.loc}: {w.message}" for w in held[:5])
+
+
+def test_the_drum_counts_five_zhong_for_each_pair(whole):
+    """記注: 毎一耦射歌五終 — the 終 shown run 1 … 5 and begin again for each pair: at a later
+    pair's first release it is the 二終 (the first 節 heard before the first 拾), never the running
+    count of the whole round (116 in round 3 before)."""
+    from viz.model.scoring import score_values
+    tl = whole.timeline
+    beats = [e for e in tl.events if e.kind == "beat"]
+    assert beats and max(e.data["終"] for e in beats) > 5  # the running count, kept in the events
+    assert {e.data["耦終"] for e in beats} == {1, 2, 3, 4, 5}
+    shots = sorted((s for s in tl.scoring["shots"] if s["round"] == 3),
+                   key=lambda s: s["t_release"])
+    firsts, pair = [], set()
+    for s in shots:
+        if not pair or s["actor"] not in pair and len(pair) >= 2:
+            firsts.append(s["t_release"])
+            pair = set()
+        pair.add(s["actor"])
+    assert len(firsts) >= 4
+    # the first pair looses on the music's second beat, within the 終 it opens with
+    assert score_values(tl.sample(firsts[0] + 0.01))["終"] == 1
+    for t in firsts[1:]:
+        assert score_values(tl.sample(t + 0.01))["終"] == 2, t
