@@ -178,38 +178,72 @@ def _active(timeline, a: int, t0: float, t1: float) -> list[tuple[float, float]]
     return out
 
 
+def _present(timeline, a: int, t: float) -> bool:
+    """Whether actor a is in the scene at time t (his last presence keyframe at or before t)."""
+    ch = timeline.channels["presence"]
+    sel = np.nonzero((ch.owner == a) & (ch.t <= t + 1e-6))[0]
+    return bool(len(sel)) and bool(np.asarray(ch.values["present"])[sel[-1]])
+
+
+TOGETHER_NOTE = "not together:"  # in a citing step's note: "not together: 衆賔 (why)"
+
+
 def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
-    """(moment, actor, seconds, where) for everyone a clause sets moving with 皆 or 遂 who stands
-    still longer than `wait` seconds while the others walk: before he sets off (after the first
-    of them has), or between two of his moves within the clause's moment."""
+    """(moment, actor, seconds, where, explained) for everyone a clause sets moving with 皆 or 遂
+    who stands still longer than `wait` seconds while the others walk: before he sets off (after
+    the first of them has), or between two of his moves. Only the steps citing the words from the
+    皆 / 遂 to its verb are looked at (主人揖譲以賔升大夫及衆賔皆升就席: the steps of 皆升就席, not
+    the 主人's walk to fetch the 賔), over their own moment. explained: a citing step's note says
+    "not together: NAME (why)" with the person's name (or "not together: all (why)")."""
     out = []
+    spans = [s.span for s in timeline.steps]
+    by_loc: dict[str, str] = {}  # a pattern's steps share the citing step's place; one has its note
+    for s in timeline.steps:
+        if s.note:
+            by_loc[s.loc] = by_loc.get(s.loc, "") + " " + s.note
     for m in clause_moments(timeline, corpus):
-        if not TOGETHER_RE.search(m.clause.text):
-            continue
-        movers = sorted(_actors_written(timeline, set(m.steps)))
-        acts = {a: _active(timeline, a, m.t0, m.t1) for a in movers}
-        acts = {a: iv for a, iv in acts.items()
-                if any(e - s > 1.0 for s, e in iv)}
-        if len(acts) < 2:
-            continue
-        start = min(iv[0][0] for iv in acts.values())
-        for a, iv in acts.items():
-            gaps = [(iv[0][0] - start, "before setting off")]
-            gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
-            g, where = max(gaps)
-            if g > wait:
-                out.append((m, a, g, where))
+        found: dict[int, tuple] = {}
+        for g in TOGETHER_RE.finditer(m.clause.text):
+            lo, hi = m.clause.start + g.start(), m.clause.start + g.end()
+            steps = [i for i in m.steps if spans[i][0] < hi and spans[i][1] > lo]
+            if not steps:
+                continue
+            t0 = min(timeline.steps[i].t0 for i in steps)
+            t1 = max(timeline.steps[i].t1 for i in steps)
+            notes = " ".join(by_loc.get(loc, "") for loc in {timeline.steps[i].loc for i in steps})
+            movers = sorted(_actors_written(timeline, set(steps)))
+            acts = {a: _active(timeline, a, t0, t1) for a in movers}
+            acts = {a: iv for a, iv in acts.items() if any(e - s > 1.0 for s, e in iv)}
+            if len(acts) < 2:
+                continue
+            start = min(iv[0][0] for iv in acts.values())
+            for a, iv in acts.items():
+                gaps = [(iv[0][0] - start if _present(timeline, a, start) else 0.0,
+                         "before setting off")]  # one not yet come in is not kept waiting
+                gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
+                gap, where = max(gaps)
+                if gap > wait and gap > found.get(a, (0,))[0]:
+                    name = timeline.actors[a].name
+                    said = [n.split(")")[0] for n in notes.split(TOGETHER_NOTE)[1:]]
+                    explained = any(w.strip().startswith(("all", name, timeline.actors[a].id))
+                                    or f" {name}" in w.split("(")[0] for w in said)
+                    found[a] = (gap, where, explained, steps[0])
+        for a, (gap, where, explained, first) in found.items():
+            out.append((m, a, gap, where, explained, first))
     return out
 
 
-def wait_warnings(timeline, corpus, wait: float = WAIT) -> list[Problem]:
-    """Class 4 as warnings, located at the first step citing the clause."""
+def wait_warnings(timeline, corpus, wait: float = WAIT, explained: bool = False) -> list[Problem]:
+    """Class 4: those a 皆 / 遂 clause sets moving who wait (together_waits), located at the first
+    step citing the words; explained: those a note explains (else those it does not)."""
     out = []
-    for m, a, g, where in together_waits(timeline, corpus, wait):
-        first = timeline.steps[m.steps[0]]
-        out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 sets them moving together, but "
-                                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
-                                           f"stands {g:.0f} s {where}"))
+    for m, a, g, where, why, first in together_waits(timeline, corpus, wait):
+        if why != explained:
+            continue
+        out.append(Problem(_loc(timeline.steps[first].loc),
+                           f"「{m.clause.text}」 sets them moving together, but "
+                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
+                           f"stands {g:.0f} s {where}"))
     return out
 
 

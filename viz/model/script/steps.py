@@ -83,6 +83,10 @@ class _Steps(_Cast, _Patterns):
                     if not (self.step_when(ps) if held is None else held):
                         continue  # an optional part left out
                 out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
+            said = body.get("note", "") or s.get("note", "")
+            if said:  # the citing step's note, on those of the pattern's steps without their own
+                out = [x if x.note else Step(x.cite, x.span, x.actions, x.dur, said, x.reading,
+                                             x.loc, x.pattern, x.expect) for x in out]
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
                 if total is not None:
