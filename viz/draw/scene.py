@@ -424,7 +424,7 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
     placed = _tags(timeline, frame, o)
     tags, groups = placed.held, placed.groups
     kept = _memo(timeline, o).tokens
-    c = _cols(frame)
+    c = _cols(frame, o)
     names = frame.labels
     least = name_px(o)
     for i, a in enumerate(timeline.actors):
@@ -446,12 +446,14 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
 
 class _Cols:
     """A frame's per-person arrays as Python lists (one conversion a frame, not a numpy
-    scalar a person and field): the same numbers."""
+    scalar a person and field): the same numbers, but where they stand, with lod, put on the
+    view's whole pixels (`snapped`)."""
 
-    def __init__(self, frame) -> None:
+    def __init__(self, frame, o: SceneOptions) -> None:
         n = len(frame.present)
         self.present: list[bool] = frame.present.tolist()
-        self.xy: list[list[float]] = frame.xy.tolist()
+        self.at: np.ndarray = snapped(frame.xy, o) if o.lod else frame.xy
+        self.xy: list[list[float]] = self.at.tolist()
         self.facing: list[float] = frame.facing.tolist()
         self.posture: list[int] = frame.posture.tolist()
         self.count: list[int] = frame.count.tolist()
@@ -469,16 +471,29 @@ class _Cols:
         return r
 
 
-_columns: list = []  # [(frame, _Cols)]: the last frames' (the main view's and the inset's)
+_columns: list = []  # [(frame, grid, _Cols)]: the last frames' (the main view's, the inset's)
 
 
-def _cols(frame) -> _Cols:
-    for fr, c in _columns:
-        if fr is frame:
+def _cols(frame, o: SceneOptions) -> _Cols:
+    grid = (o.lod, o.px_per_chi, o.breaks)
+    for fr, g, c in _columns:
+        if fr is frame and g == grid:
             return c
-    c = _Cols(frame)
-    _columns[:] = [(frame, c), *_columns[:1]]
+    c = _Cols(frame, o)
+    _columns[:] = [(frame, grid, c), *_columns[:VIEWS - 1]]
     return c
+
+
+def snapped(xy: np.ndarray, o: SceneOptions) -> np.ndarray:
+    """(n, 2) places in 尺 moved (by under half a px) to the view's whole pixels: a walker's
+    token and tags are drawn again only when he crosses a pixel, not every frame (the token
+    is copied onto whole pixels anyway)."""
+    k = max(o.px_per_chi, 1e-6)
+    ymap = ymap_for(o.breaks)
+    out = np.empty_like(xy, dtype=float)
+    out[:, 0] = np.round(xy[:, 0] * k) / k
+    out[:, 1] = ymap.inv(np.round(np.asarray(ymap.fwd(xy[:, 1]), float) * k) / k)
+    return out
 
 
 def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float,
@@ -598,7 +613,9 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     memo = _memo(timeline, o)
 
     def to_px(x: float, y: float) -> tuple[float, float]:
-        return x * k, -ymap.fwd1(y) * k
+        # on whole pixels: a walker's boxes and tags change only when he crosses one, so
+        # most frames the placement finds nothing moved (a tag shifts by under half a px)
+        return float(round(x * k)), float(round(-ymap.fwd1(y) * k))
 
     def to_chi(px: float, py: float) -> tuple[float, float]:
         return px / k, float(ymap.inv(-py / k))
@@ -609,7 +626,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     people: list[tuple[int, list]] = []
     glyphs: list[Primitive] = []
     kept = memo.people
-    c = _cols(frame)
+    c = _cols(frame, o)
     groups, group_reqs, dots = (_formations(timeline, frame, c, o, memo) if o.lod
                                 else ({}, [], []))
     for i in range(len(timeline.actors)):
@@ -620,7 +637,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
                c.seated[i], frame.holding[i])
         old = kept.get(i)
         if old is None or old[0] != key:
-            old = kept[i] = (key, *_person(timeline, frame, i, o, to_px))
+            old = kept[i] = (key, *_person(timeline, frame, i, o, to_px, c.xy[i]))
         if i not in groups:
             tokens += old[1]
         people.append((i, old[2]))
@@ -644,7 +661,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         for i, text in frame.captions:
             if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
                 continue
-            x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+            x, y = c.xy[i]
             old = memo.said.get(i)
             if old is None or old[0] != (x, y, text):
                 t = Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
@@ -691,7 +708,7 @@ def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
     Zooming in parts them: at a larger scale fewer tokens meet. Worked out again only when
     someone came, went or moved."""
     idx = np.flatnonzero(frame.present)
-    xy = frame.xy[idx]
+    xy = c.at[idx]
     key = (idx.tobytes(), xy.tobytes())
     if memo.formations is not None and memo.formations[0] == key:
         return memo.formations[1]
@@ -710,14 +727,15 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
         return {}, [], []
     k = max(o.px_per_chi, 1e-6)
     r = token_radius(o) * k
-    px = (xy[:, 0] * k).tolist()
-    py = (-np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k).tolist()
+    yk = -np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k
     # tokens that would meet (of either party: none hides another), joined (union-find)
     dx = xy[:, None, 0] * k - xy[None, :, 0] * k
-    dy = np.asarray(py)[:, None] - np.asarray(py)[None, :]
+    dy = yk[:, None] - yk[None, :]
     a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
     if not len(a):
         return {}, [], []
+    # dots and names on whole pixels, as to_px puts tokens and tags (_place_tags)
+    px, py = np.round(xy[:, 0] * k).tolist(), np.round(yk).tolist()
     members = _members(len(idx), a, b)
     groups: dict[int, int] = {}
     reqs: list = []
@@ -907,12 +925,13 @@ def held_glyphs(x: float, y: float, facing: float, r: float, held: dict[str, int
     return out
 
 
-def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list, list]:
+def _person(timeline, frame, i: int, o: SceneOptions, to_px,
+            at: tuple[float, float]) -> tuple[list, list, list]:
     """One person's token boxes (disc, nose) in px, his tag requests (bow, held) and, with
-    lod and not zoomed in, what he holds as glyphs."""
+    lod and not zoomed in, what he holds as glyphs; he stands `at` (his place in the view)."""
     k = max(o.px_per_chi, 1e-6)
     r0 = token_radius(o)
-    x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+    x, y = at
     cx, cy = to_px(x, y)
     r = _drawn_r(frame, i, r0)
     fx, fy = facing_vector(float(frame.facing[i]))
