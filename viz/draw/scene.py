@@ -800,8 +800,10 @@ def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[fl
     rd = r * DOT * 1.9
     size = name_px(o)
     dots = [(px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd) for n in ns]
-    cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
-    reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
+    # the middle on a whole pixel and the reach up to an even one: the name is placed again
+    # when the formation has moved a pixel or grown, not each time one of it crosses one
+    cx, cy = round(sum(px[n] for n in ns) / len(ns)), round(sum(py[n] for n in ns) / len(ns))
+    reach = 2 * math.ceil(max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) / 2) + rd
     named = _group_names.get((id(timeline), who))
     if named is None:
         acts = [timeline.actors[i] for i in who]
