@@ -129,12 +129,14 @@ class SceneOptions:
     ui: float = 1.0  # the UI scale: names, tokens and glyphs grow with it (lod only)
     view: tuple[float, float, float, float] | None = None  # 尺: where names of formations fit
     selected: int | None = None  # the person selected: his own token and his tags (lod)
+    thing: int | None = None  # the prop selected (set down): named on the map at any zoom (lod)
 
     def __hash__(self) -> int:  # worked out once: a view hands the same options every frame,
         h = self.__dict__.get("_hash")  # and hashing the breaks each time costs
         if h is None:
             h = hash((self.captions, self.token_r, self.token_min_px, self.breaks,
-                      self.px_per_chi, self.lod, self.ui, self.view, self.selected))
+                      self.px_per_chi, self.lod, self.ui, self.view, self.selected,
+                      self.thing))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -607,7 +609,8 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
 
     With lod: people whose tokens would overlap are one formation (dots, one name placed
     first); what is held is a glyph and what is set out an object, named only when zoomed in
-    (`detailed`); a tag that finds no free place is left out rather than drawn over a token."""
+    (`detailed`) or selected (`thing`: placed first, never left out); a tag that finds no free
+    place is left out rather than drawn over a token."""
     k = max(o.px_per_chi, 1e-6)
     ymap = ymap_for(o.breaks)
     memo = _memo(timeline, o)
@@ -645,7 +648,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     tokens += dots
     # names of formations first, what is said (the biggest box, read first), then bows, then
     # what is held
-    order = {"group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
+    order = {"thing": -2, "group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
     reqs += group_reqs
     if o.lod:
         _, counts, spots = _set_down_objects(memo, timeline, frame, o, to_px)
@@ -653,6 +656,10 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         tokens += spots  # no name or count over a thing set out either
         if detailed(o):
             reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
+        elif o.thing is not None:  # the thing selected is named however far out
+            tag = thing_tag(timeline, frame, o.thing)
+            if tag is not None:
+                reqs.append(("thing", -1, tag, _request(tag, to_px, k, centred=True)))
     else:
         reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
     for _, mine in people:
@@ -683,7 +690,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     for name, (kind, who, t, req), p in zip(keys, reqs, placed, strict=True):
         turns[name] = turn = turns.get(name, -1) + 1  # set-down tags of one name: by turn
         name = (name, turn)
-        if o.lod and p.clash > 0 and kind != "group":
+        if o.lod and p.clash > 0 and kind not in ("group", "thing"):
             continue  # no free place: left out (the tooltip, a zoom or a selection tells it)
         old = memo.tags.get(name)
         if old is None or not ((old[0] is t or old[0] == t) and (old[1] is req or old[1] == req)
@@ -696,7 +703,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     for (kind, who), prims in out.items():
         if kind in ("bow", "held"):
             held.setdefault(who, []).extend(prims)
-    return _Tags(glyphs + out.get(("set_down", -1), []), held,
+    return _Tags(glyphs + out.get(("set_down", -1), []) + out.get(("thing", -1), []), held,
                  [p for (kind, _), prims in out.items() if kind == "said" for p in prims],
                  groups, [p for (kind, _), prims in out.items() if kind == "group"
                           for p in prims])
@@ -1027,23 +1034,38 @@ def prop_tag(x: float, y: float, name: str, anchor: str = "c") -> Text:
 
 def set_down_tags(timeline, frame) -> list[Text]:
     """Props set down, one tag per kind and place: six 乘矢 leaning at the 西序 read 乘矢×6."""
-    groups: list[tuple[str, list[tuple[float, float]]]] = []
+    return [tag for tag, _ in _set_down_groups(timeline, frame)]
+
+
+def thing_tag(timeline, frame, j: int) -> Text | None:
+    """The tag of the group of props set down that prop j lies in (its name, and how many lie
+    there), or None when j is not set down and seen."""
+    for tag, members in _set_down_groups(timeline, frame):
+        if j in members:
+            return tag
+    return None
+
+
+def _set_down_groups(timeline, frame) -> list[tuple[Text, list[int]]]:
+    """set_down_tags, each tag with the props it names."""
+    groups: list[tuple[str, list[tuple[float, float]], list[int]]] = []
     for j, p in enumerate(timeline.props):
         if int(frame.prop_holder[j]) < 0 and bool(frame.prop_visible[j]):
             x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
             # same name within 1.5 尺 of a group's first member joins it (a grid would split
             # neighbours that straddle a cell edge)
-            for name, pts in groups:
+            for name, pts, js in groups:
                 if name == p.name and math.hypot(pts[0][0] - x, pts[0][1] - y) < 1.5:
                     pts.append((x, y))
+                    js.append(j)
                     break
             else:
-                groups.append((p.name, [(x, y)]))
-    out: list[Text] = []
-    for name, pts in groups:
+                groups.append((p.name, [(x, y)], [j]))
+    out: list[tuple[Text, list[int]]] = []
+    for name, pts, js in groups:
         x = sum(q[0] for q in pts) / len(pts)
         y = sum(q[1] for q in pts) / len(pts)
-        out.append(prop_tag(x, y, name if len(pts) == 1 else f"{name}×{len(pts)}"))
+        out.append((prop_tag(x, y, name if len(pts) == 1 else f"{name}×{len(pts)}"), js))
     return out
 
 
