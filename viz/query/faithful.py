@@ -2,8 +2,9 @@
 (class 1), and walks the text makes simultaneous (class 4). Run by `check`; each finding is a
 warning located at the first step citing the clause.
 
-A clause's moment is the time of the steps that cite it (their spans overlap the clause in the
-text): from the first one's start to the last one's end.
+A clause's moment is the time of the steps that say it (their spans overlap the clause in the
+text; a move the text does not say, `said: false`, says none): from the first one's start to the
+last one's end. clause_order_faults checks that each ends before its step goes on.
 """
 from __future__ import annotations
 
@@ -40,16 +41,60 @@ class Moment:
 def clause_moments(timeline, corpus, kind: str = "經") -> list[Moment]:
     """Each clause of that kind cited by at least one step, with the steps citing it."""
     spans = np.array([s.span for s in timeline.steps], float).reshape(-1, 2)
+    said = np.array([s.said for s in timeline.steps], bool)
     out = []
     for c in corpus.clauses:
         if c.kind != kind or not len(spans):
             continue
-        hit = np.nonzero((spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
+        hit = np.nonzero(said & (spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
         if not len(hit):
             continue
         steps = tuple(int(i) for i in hit)
         out.append(Moment(c, steps, min(timeline.steps[i].t0 for i in steps),
                           max(timeline.steps[i].t1 for i in steps)))
+    return out
+
+
+@dataclass(frozen=True)
+class OrderFault:
+    """A clause whose moment (the end of the last step of its citing step that says it) comes
+    after a step of the same citing step has begun an unsaid move or a later clause."""
+
+    clause: object  # viz.text Clause
+    moment: float
+    step: int  # the step begun too early
+    why: str
+
+
+def clause_order_faults(timeline, corpus) -> list[OrderFault]:
+    """Every 經 clause at its own moment: within each step of the script (each repetition of an
+    each: apart), the steps saying a clause end before any step saying only later clauses, or
+    any move the text does not say, begins. Steps saying several clauses share their moment.
+    One pass over arrays of the compiled steps."""
+    cl = [c for c in corpus.clauses if c.kind == "經"]
+    if not cl or not timeline.steps:
+        return []
+    cs = np.array([c.start for c in cl])
+    ce = np.array([c.end for c in cl])
+    steps = timeline.steps
+    sp = np.array([s.span for s in steps]).reshape(-1, 2)
+    lo = np.searchsorted(ce, sp[:, 0], side="right")  # first clause ending after the span starts
+    hi = np.searchsorted(cs, sp[:, 1], side="left") - 1  # last clause starting before it ends
+    groups: dict[tuple, list[int]] = {}
+    for j, s in enumerate(steps):
+        groups.setdefault((s.loc, s.rep), []).append(j)
+    out = []
+    for js in groups.values():
+        said = [j for j in js if steps[j].said and lo[j] <= hi[j]]
+        for k in sorted({k for j in said for k in range(lo[j], hi[j] + 1)}):
+            t = max(steps[j].t1 for j in said if lo[j] <= k <= hi[j])
+            for j in js:
+                if steps[j].t0 >= t - 1e-6:
+                    break
+                if not steps[j].said:
+                    out.append(OrderFault(cl[k], t, j, "a move the text does not say"))
+                elif lo[j] > k:
+                    out.append(OrderFault(cl[k], t, j, f"a later clause 「{cl[lo[j]].text}」"))
     return out
 
 

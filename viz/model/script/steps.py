@@ -8,7 +8,9 @@ Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from viz.base.errors import Loc, Problem
@@ -66,27 +68,33 @@ class _Steps(_Cast, _Patterns):
         return r if ok else None
 
     def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str, depth: int,
-             reading: str = "鄭") -> list[Step]:
+             reading: str = "鄭", said: bool = True) -> list[Step]:
+        """One step of a stage (or of a pattern) as Steps. span: the words it enacts; a pattern's
+        step with `cite:` enacts only that part of them (found within span), and those after it
+        the same part until another says; `said: false` marks a move the text does not say."""
         body = s
         if not pattern:
             body, reading = self.variant(s)
+        said = said and s.get("said", True) is not False
         if "use" in body:
             bound = self.bind(_subst(body, env) if env else body, depth)
             if bound is None:
                 return []
             out = []
+            part, found = span, None
             for ps, penv, pname in bound:
-                out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
+                if isinstance(ps, YMap) and "cite" in ps:
+                    got = self.part_of(_subst(ps["cite"], penv), span, found)
+                    if got is not None:
+                        part, found = got
+                out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
                 if total is not None:
-                    out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
-                                x.loc, x.pattern, x.expect) for x in out]
+                    out = [replace(x, dur=total / len(out)) for x in out]
             ex = self.expects(s.get("expect"), s.loc_of("expect")) if "expect" in s else ()
             if ex and out:  # checked when the pattern's last step has ended
-                last = out[-1]
-                out[-1] = Step(last.cite, last.span, last.actions, last.dur, last.note,
-                               last.reading, last.loc, last.pattern, last.expect + ex)
+                out[-1] = replace(out[-1], expect=out[-1].expect + ex)
             return out
         ctx = f"pattern {pattern!r}, used at {loc}" if pattern else ""
         dur = None
@@ -99,7 +107,25 @@ class _Steps(_Cast, _Patterns):
             note = s.get("note", "")
         return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
                      pattern, self.expects(s.get("expect"), s.loc_of("expect")
-                                           if "expect" in s else loc))]
+                                           if "expect" in s else loc), said=said)]
+
+    def part_of(self, words, span, prev: tuple[int, int] | None):
+        """(part, found): where a pattern step's `cite:` lies within the words the using step
+        cites (after the previous part found, else anywhere in them), widened to the end of its
+        clause, and to its clause's beginning when the previous part lies before that clause;
+        None when the words do not contain it (the pattern is used under other words, 如初: the
+        step enacts them all)."""
+        if self.corpus is None or not isinstance(words, str):
+            return None
+        got = ((find_cite(self.corpus, words, prev[0], span[1]) if prev else None)
+               or find_cite(self.corpus, words, span[0], span[1]))
+        if got is None:
+            return None
+        first, last = self.corpus.clause_at(got[0]), self.corpus.clause_at(got[1] - 1)
+        start = (first.start if first is not None and (prev is None or prev[1] <= first.start)
+                 else got[0])
+        end = last.end if last is not None else got[1]
+        return (max(start, span[0]), min(end, span[1])), got
 
     def variant(self, s: YMap) -> tuple[YMap, str]:
         """The step's body under the chosen readings: a variant that names one and carries
@@ -126,3 +152,19 @@ class _Steps(_Cast, _Patterns):
                 out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),
                                   holding, e.get("present")))
         return tuple(out)
+
+
+def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent."""
+    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
+    if not frags:
+        return None
+    pos, first = start, None
+    for f in frags:
+        f = f.strip()
+        hits = corpus.find(f, pos, end)
+        if not hits:
+            return None
+        first = hits[0] if first is None else first
+        pos = hits[0] + len(f)
+    return (first, pos)
