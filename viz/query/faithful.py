@@ -275,9 +275,23 @@ NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the cla
 def _claimants(timeline, m: Moment) -> set[int]:
     """Those a clause's claims are about: those it names who act at its moment, or if none, all
     those acting."""
-    acting = _actors_written(timeline, set(m.steps))
-    named = named_in(timeline, m.clause.text) & acting
+    acting = _actors_written(timeline, set(m.steps)) | {  # a 對 or a 辭 writes no motion
+        e.actor for e in timeline.events
+        if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
+    named = {a for a in named_in(timeline, m.clause.text) & acting
+             if not _given_to(m.clause.text, timeline.actors[a].name)}
     return named or acting
+
+
+GIVING = "授獻酬酢命"  # 授主人爵, 命釋獲者: the one handed to or ordered; the acts are another's
+
+
+def _given_to(text: str, name: str) -> bool:
+    """Is every mention of name in the clause right after a verb of giving (授主人爵)?"""
+    from viz.text import normalize
+    text, name = normalize(text), normalize(name or "")
+    at = [i for i in range(len(text)) if name and text.startswith(name, i)]
+    return bool(at) and all(i > 0 and text[i - 1] in GIVING for i in at)
 
 
 PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏")
@@ -285,15 +299,16 @@ SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out:
 
 
 def facing_claims(text: str):
-    """The facings a clause claims of people: X面, where a first direction written after a
-    place is the place's side (阼階之東，南面; 堂西，南面); none in a clause setting things out."""
+    """The facings a clause claims of people, (X面, degrees, the words since the last 面): X面,
+    where a first direction written after a place is the place's side (阼階之東，南面; 堂西，南面);
+    none in a clause setting things out."""
     if text.startswith(SETTING):
         return
     for g in FACE_RE.finditer(text):
         d = g.group(1)
         if len(d) == 2 and g.start() > 0 and text[g.start() - 1] in PLACE_CHARS:
             d = d[1]
-        yield d + "面", FACING[d]
+        yield d + "面", FACING[d], text[text.rfind("面", 0, g.start()) + 1:g.start()]
 
 
 def text_claims(timeline, corpus) -> dict:
@@ -313,13 +328,17 @@ def text_claims(timeline, corpus) -> dict:
     for m in clause_moments(timeline, corpus):
         text = normalize(m.clause.text)  # 靣 → 面 …
         who = _claimants(timeline, m)
+        acting = _actors_written(timeline, set(m.steps))
         names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
         claims = []
-        for claim, want in facing_claims(text):
+        for claim, want, before in facing_claims(text):
+            # the one named just before the direction (耦東面，大夫西面); if those words name
+            # nobody (耦, or the subject of a clause before), any of those acting
+            near = named_in(timeline, before) & who if before else who
             ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
-                     for f in frames for a in who)
+                     for f in frames for a in (near or acting))
             claims.append((claim, ok))
         for g in POSTURE_RE.finditer(text):
             w = g.group(1)
