@@ -70,8 +70,9 @@ class _Steps(_Cast, _Patterns):
     def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str, depth: int,
              reading: str = "鄭", said: bool = True) -> list[Step]:
         """One step of a stage (or of a pattern) as Steps. span: the words it enacts; a pattern's
-        step with `cite:` enacts only that part of them (found within span), and those after it
-        the same part until another says; `said: false` marks a move the text does not say."""
+        step with `cite:` enacts only that part of them (found within span; all of them when they
+        do not hold it), and those after it the same part until another says; `said: false`
+        marks a move the text does not say."""
         body = s
         if not pattern:
             body, reading = self.variant(s)
@@ -81,12 +82,7 @@ class _Steps(_Cast, _Patterns):
             if bound is None:
                 return []
             out = []
-            part, found = span, None
-            for ps, penv, pname in bound:
-                if isinstance(ps, YMap) and "cite" in ps:
-                    got = self.part_of(_subst(ps["cite"], penv), span, found)
-                    if got is not None:
-                        part, found = got
+            for (ps, penv, pname), part in zip(bound, self.parts(bound, span)):
                 out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
@@ -109,23 +105,45 @@ class _Steps(_Cast, _Patterns):
                      pattern, self.expects(s.get("expect"), s.loc_of("expect")
                                            if "expect" in s else loc), said=said)]
 
+    def parts(self, bound, span) -> list[tuple[int, int]]:
+        """The part of the using step's words (span) each of a pattern's steps enacts. A step
+        with `cite:` begins its part where those words hold it (at its clause's beginning, unless
+        the part before lies in that clause), and the part runs on to where the next begins (the
+        last: to the end of span), so the parts share out all the words; a step without `cite:`
+        enacts the part before it (the first: all of span), and one whose `cite:` the words do
+        not hold (the pattern used under other words, 如初) all of span."""
+        starts: list[int | None] = []  # None: all of span
+        start, found = span[0], None
+        for ps, penv, _ in bound:
+            if isinstance(ps, YMap) and "cite" in ps:
+                got = self.part_of(_subst(ps["cite"], penv), span, found)
+                start, found = got if got is not None else (None, found)
+            starts.append(start)
+        out = []
+        for i, b in enumerate(starts):
+            if b is None:
+                out.append(span)
+                continue
+            later = [x for x in starts[i + 1:] if x is not None and x > b]
+            out.append((b, min(later, default=span[1])))
+        return out
+
     def part_of(self, words, span, prev: tuple[int, int] | None):
-        """(part, found): where a pattern step's `cite:` lies within the words the using step
-        cites (after the previous part found, else anywhere in them), widened to the end of its
-        clause, and to its clause's beginning when the previous part lies before that clause;
-        None when the words do not contain it (the pattern is used under other words, 如初: the
-        step enacts them all)."""
+        """(start, found): where a pattern step's `cite:` is found in span (after the previous
+        one found, else anywhere), and where its part begins: the beginning of its clause, unless
+        the one found before lies in that clause; None when span does not hold it (or only in
+        a 注 it encloses)."""
         if self.corpus is None or not isinstance(words, str):
             return None
         got = ((find_cite(self.corpus, words, prev[0], span[1]) if prev else None)
                or find_cite(self.corpus, words, span[0], span[1]))
-        if got is None:
-            return None
-        first, last = self.corpus.clause_at(got[0]), self.corpus.clause_at(got[1] - 1)
+        run = self.corpus.run_at(got[0]) if got is not None else None
+        if run is None or run.kind not in ("經", "記"):
+            return None  # only in a 注 the cited words enclose: not a part the text says
+        first = self.corpus.clause_at(got[0])
         start = (first.start if first is not None and (prev is None or prev[1] <= first.start)
                  else got[0])
-        end = last.end if last is not None else got[1]
-        return (max(start, span[0]), min(end, span[1])), got
+        return max(start, span[0]), got
 
     def variant(self, s: YMap) -> tuple[YMap, str]:
         """The step's body under the chosen readings: a variant that names one and carries
