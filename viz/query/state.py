@@ -128,7 +128,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
         "stage": {"index": stage.index + 1, "name": stage.name, "section": stage.section,
                   "t0": round(stage.t0, 3), "t1": round(stage.t1, 3)} if stage else None,
         "step": {"index": step.index, "cite": step.cite, "t0": round(step.t0, 3),
-                 "t1": round(step.t1, 3), "script": step.loc,
+                 "t1": round(step.t1, 3), "script": step.loc, "said": step.said,
                  "clause": ({"id": clause.id, "text": clause.text} if clause else None),
                  "page": corpus.page_at(step.span[0]) if corpus is not None else None}
         if step else None,
@@ -143,7 +143,10 @@ def format_state(s: dict[str, Any]) -> str:
     if s["stage"]:
         lines.append(f"stage {s['stage']['index']} {s['stage']['name']}")
     if s["step"]:
-        lines.append(f"clause 「{s['step']['cite']}」 (page {s['step']['page']})")
+        c = s["step"]["clause"]
+        said = "" if s["step"].get("said", True) else ", a move the text does not say"
+        lines.append(f"clause {c['id']} 「{c['text']}」 (page {s['step']['page']}{said})" if c
+                     else f"clause 「{s['step']['cite']}」 (page {s['step']['page']}{said})")
     lines.append("")
     w = max((len(a["name"]) for a in s["actors"]), default=2)
     for a in s["actors"]:
