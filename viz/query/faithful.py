@@ -275,12 +275,17 @@ NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the cla
 def _claimants(timeline, m: Moment) -> set[int]:
     """Those a clause's claims are about: those it names who act at its moment, or if none, all
     those acting."""
-    acting = _actors_written(timeline, set(m.steps)) | {  # a 對 or a 辭 writes no motion
-        e.actor for e in timeline.events
-        if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
+    acting = _acting(timeline, m)
     named = {a for a in named_in(timeline, m.clause.text) & acting
              if not _given_to(m.clause.text, timeline.actors[a].name)}
     return named or acting
+
+
+def _acting(timeline, m: Moment) -> set[int]:
+    """Those the steps saying a clause move, pose or make speak (a 對 or a 辭 writes no motion)."""
+    return _actors_written(timeline, set(m.steps)) | {
+        e.actor for e in timeline.events
+        if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
 
 
 GIVING = "授獻酬酢命"  # 授主人爵, 命釋獲者: the one handed to or ordered; the acts are another's
@@ -328,7 +333,7 @@ def text_claims(timeline, corpus) -> dict:
     for m in clause_moments(timeline, corpus):
         text = normalize(m.clause.text)  # 靣 → 面 …
         who = _claimants(timeline, m)
-        acting = _actors_written(timeline, set(m.steps))
+        acting = _acting(timeline, m)
         names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
