@@ -98,6 +98,30 @@ def clause_order_faults(timeline, corpus) -> list[OrderFault]:
     return out
 
 
+def shared_moments(timeline, corpus) -> list[tuple[object, int]]:
+    """(clause, step) for each 經 clause whose moment is the end of a step that says other 經
+    clauses too: said at once (皆 …, a rule beside an act) or not yet parted (a pattern's steps
+    without cite:). The clause-order test keeps this list from growing."""
+    cl = [c for c in corpus.clauses if c.kind == "經"]
+    if not cl or not timeline.steps:
+        return []
+    cs = np.array([c.start for c in cl])
+    ce = np.array([c.end for c in cl])
+    sp = np.array([s.span for s in timeline.steps]).reshape(-1, 2)
+    said = np.array([s.said for s in timeline.steps], bool)
+    t1 = np.array([s.t1 for s in timeline.steps])
+    lo = np.searchsorted(ce, sp[:, 0], side="right")
+    hi = np.searchsorted(cs, sp[:, 1], side="left") - 1
+    out = []
+    for k, c in enumerate(cl):
+        sel = np.nonzero(said & (lo <= k) & (hi >= k))[0]
+        if len(sel):
+            j = int(sel[np.argmax(t1[sel])])
+            if hi[j] > lo[j]:
+                out.append((c, j))
+    return out
+
+
 def _actors_written(timeline, steps: set[int]) -> set[int]:
     """Actors whose motion or posture the steps wrote (those acting in them)."""
     out: set[int] = set()
