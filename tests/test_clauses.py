@@ -10,7 +10,12 @@ from tests.test_compile import SCRIPT
 from viz.base.errors import Collector
 from viz.model.compile.compiler import compile_script
 from viz.model.script.reader import parse_script
-from viz.query.faithful import clause_moments, clause_order_faults, shared_moments
+from viz.query.faithful import (
+    clause_moments,
+    clause_order_faults,
+    order_warnings,
+    shared_moments,
+)
 from viz.query.state import resolve_moment
 
 
@@ -105,6 +110,10 @@ def test_a_clause_whose_moment_comes_after_an_unsaid_move_is_a_fault(field, corp
     faults = clause_order_faults(tl, corpus)
     assert [f.why for f in faults] == ["a move the text does not say"]
     assert "再拜" in faults[0].clause.text
+    # check warns of it, at the step citing the clause
+    (w,) = order_warnings(tl, corpus)
+    assert w.loc.file == "t.yaml" and "a move the text does not say" in w.message
+    assert order_warnings(compiled(PARTS, field, corpus)[0], corpus) == []
 
 
 WALK = SCRIPT.replace("""\

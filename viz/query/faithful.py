@@ -98,6 +98,23 @@ def clause_order_faults(timeline, corpus) -> list[OrderFault]:
     return out
 
 
+def order_warnings(timeline, corpus) -> list[Problem]:
+    """Class 6 as warnings (check): a clause whose moment comes after its step has gone on to a
+    later clause or an unsaid move, located at the step, once per clause and step."""
+    out, seen = [], set()
+    for f in clause_order_faults(timeline, corpus):
+        s = timeline.steps[f.step]
+        if (f.clause.id, s.loc) in seen:
+            continue
+        seen.add((f.clause.id, s.loc))
+        out.append(Problem(_loc(s.loc), f"「{f.clause.text}」 ({f.clause.id}) ends at "
+                                        f"{f.moment:.0f} s, after {f.why} has begun "
+                                        f"(t {s.t0:.0f} s): --after shows a later state; give "
+                                        f"the pattern's steps cite: parts, or the move said: "
+                                        f"false after the clause"))
+    return out
+
+
 def shared_moments(timeline, corpus) -> list[tuple[object, int]]:
     """(clause, step) for each 經 clause whose moment is the end of a step that says other 經
     clauses too: said at once (皆 …, a rule beside an act) or not yet parted (a pattern's steps
