@@ -345,7 +345,8 @@ def test_check_text_on_the_bundled_rite(whole, corpus):
     assert rep["claims"] > 500 and rep["agreed"] >= 0.98 * rep["claims"]
     assert {"clause", "id", "claim", "who", "result"} <= set(rep["items"][0])
     # a place's side is not a facing: 阼階之東，南面; a mat's facing is not a person's
-    assert list(facing_claims("主人阼階之東南面辭洗")) == [("南面", 180)]
+    assert list(facing_claims("主人阼階之東南面辭洗")) == [("南面", 180, "主人阼階之")]
+    assert [c[2] for c in facing_claims("耦東面大夫西面")] == ["耦", "大夫"]
     assert list(facing_claims("乃席賓南面東上")) == []
 
 
