@@ -114,11 +114,13 @@ def cmd_score(args) -> int:
 
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+    from viz.query.dressed import dress_warnings
     from viz.query.faithful import held_warnings
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
-                + tuple(held_warnings(d.timeline, d.corpus)))
+                + tuple(held_warnings(d.timeline, d.corpus))
+                + tuple(dress_warnings(d.timeline, d.corpus)))
     tl = d.timeline
     if args.strict and warnings:
         for w in warnings:
