@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from viz.draw import hud, labels, scene, things
+from viz.draw import dress, hud, labels, scene, things
 from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, View, compose, view_kind
@@ -454,7 +454,7 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         marks.append(labels.circle_box(sx, sy, 3.5))
         marks.append((min(sx, tip[0]) - 1.5, min(sy, tip[1]) - 1.5, max(sx, tip[0]) + 1.5,
                       max(sy, tip[1]) + 1.5))
-        name = _name_of(tl, frame, i)
+        name = _name_of(tl, frame, i) + dress.plate_note(tl, frame, i)
         w, h = labels.text_size(name, npx)
         # behind him first: the tick in front stays clear
         reqs.append(labels.Label((sx, sy), w, h, r=4.0, order=labels.facing_order(dx, dy)))
