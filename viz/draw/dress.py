@@ -14,7 +14,7 @@ import math
 from viz.draw.display import Circle, Line, Polygon, Primitive
 from viz.model.dress import BOW_NAMES, WORN
 
-SKIN = (238, 196, 158)
+SKIN = (232, 164, 112)
 SKIN_EDGE = (150, 96, 60)
 RING = (214, 168, 40)
 GUARD = (92, 54, 28)
@@ -79,10 +79,18 @@ def bow_glyph(x: float, y: float, u: float, strung: bool) -> list[Primitive]:
                      (x + 0.6 * u, y + 0.8 * u), (x - 0.6 * u, y + 0.8 * u)), INK, None)]
 
 
+
 def plate_note(timeline, frame, i: int) -> str:
-    """What a plate writes after a person's name: ·袒 while his left arm is bared (決遂 go with
-    it), ·弛弓 while he holds an unstrung bow (a bow is strung otherwise); "" for neither."""
-    note = "·袒" if worn(frame, i)[0] else ""
+    """What a plate writes after a person's name: ·弛弓 while he holds an unstrung bow (a bow is
+    strung otherwise; 袒 is his dot: plate_dot)."""
     if any(bow_state(timeline, frame, pid) == "弛" for pid in frame.holding[i]):
-        note += "·弛弓"
-    return note
+        return "·弛弓"
+    return ""
+
+
+def plate_dot(frame, i: int, sx: float, sy: float, ink) -> Circle | None:
+    """A plate's standing dot (screen px) for a person whose left arm is bared (袒): the skin's
+    colour ringed in ink, as large as the plain dot's mark; None when he is covered."""
+    if not worn(frame, i)[0]:
+        return None
+    return Circle((sx, sy), 3.3, SKIN, ink, 1.3, screen=True)
