@@ -1,4 +1,4 @@
-"""What the archers wear and how their bows are: 袒, 決, 遂 and the 扑 in the belt, per person; 張 or 弛, per bow.
+"""What the archers wear, and their bows: 袒, 決, 遂 and the 扑 in the belt per person; 張 or 弛 per bow.
 
 _Dress keeps, for each person, whether his left arm is bared (袒; 襲 covers it), whether he wears
 the thumb-ring (決) and the arm-guard (遂, called 拾 when not shooting: 説決拾), and whether the 扑
