@@ -141,9 +141,10 @@ def report_check(args, d) -> int:
 def report_text(args, d) -> int:
     """check --text: each claim a clause of the 經 makes of facing, posture or holding, and
     whether those it names do so at its moment (JSON with --json)."""
+    from viz.query.dressed import with_dress
     from viz.query.faithful import text_claims
 
-    rep = text_claims(d.timeline, d.corpus)
+    rep = with_dress(text_claims(d.timeline, d.corpus), d.timeline, d.corpus)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=2))
         return 0

@@ -88,3 +88,13 @@ def dress_warnings(timeline, corpus) -> list[Problem]:
                                     f"{'is' if '弓' not in r['claim'] else 'holds'} not so "
                                     f"at its moment")
             for r in dress_results(timeline, corpus) if r["result"] == "disagrees"]
+
+
+def with_dress(rep: dict, timeline, corpus) -> dict:
+    """check --text's report (faithful.text_claims) with the dress claims added and counted."""
+    items = rep["items"] + [{k: r[k] for k in ("clause", "id", "claim", "who", "result")}
+                            for r in dress_results(timeline, corpus)]
+    return {"claims": len(items),
+            "agreed": sum(i["result"] == "agreed" for i in items),
+            "noted": sum(i["result"] == "noted" for i in items),
+            "items": items}

@@ -302,10 +302,6 @@ def text_claims(timeline, corpus) -> dict:
                 else "disagrees")
             items.append({"clause": text, "id": m.clause.id, "claim": claim, "who": names,
                           "result": result})
-    from viz.query.dressed import dress_results  # class 3: 袒, 襲, 決遂 … 張弓, 弛弓
-
-    items += [{k: r[k] for k in ("clause", "id", "claim", "who", "result")}
-              for r in dress_results(timeline, corpus)]
     return {"claims": len(items),
             "agreed": sum(i["result"] == "agreed" for i in items),
             "noted": sum(i["result"] == "noted" for i in items),
