@@ -21,6 +21,7 @@ SCRIPT = textwrap.dedent("""\
     props:
       - {id: gong, name: 弓, kind: 弓, at: 西階下}
       - {id: pu, name: 扑, kind: 扑, at: 西階下}
+      - {id: shi, name: 矢, kind: 矢, at: 西階下}
       - {id: gong2, name: 弓, kind: 弓, held_by: shang}
     stages:
       - name: 三請射
@@ -33,6 +34,7 @@ SCRIPT = textwrap.dedent("""\
               - move: {who: sishe, to: 西階下}
               - dress: {who: sishe, is: 袒決遂}
               - take: {who: sishe, prop: gong}
+              - take: {who: sishe, prop: shi}
               - take: {who: sishe, prop: pu}
               - dress: {who: sishe, is: 搢扑}
               - move: {who: sishe, to: 洗}
@@ -117,7 +119,7 @@ def test_check_catches_a_clause_whose_dress_is_not_done(field, corpus):
     tl, _ = compiled(SCRIPT, field, corpus)
     res = {(r["id"], r["claim"]): r["result"] for r in dress_results(tl, corpus)}
     assert res[("26.01", "袒決遂")] == "agreed" and res[("26.01", "搢扑")] == "agreed"
-    assert res[("26.02", "去扑")] == "agreed"
+    assert res[("26.02", "去扑")] == "agreed" and res[("26.01", "挾一个")] == "agreed"
     assert res[("26.06", "袒決遂")] == "agreed"
     assert not dress_warnings(tl, corpus)
     planted = SCRIPT.replace("          - dress: {who: sishe, is: 袒決遂}\n", "")
@@ -129,6 +131,13 @@ def test_check_catches_a_clause_whose_dress_is_not_done(field, corpus):
     assert any("司射適堂西袒決遂" in m and "says 袒決遂" in m for m in warns), warns
     assert any("皆袒決遂執弓各以其耦進" in m and "says 袒決遂" in m for m in warns), warns
     assert len(warns) == 2
+    # 挾一个 with no arrow in hand
+    no_arrow = SCRIPT.replace("          - take: {who: sishe, prop: shi}\n", "")
+    assert no_arrow != SCRIPT
+    tl3, _ = compiled(no_arrow, field, corpus)
+    assert [w.message for w in dress_warnings(tl3, corpus)] == [
+        "「司射適堂西袒決遂取弓於階西挾一个搢扑以反位」 says 挾一个, but 上耦上射、司射 holds no arrow "
+        "(矢) at its moment"]
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """What the 經 says they wear, checked against the motion (issue 19, class 3): where a clause says
-that someone 袒 / 襲 / 決遂 / 説決拾 / 搢扑 / 執張弓 / 執弛弓, those it names (or, naming nobody who
-acts, those acting) are so dressed, or their bow so strung, at the clause's moment (the end of one
-of the steps citing it). Read by `check` (warnings) and `check --text` (claims)."""
+that someone 袒 / 襲 / 決遂 / 説決拾 / 搢扑 / 執張弓 / 執弛弓 / 挾 (an arrow), those it names (or who
+act, or loose an arrow, at its moment) are so dressed, their bow so strung, an arrow in hand, as
+one of the steps citing it ends. Read by `check` (warnings) and `check --text` (claims)."""
 from __future__ import annotations
 
 import re
@@ -11,11 +11,14 @@ from viz.model.dress import BOW_STATES, WORN
 
 # a claim, and the columns it says are on (1) or off (0); 不決遂 and words in an order (命…) are
 # not claims
-DRESS_RE = re.compile(r"(不)?(袒決遂|袒決|袒|襲|説決拾|說決拾|説次拾|搢扑|去扑|執張弓|執弛弓|加弛弓)")
+DRESS_RE = re.compile(r"(不)?(袒決遂|袒決|袒|襲|説決拾|說決拾|説次拾|搢扑|去扑|執張弓|執弛弓|加弛弓|"
+                      r"挾乘矢|挾一个|挾弓矢|挾之)")
 WANT = {"袒決遂": {"袒": 1, "決": 1, "遂": 1}, "袒決": {"袒": 1, "決": 1}, "袒": {"袒": 1},
         "襲": {"袒": 0}, "説決拾": {"決": 0, "遂": 0}, "說決拾": {"決": 0, "遂": 0},
         "説次拾": {"決": 0, "遂": 0}, "搢扑": {"扑": 1}, "去扑": {"扑": 0},
-        "執張弓": {"張": 1}, "執弛弓": {"弛": 1}, "加弛弓": {"弛": 1}}
+        "執張弓": {"張": 1}, "執弛弓": {"弛": 1}, "加弛弓": {"弛": 1},
+        # 挾: an arrow held against the bowstring (注: 方持弦矢曰挾) — one holds a 矢
+        "挾乘矢": {"矢": 1}, "挾一个": {"矢": 1}, "挾弓矢": {"矢": 1}, "挾之": {"矢": 1}}
 NOTED = "noted:"  # in a citing step's note: "noted: 袒 (why)"
 
 
@@ -32,6 +35,10 @@ def _dressed(timeline, f, who: set[int], want: dict[str, int]) -> bool:
     worn = f.values.get("dress", {})
     bows = f.values.get("bow", {}).get("state", ())
     for a in who:
+        if "矢" in want:
+            if any(timeline.props[timeline.prop_index[p]].kind == "矢" for p in f.holding[a]):
+                return True
+            continue
         if "張" in want or "弛" in want:
             state = BOW_STATES["張" if "張" in want else "弛"]
             for pid in f.holding[a]:
@@ -55,6 +62,12 @@ def _dress_written(timeline, steps: set[int]) -> set[int]:
     return {int(a) for a in ch.owner[np.isin(ch.writer, list(steps))]}
 
 
+def _shooting(timeline, t0: float, t1: float) -> set[int]:
+    """Those who loose an arrow between t0 and t1 (上射既發挾弓矢: the archer, not named whole)."""
+    return {e.actor for e in timeline.events if e.kind == "shot" and t0 <= e.t0 <= t1
+            and e.actor >= 0}
+
+
 def dress_results(timeline, corpus) -> list[dict]:
     """Every dress claim of the 經 at its clause's moment: {clause, id, claim, who, result, loc}."""
     from viz.query.faithful import _actors_written, clause_moments, named_in
@@ -67,7 +80,7 @@ def dress_results(timeline, corpus) -> list[dict]:
         if not claims:
             continue
         who = _actors_written(timeline, set(m.steps)) | _dress_written(timeline, set(m.steps)) \
-            | named_in(timeline, text)
+            | named_in(timeline, text) | _shooting(timeline, m.t0, m.t1)
         names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
@@ -84,9 +97,14 @@ def dress_warnings(timeline, corpus) -> list[Problem]:
     """Class 3 as warnings, located at the first step citing the clause."""
     from viz.query.faithful import _loc
 
+    def what(claim: str) -> str:
+        if claim.startswith("挾"):
+            return "holds no arrow (矢)"
+        if "張" in claim or "弛" in claim:
+            return f"holds no bow {'張' if '張' in claim else '弛'}"
+        return "is not so dressed"
     return [Problem(_loc(r["loc"]), f"「{r['clause']}」 says {r['claim']}, but {r['who']} "
-                                    f"{'is' if '弓' not in r['claim'] else 'holds'} not so "
-                                    f"at its moment")
+                                    f"{what(r['claim'])} at its moment")
             for r in dress_results(timeline, corpus) if r["result"] == "disagrees"]
 
 
