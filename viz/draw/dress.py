@@ -54,14 +54,14 @@ def marks(x: float, y: float, r: float, facing: float, dress: tuple[int, ...]) -
         out.append(Line((p0, p1), STICK, 3.0))
     if bared:
         c = (x + lx * 0.78 * r, y + ly * 0.78 * r)
-        out.append(Circle(c, 0.42 * r, SKIN, SKIN_EDGE, 1.0))
+        out.append(Circle(c, 0.42 * r, SKIN, SKIN_EDGE, 1.0, min_px=2.5))  # legible on a dot
     if guard:  # along the left forearm, held out ahead of the shoulder
         p0 = (x + lx * 1.05 * r + fx * 0.1 * r, y + ly * 1.05 * r + fy * 0.1 * r)
         p1 = (x + lx * 1.05 * r + fx * 0.8 * r, y + ly * 1.05 * r + fy * 0.8 * r)
         out.append(Line((p0, p1), GUARD, 3.0))
     if ring:  # the right thumb
         c = (x - lx * 1.0 * r + fx * 0.45 * r, y - ly * 1.0 * r + fy * 0.45 * r)
-        out.append(Circle(c, 0.3 * r, None, RING, 2.0))
+        out.append(Circle(c, 0.3 * r, None, RING, 2.0, min_px=2.0))
     return out
 
 
