@@ -1,7 +1,8 @@
 """What a person wears drawn on his token, and a bow strung or unstrung: pure primitives in 尺.
 
 Marks, each on the token's rim so the label inside stays clear (the person's own left and right,
-from his facing): 袒, the bared left arm, a skin-coloured patch on the left shoulder; 決, the
+from his facing), as 鄭注 on 請射 describes them (袒左免衣也; 決…著右大擘指以鈎弦; 遂射韝也; 疏: 凡事
+無問吉凶皆袒左): 袒, the bared left arm, a skin-coloured patch on the left shoulder; 決, the
 thumb-ring, a small gold ring at the right hand; 遂, the leather arm-guard, a dark band along the
 left forearm, ahead of the shoulder; the 扑 in the belt, a stick slanting across his back. A bow
 held is drawn strung (張: an arc with its string) or unstrung (弛: a flat reversed curve, no
