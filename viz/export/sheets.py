@@ -27,6 +27,7 @@ from viz.draw import trails
 from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS, page_size
 from viz.model.timeline import POSTURES
 from viz.query.state import QueryError, dir_name
+from viz.query.words import clause_said, enacted_words
 
 MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
 MIN_TURN = 5.0  # degrees
@@ -148,11 +149,12 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
         if not (walked > MIN_WALK or turned or gest or posture_changed or held_a != held_b
                 or says or comes or dress != dress_from):
             continue
-        clause = corpus.clause_at(s.span[0]) if corpus is not None else None
+        clause = clause_said(corpus, s)
         st = stages.get(s.stage)
         sa, sb = (tuple(float(v) for v in f.xy[actor]) for f in (a, b))
         out.append(Cue(
-            s.index, s.t0, s.t1, f"{st.index + 1} {st.name}" if st else "", s.cite,
+            s.index, s.t0, s.t1, f"{st.index + 1} {st.name}" if st else "",
+            enacted_words(corpus, s),
             clause.id if clause else "", (clause.punct or clause.text) if clause else "",
             sa, sb, layout.nearest_place(*sa), layout.nearest_place(*sb), walked,
             (dir_name(fa), dir_name(fb)), gest, POSTURES[int(b.posture[actor])],
