@@ -635,7 +635,8 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
     main = _people(model, frame, cam, main_idx, near_legs, pg.px, pg.map, written)
     # place and feature names last, only where they are clear of everything above
-    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out)
+    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out,
+                        _inner(pg.map))
     title, words, page = _title(model, t, closing)
     if part is not None and part.of > 1:
         title = PART.format(title=title, n=part.number, of=part.of)
@@ -789,7 +790,7 @@ def _cut_by(prims, cam: Camera, box) -> tuple[float, float, float, float]:
 
 
 def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
-                layout=None) -> list[Primitive]:
+                layout=None, inside: labels.BoxT | None = None) -> list[Primitive]:
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
@@ -804,8 +805,10 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
         w, h = labels.text_size(p.text, px)
         fx, fy = _ANCHOR.get(p.anchor, (0.5, 0.5))
         box = (x - fx * w, y - fy * h, x - fx * w + w, y - fy * h + h)
-        if labels.hits(box, boxes[:n], 0.5):
-            continue
+        if labels.hits(box, boxes[:n], 0.5) or (inside is not None and not (
+                inside[0] <= box[0] and box[2] <= inside[2] and inside[1] <= box[1]
+                and box[3] <= inside[3])):
+            continue  # over what is written, or cut by the plan's frame
         boxes[n] = box
         n += 1
         out.append(Text((x, y), p.text, px, GREY, p.anchor, screen=True))
