@@ -606,3 +606,24 @@ def test_the_range_inset_draws_arrows_where_they_lie_with_one_count_a_cluster(ri
     assert len(shafts) >= min(len(scr), 3 * len({(round(a), round(b)) for a, b in scr})) * 0.5
     # names in the inset at a readable size
     assert all(t.size >= 12 for t in inset.prims if isinstance(t, Text) and t.bg is None)
+
+
+def test_on_paper_a_leader_runs_clear_of_the_names_already_down():
+    # the ground about a spot taken, and a name written where the window's placer would run
+    # the leader to its first free box: on paper the leader goes round it
+    lab = labels.Label((0.0, 0.0), 40, 14, r=4)
+    taken = [(-50.0, -25.0, 50.0, 25.0)]
+    plain, = labels.place([lab], taken)
+    lead = labels.leader(lab.anchor, plain.box, lab.r)
+    mid = ((lead[0][0] + lead[1][0]) / 2, (lead[0][1] + lead[1][1]) / 2)
+    word = (mid[0] - 5, mid[1] - 3, mid[0] + 5, mid[1] + 3)
+    assert plain.displaced and labels._crosses(lead, np.array([word]), 3.0)
+    clear, = labels.place_clear([lab], taken, words=[word])
+    assert clear.displaced and clear.clash == 0 and clear.box != plain.box
+    assert not labels._crosses(labels.leader(lab.anchor, clear.box, lab.r), np.array([word]),
+                               3.0)
+    # and a later name keeps off the leaders drawn before it
+    later = labels.Label(mid, 10, 6)
+    _, second = labels.place_clear([lab, later], taken)
+    assert not labels._crosses(labels.leader(lab.anchor, plain.box, lab.r),
+                               np.array([second.box]), 3.0)

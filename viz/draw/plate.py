@@ -247,8 +247,8 @@ def _boxes(layer: Layer) -> list[labels.BoxT]:
     return out
 
 
-def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0) -> tuple[
-        list[Primitive], list]:
+def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0,
+             words: Sequence[labels.BoxT] = ()) -> tuple[list[Primitive], list]:
     """The move numbers beside each start, placed clear of what is already down. People who
     set off together (one number, starts close by) share one number, as a drill chart writes
     a set once for a block of marchers."""
@@ -264,7 +264,7 @@ def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0) -> tuple
         mine.append((x, y))
         reqs.append(labels.Label((x, y), w, h, r=4.5))
         texts.append(text)
-    placed = labels.place(reqs, taken, _inner(bounds))
+    placed = labels.place_clear(reqs, taken, _inner(bounds), words=words)
     out: list[Primitive] = []
     for text, req, p in zip(texts, reqs, placed):
         cx, cy = p.center
@@ -512,7 +512,7 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         marks.append(labels.circle_box(qx, qy, 2.0))
         reqs.append(labels.Label((qx, qy), w, h, r=2.5))
         names.append((p.text, px * 0.85, GREY))
-    placed = labels.place(reqs, [*marks, *obstacles], _inner(box))
+    placed = labels.place_clear(reqs, [*marks, *obstacles], _inner(box))
     written: list[Primitive] = []
     for (name, size, col), req, p in zip(names, reqs, placed):
         if p.displaced:
@@ -526,8 +526,11 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
     first: dict[tuple[int, int], trails_mod.Leg] = {}
     for g in seen:
         first.setdefault((g.number, g.actor), g)
-    nums, num_boxes = _numbers(list(first.values()), cam, [*marks, *boxes], box,
-                               max(10.0, px * 0.8))
+    leads = [q for req, p in zip(reqs, placed) if p.displaced
+             for q in labels.along(labels.leader(req.anchor, p.box, req.r))]
+    nums, num_boxes = _numbers(list(first.values()), cam,
+                               [*marks, *obstacles, *boxes, *leads], box, max(10.0, px * 0.8),
+                               boxes)
     moves = trails_mod.drill(seen, cam.scale, ZHU, ZHU_FAINT) if seen else []
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
 
@@ -633,6 +636,8 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         cam.fit(bounds, margin=margin)
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
+    # nor the walls (a name over a wall drawn in ink cannot be read)
+    written += _walls(model.layout, cam)
     main = _people(model, frame, cam, main_idx, near_legs, pg.px, pg.map, written)
     # place and feature names last, only where they are clear of everything above
     plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out,
@@ -694,6 +699,16 @@ def _drawn(model: Model, bounds) -> tuple[float, float]:
     cam = Camera((0, 0, 100, 100), breaks=model.breaks)
     d0, d1 = (float(cam.ymap.fwd(bounds[1])), float(cam.ymap.fwd(bounds[3])))
     return max(bounds[2] - bounds[0], 1e-6), max(d1 - d0, 1e-6)
+
+
+def _walls(layout, cam: Camera) -> list[labels.BoxT]:
+    """The boxes (px) of the walls drawn on the plan."""
+    out = []
+    for f in layout.features:
+        if f.kind == "wall":
+            pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
+            out.append((*pts.min(axis=0), *pts.max(axis=0)))
+    return [tuple(float(v) for v in b) for b in out]
 
 
 def _arrange(model: Model, size, wide: bool, bounds, insets: bool):
