@@ -618,7 +618,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     rng = _range_view(model, frame, far_idx, far_legs) if want_range else None
     pg, row, margin = _arrange(model, size, part is not None, bounds, want_range or want_gate)
     cam = Camera(pg.map, breaks=model.breaks)
-    cam.fit(bounds, margin=margin)
+    cam.fit(bounds, margin=margin, box=_north_up(model, pg.map, bounds, margin))
     W, H = size
     x, y, w, h = pg.page
     base: list[Primitive] = [Rect((0, 0, W, H), PAPER), Rect((x, y, w, h), None, INK, 2.0),
@@ -633,7 +633,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         k = 1.0 / cam.scale
         bounds = (bounds[0] - grow[0] * k, bounds[1] - grow[3] * k, bounds[2] + grow[2] * k,
                   bounds[3] + grow[1] * k)
-        cam.fit(bounds, margin=margin)
+        cam.fit(bounds, margin=margin, box=_north_up(model, pg.map, bounds, margin))
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
     # nor the walls (a name over a wall drawn in ink cannot be read)
@@ -709,6 +709,15 @@ def _walls(layout, cam: Camera) -> list[labels.BoxT]:
             pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
             out.append((*pts.min(axis=0), *pts.max(axis=0)))
     return [tuple(float(v) for v in b) for b in out]
+
+
+def _north_up(model: Model, box: Box, bounds, margin: float) -> Box:
+    """The part of the plan's box its ground fills at the largest scale, at the box's top (a
+    plan narrower than deep leaves the room under it, not above the 堂)."""
+    x, y, w, h = box
+    bw, bh = _drawn(model, bounds)
+    k = min((w - 2 * margin) / bw, (h - 2 * margin) / bh)
+    return (x, y, w, min(h, bh * k + 2 * margin))
 
 
 def _arrange(model: Model, size, wide: bool, bounds, insets: bool):
