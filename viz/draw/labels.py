@@ -7,6 +7,8 @@ sixteen directions; the first box that meets no placed label, no obstacle (token
 ticks) and stays inside the bounds wins. A label placed off its first ring is "displaced" and
 gets a leader line back to its anchor. When every candidate collides, the one with the least
 overlapping area is kept (a crowded frame still shows every name), and `overlaps` counts it.
+`place_clear` is the same pass for a printed page: leaders kept off the labels already down and
+the labels after them kept off the leaders (the window keeps `place`).
 
 Everything is in one plane of pixels, y down (screen space, or 尺 × px per 尺 with y flipped);
 boxes are (x0, y0, x1, y1). Candidates of one label are tested against every box at once.

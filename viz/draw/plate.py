@@ -19,8 +19,11 @@ MAX_MOVES numbered moves is split into several such plates, cut between phases o
 The `plate` style is how 張惠言's 儀禮圖 and the 欽定儀禮義疏 draw a moment: paper and ink,
 the hall in line, each person written as his name where he stands (a dot for the spot, a tick
 for the way he faces), north up, the stage and the clause as the title, the cited words beside
-the plan, a scale in 尺 and m. Names are placed by viz.draw.labels: none overlaps another name
-or anyone's mark; a name pushed off its spot has a leader line. Who stands down the range, and
+the plan, a scale in 尺 and m. The plan is framed to the whole 堂 and the people and moves
+about it, at the largest scale the page allows (not the whole court). Names are placed by
+viz.draw.labels.place_clear: none overlaps another name, anyone's mark or a wall; a name pushed
+off its spot has a leader line, run clear of the names already down where it can be. Arrows
+lying about are drawn as arrows where they lie, with one count a cluster. Who stands down the range, and
 who is at the 賔's own gate (the layout's elsewhere scene) while the plan shows the school, is
 drawn in an inset beside the plan, with the moves made there. `screen` is the window's look
 (viz.draw.compose) with the trails drawn over it.
