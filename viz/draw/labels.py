@@ -682,18 +682,29 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     names = np.asarray(list(words), float).reshape(-1, 4)
     out: list[Placed] = []
     for lab in labels:
-        # rings further out than the window's: a leader may run longer on paper
-        cand = np.vstack([_candidates(lab), _rings(lab, RINGS + 1, 2 * RINGS)])
-        cost = _costs(cand, np.vstack(live), bounds)
-        free = np.nonzero(cost <= 1e-9)[0]
+        boxes = np.vstack(live) if len(live) > 1 else live[0]
+        live = [boxes]
         near = _first(lab)
-        k = None
-        for j in free:
-            j = int(j)
-            if j < near or not _crosses(leader(lab.anchor, tuple(cand[j]), lab.r), names,
-                                        step):
-                k = j
+        # the touching places, then ring after ring (further out than the window's: a leader
+        # may run longer on paper), each tried only when those before hold no free box whose
+        # leader runs clear
+        cands, costs, k = [], [], None
+        for ring in range(0, 2 * RINGS + 1):
+            cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
+            cost = _costs(cand, boxes, bounds)
+            base = sum(len(c) for c in cands)
+            cands.append(cand)
+            costs.append(cost)
+            for j in np.nonzero(cost <= 1e-9)[0]:
+                j = int(j) + base
+                if j < near or not _crosses(leader(lab.anchor, tuple(cands[-1][j - base]),
+                                                   lab.r), names, step):
+                    k = j
+                    break
+            if k is not None:
                 break
+        cand, cost = np.vstack(cands), np.concatenate(costs)
+        free = np.nonzero(cost <= 1e-9)[0]
         if k is None and len(free):  # every free box's leader crosses a label: the fewest
             k = int(min(free, key=lambda j: _crossed(leader(lab.anchor, tuple(cand[j]),
                                                             lab.r), names, step)))
