@@ -345,16 +345,16 @@ col.does { width: 12%; } col.holds { width: 7em; } col.plan { width: """ + str(P
 img { display: block; max-width: 100%; height: auto; }
 @media print {
   /* A4 or Letter, portrait: the table fills the page's width, the text column takes what the
-     others leave (never a column two characters wide), a plan is 30 mm wide, and a cue is
+     others leave (never a column two characters wide), a plan is 25 mm wide, and a cue is
      never cut by a page break; the column heads repeat on every page */
   body { margin: 0; background: white; font-size: 7.5pt; line-height: 1.3; }
   h1 { font-size: 13pt; margin: 0 0 1mm; }
   p.small { margin: 0 0 2mm; }
   th, td { padding: .6mm 1mm; }
-  col.n { width: 6mm; } col.t { width: 13mm; } col.where { width: 30mm; }
+  col.n { width: 7.5mm; } col.t { width: 13mm; } col.where { width: 30mm; }
   col.facing { width: 11mm; } col.does { width: 21mm; } col.holds { width: 13mm; }
-  col.plan { width: 31mm; }
-  td.plan img { width: 30mm; }
+  col.plan { width: 26mm; }
+  td.plan img { width: 25mm; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; page-break-inside: avoid; }
   tr.stage { break-after: avoid; page-break-after: avoid; }
