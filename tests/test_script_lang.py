@@ -478,3 +478,14 @@ def test_the_docs_list_the_librarys_patterns():
     for f in sorted((ASSETS / "patterns").glob("*.yaml")):
         names = re.findall(r"^  (\S+):$", f.read_text(encoding="utf-8"), re.M)
         assert f"| `{f.name}` | {' '.join(names)} |" in doc
+
+
+def test_an_expect_takes_each_members_values(tmp_path, field, corpus):
+    folder = write(tmp_path, {"rite/manifest.yaml": "rite: toy\ncast: cast.yaml\n"
+                                                    "sections: [sections/01.yaml]\n",
+                              "rite/cast.yaml": EACH_CAST,
+                              "rite/sections/01.yaml": each_stage("{dx: '6 * $i', face: 南}") +
+                              "    expect:\n      - {who: $each, at: {place: 洗, dx: $dx}}\n"})
+    s = load_script(folder, field, corpus)
+    got = [(e.who, e.at.dx) for st in s.stages for step in st.steps for e in step.expect]
+    assert got == [(("z1",), 6), (("z2",), 12), (("z3",), 18)]
