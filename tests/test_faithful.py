@@ -214,19 +214,26 @@ def test_a_wait_among_those_set_moving_together_is_reported(field, corpus):
     old = ("      - cite: 主人以賔三揖\n        dur: 1\n        do:\n"
            "          - move: {who: bin, to: {place: 門外, dx: 10}}\n")
     assert old in SCRIPT
-    together = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
+    def walk(cite, wait="", note=""):
+        return SCRIPT.replace(old, f"      - cite: {cite}\n{note}        do:\n"
                                    "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
+                                   f"{wait}"
                                    "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
-    apart = SCRIPT.replace(old, "      - cite: 主人以賔三揖\n        do:\n"
-                                "          - move: {who: zhuren, to: {place: 門內, dy: 40}}\n"
-                                "          - wait: {who: bin, dur: 30}\n"
-                                "          - move: {who: bin, to: {place: 門外, dx: 40}}\n")
-    tl, _ = compiled(together, field, corpus)
+    stand = "          - wait: {who: bin, dur: 30}\n"
+    tl, _ = compiled(walk("主人以賔三揖皆行"), field, corpus)
     assert not together_waits(tl, corpus)
-    tl, _ = compiled(apart, field, corpus)
+    tl, _ = compiled(walk("主人以賔三揖皆行", stand), field, corpus)
     got = together_waits(tl, corpus)
-    assert [(tl.actors[a].id, round(g)) for _, a, g, _ in got] == [("bin", 30)]
+    assert [(tl.actors[a].id, round(g), why) for _, a, g, _, why, _ in got] == [("bin", 30, False)]
     assert "賔 (bin) stands 30 s before setting off" in wait_warnings(tl, corpus)[0].message
+    # only the steps citing the words from 皆 to its verb are looked at: 三揖 alone is not 皆行
+    tl, _ = compiled(walk("主人以賔三揖", stand), field, corpus)
+    assert not together_waits(tl, corpus)
+    # a note naming him explains it: reported apart, and no longer a warning
+    tl, _ = compiled(walk("主人以賔三揖皆行", stand,
+                          "        note: \"not together: 賔 (a test)\"\n"), field, corpus)
+    assert [why for *_, why, _ in together_waits(tl, corpus)] == [True]
+    assert not wait_warnings(tl, corpus) and len(wait_warnings(tl, corpus, explained=True)) == 1
 
 
 def test_the_bundled_walks_together_where_the_text_says(whole, corpus):
@@ -338,5 +345,109 @@ def test_check_text_on_the_bundled_rite(whole, corpus):
     assert rep["claims"] > 500 and rep["agreed"] >= 0.98 * rep["claims"]
     assert {"clause", "id", "claim", "who", "result"} <= set(rep["items"][0])
     # a place's side is not a facing: 阼階之東，南面; a mat's facing is not a person's
-    assert list(facing_claims("主人阼階之東南面辭洗")) == [("南面", 180)]
+    assert list(facing_claims("主人阼階之東南面辭洗")) == [("南面", 180, "主人阼階之")]
+    assert [c[2] for c in facing_claims("耦東面大夫西面")] == ["耦", "大夫"]
     assert list(facing_claims("乃席賓南面東上")) == []
+
+
+# ---- check --strict catches a planted example of each class (issue 19, "Done when") ----
+
+ZHONG = "zhongbin1, zhongbin2, zhongbin3, zhongbin4, zhongbin5, zhongbin6, zhongbin7, zhongbin8, zhongbin9"
+PLANTS = {
+    # an absent actor acting: the 主人's 贊者 bows before he has come in
+    "absent": ("06-獻賔.yaml", "      - wait: {who: [zan1, zan2], dur: 0.5}\n",
+               "      - posture: {who: zan1, is: 拜}\n      - wait: {who: [zan1, zan2], dur: 0.5}\n",
+               "主人之贊者 (zan1) is not in the scene"),
+    # a clause's 執 not held: at 主人取爵於上篚以降 the 主人 takes the 觶 of the 上篚, not the 爵
+    "held": ("06-獻賔.yaml", "      - posture: {who: zhuren, is: 坐}\n      - take: {who: zhuren, prop: jue}\n",
+             "      - posture: {who: zhuren, is: 坐}\n      - take: {who: zhuren, prop: zhi}\n",
+             "取爵"),
+    # standing on a 薦: at 賓升席自西方 the 賔 walks onto his 脯 (in its 籩) instead of his 席
+    "underfoot": ("06-獻賔.yaml",
+                  "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: 賔席, face: 南}\n",
+                  "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: {prop: bin_fu}, "
+                  "face: 南}\n",
+                  "賔 (bin) stands on the 脯 (bin_fu"),
+    # a 皆 wait: at 三揖皆行 the 衆賔 stand half a minute before they follow
+    "together": ("05-迎賔.yaml", f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
+                 f"      - wait: {{who: [{ZHONG}], dur: 30}}\n"
+                 f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
+                 "「主人以賔三揖皆行」 sets them moving together, but 衆賔之長 (zhongbin1) stands 3"),
+    # the drum before its order: music with no start: beats from the stage's opening
+    "drum": ("05-迎賔.yaml", "name: 迎賔\n",
+             "name: 迎賔\nscoring: {round: 1, tally: null, music: {piece: 騶虞, beat: 1.5, "
+             "beats_per_end: 2}}\n",
+             "has no start"),
+}
+
+
+@pytest.fixture(scope="module")
+def trimmed_rite(tmp_path_factory):
+    from tests.rites import trimmed
+    return trimmed(tmp_path_factory.mktemp("plant") / "rite", 1, 6)  # 戒賔 … 獻賔
+
+
+@pytest.mark.parametrize("kind", sorted(PLANTS))
+def test_strict_check_catches_a_planted_example_of_each_class(kind, trimmed_rite, tmp_path,
+                                                             capsys):
+    """An absent actor acting, a clause's 執 not held, standing on a 薦, a 皆 wait and the drum
+    before its order, each planted in a copy of the rite: `check --strict` fails (exit 2) and
+    says what; the copy as it was passes."""
+    import shutil
+
+    from viz.cli.main import main
+    rite = tmp_path / "rite"
+    shutil.copytree(trimmed_rite, rite)
+    name, old, new, said = PLANTS[kind]
+    f = rite / "sections" / name
+    text = f.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (kind, old)
+    code = main(["check", "--strict", "--script", str(rite)])
+    capsys.readouterr()
+    assert code == 0, kind  # clean before the plant
+    f.write_text(text.replace(old, new), encoding="utf-8")
+    code = main(["check", "--strict", "--script", str(rite)])
+    out, err = capsys.readouterr()
+    assert code == 2, (kind, out, err)
+    assert said in err, (kind, err)
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("sets", [(("大夫", "0"),), (("大夫", "1"),), (("大夫", "2"),),
+                                  (("衆賔", "2"),), (("衆賔", "9"),),
+                                  (("大夫", "0"), ("衆賔", "3"))])
+def test_the_bundled_rite_has_no_unexplained_wait_in_any_scenario(corpus, sets):
+    """Every 皆 / 遂 wait over 15 s is mended or explained by a note (not together: …), so
+    `check --strict` passes in every scenario the tests use; what is held agrees too."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.model.rite import Rite
+    from viz.query.faithful import held_warnings, wait_warnings
+    got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus, sets=sets).get(())
+    waits = wait_warnings(got.timeline, got.corpus)
+    assert not waits, "\n".join(f"{w.loc}: {w.message}" for w in waits[:5])
+    held = held_warnings(got.timeline, got.corpus)
+    assert not held, "\n".join(f"{w.loc}: {w.message}" for w in held[:5])
+
+
+def test_the_drum_counts_five_zhong_for_each_pair(whole):
+    """記注: 毎一耦射歌五終 — the 終 shown run 1 … 5 and begin again for each pair: at a later
+    pair's first release it is the 二終 (the first 節 heard before the first 拾), never the running
+    count of the whole round (116 in round 3 before)."""
+    from viz.model.scoring import score_values
+    tl = whole.timeline
+    beats = [e for e in tl.events if e.kind == "beat"]
+    assert beats and max(e.data["終"] for e in beats) > 5  # the running count, kept in the events
+    assert {e.data["耦終"] for e in beats} == {1, 2, 3, 4, 5}
+    shots = sorted((s for s in tl.scoring["shots"] if s["round"] == 3),
+                   key=lambda s: s["t_release"])
+    firsts, pair = [], set()
+    for s in shots:
+        if not pair or s["actor"] not in pair and len(pair) >= 2:
+            firsts.append(s["t_release"])
+            pair = set()
+        pair.add(s["actor"])
+    assert len(firsts) >= 4
+    # the first pair looses on the music's second beat, within the 終 it opens with
+    assert score_values(tl.sample(firsts[0] + 0.01))["終"] == 1
+    for t in firsts[1:]:
+        assert score_values(tl.sample(t + 0.01))["終"] == 2, t

@@ -239,6 +239,14 @@ def test_a_text_that_names_no_file_is_located(capsys, tmp_path):
     assert code == 2 and f"{man}:3:7: text: expected a corpus.json" in err, err
 
 
+def test_a_manifest_that_does_not_parse_is_reported_by_the_reader(capsys, tmp_path):
+    folder = make_toy(tmp_path / "t")
+    man = folder / "manifest.yaml"
+    man.write_text(man.read_text(encoding="utf-8") + "sections: [\n", encoding="utf-8")
+    code, _, err = run(capsys, "check", "--rite", str(folder))
+    assert code == 2 and err.startswith(f"{man}:") and "Traceback" not in err, err
+
+
 def test_check_warns_of_characters_the_font_lacks(capsys, tmp_path):
     folder = make_toy(tmp_path / "t", extra_note="\ue000")
     code, out, err = run(capsys, "check", "--rite", str(folder))

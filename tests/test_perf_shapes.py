@@ -14,7 +14,7 @@ from test_draw import fake_model, pixels
 
 from viz.backends import fonts, pgdraw
 from viz.draw import compose as composer
-from viz.draw import hud
+from viz.draw import hud, scene
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Sprite, Text
@@ -94,8 +94,11 @@ def test_each_token_is_one_sprite_of_exactly_the_primitives_the_scene_gives():
                                   + captions(tl, frame, o))
     sprites = [p for p in people.prims if isinstance(p, Sprite)]
     present = np.nonzero(frame.present)[0]
+    # each where he stands, on the view's whole pixels (under half a px from it)
+    at = scene.snapped(frame.xy, o)
     assert sorted(s.at for s in sprites) == sorted(
-        (float(frame.xy[i, 0]), float(frame.xy[i, 1])) for i in present)
+        (float(at[i, 0]), float(at[i, 1])) for i in present)
+    assert np.abs(at - frame.xy)[present].max() * cam.scale <= 0.5 + 1e-9
     for s in sprites:  # nose (and a base when kneeling), disc, the label on it
         assert isinstance(s.parts[-2], Circle) and isinstance(s.parts[-1], Text)
         assert all(isinstance(p, Polygon) for p in s.parts[:-2]) and 1 <= len(s.parts) - 2 <= 2

@@ -310,7 +310,7 @@ def test_a_paused_compare_and_a_failed_reload_redraw_once_then_idle(live):
 
 def test_help_lists_the_new_keys():
     keys = dict(hud.KEYS)
-    for k in ("C", "G", "R", "V  Shift+R", "點人 click a person", "D"):
+    for k in ("C", "G", "R", "V  Shift+R", "點人／物 click", "D"):
         assert k in keys
     prims = hud.help_overlay(SIZE)
     assert {k for k, _ in hud.KEYS} <= {p.text for p in prims if isinstance(p, Text)}

@@ -138,11 +138,11 @@ class Bindings:
     # ---------------------------------------------------------------- actions that ask first
 
     def action_escape(self) -> None:
-        """Esc: close the help, else let go of the person selected, else quit."""
+        """Esc: close the help, else let go of the person or thing selected, else quit."""
         app = self.app
         if app.state.help:
             app._set(help=False)
-        elif app.selected is not None:
+        elif app.selected is not None or app.thing is not None:
             app.select(None)
         else:
             app.running = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from viz.draw import hud
+from viz.draw.compose import Pick, View, pick
 from viz.draw.hud import areas
 
 CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
@@ -42,10 +43,31 @@ class Pointer:
         key = (app.model.serial, app.t, app.closing, app.mouse, app.size, app.manual,
                app.inset_on)
         if self._hover[0] != key:
-            i = app.actor_at(app.mouse)
+            i = self.actor_at(app.mouse)
             ok = i is not None and app.timeline.actors[i].id in sides
             self._hover = (key, i if ok else None)
         return self._hover[1]
+
+    def pick(self, pos: tuple[float, float]) -> Pick | None:
+        """What is drawn under pos: a person or a thing set out, in the main view or in the
+        range inset, as the frame draws them (the inset folded away or not)."""
+        app = self.app
+        framed = View(inset=app.inset_on, camera=app.manual, compare=app.readings.compare(),
+                      ui=app.ui)  # what the framing depends on (app.view() asks who is here)
+        return pick(app.model, framed, app.size, app.t, app.closing, pos)
+
+    def actor_at(self, pos: tuple[float, float]) -> int | None:
+        """The person whose token (in the main view or the inset, as drawn) is under pos."""
+        hit = self.pick(pos)
+        return hit.index if hit is not None and hit.kind == "actor" else None
+
+    def click(self, pos: tuple[float, float]) -> None:
+        """A click on the map: select who or what is drawn there, or nobody."""
+        hit = self.pick(pos)
+        if hit is not None and hit.kind == "thing":
+            self.app.select_thing(hit.index)
+        else:
+            self.app.select(hit.index if hit is not None else None)
 
     def scrub(self, pos) -> None:
         """Go to the moment under pos on the bar."""
@@ -76,10 +98,10 @@ class Pointer:
             self._press_at, self._panning = pos, False
 
     def release(self, pos) -> None:
-        """A press on the map that did not become a pan is a click: select who is there, or
-        nobody."""
+        """A press on the map that did not become a pan is a click: select who or what is
+        drawn there, or nobody."""
         if self.drag == "map" and not self._panning:
-            self.app.select(self.app.actor_at(pos))
+            self.click(pos)
         self.drag, self._press_at, self._panning = None, None, False
 
     def motion(self, pos, rel) -> None:

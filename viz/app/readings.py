@@ -128,6 +128,7 @@ class Readings:
         app = self.app
         old = app.timeline
         who = old.actors[app.selected].id if app.selected is not None else None
+        thing = old.props[app.thing].id if app.thing is not None else None
         model = self._models.get(id(compiled))
         if model is None:
             model = pgdraw.with_font(Model(compiled.layout, compiled.timeline, compiled.corpus))
@@ -138,6 +139,8 @@ class Readings:
         app.model = model
         ids = [a.id for a in model.timeline.actors]
         app.select(ids.index(who) if who in ids else None)
+        if thing is not None and thing in model.timeline.prop_index:
+            app.select_thing(model.timeline.prop_index[thing])
         app.seek(t, closing)
 
     def toggle_compare(self) -> bool:

@@ -9,7 +9,8 @@ whether anything the picture depends on changed since the last draw, so a paused
 Given a viz.model.reload.Reloader, the window also switches readings (R), draws a second one over the
 first (V, Shift+R), and polls its files (`poll`), so a saved edit plays from the same clause or
 lists its located errors over the last good picture (`apply_reload`; `reload(texts)` in tests).
-A click selects a person (his stage's trail, his next move; C follows him), G shows where
+A click selects a person (his stage's trail, his next move; C follows him) or a thing set out
+(named on the map and in the panel), where it is drawn (the range inset too), G shows where
 everyone was at the end of the previous step. While a round is shot the panel keeps its score
 (the 算 laid, the drum's beat, the count; the hits of the archer selected or under the mouse),
 and D sounds the drum on the beats as playback passes them (viz.app.drum).
@@ -49,7 +50,6 @@ from viz.app.readings import (
 from viz.app.speeds import SPEEDS
 from viz.backends import fonts, pgdraw
 from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes, next_free_name
-from viz.draw import ghosts
 from viz.draw.camera import Camera
 from viz.draw.compose import (
     Framing,
@@ -64,7 +64,7 @@ from viz.draw.compose import (
     view_kind,
 )
 from viz.draw.hud import Hits, HudState, areas
-from viz.draw.scene import SceneOptions, literal
+from viz.draw.scene import literal
 
 TOAST_SECONDS = 2.5
 SAVE_TRIES = 3  # a name taken between the look and the write: try the next one, not forever
@@ -135,6 +135,7 @@ class App:
         self.model = pgdraw.with_font(Model(layout, timeline, corpus))
         self.readings = Readings(self, reloader)  # R, V, Shift+R; the edits reloaded
         self.selected: int | None = None  # the person clicked (index into timeline.actors)
+        self.thing: int | None = None  # or the thing set out clicked (into timeline.props)
         self.following = False  # the camera keeps him centred
         self.ghosts = False  # G: where everyone was at the end of the previous step
         self.size = (max(int(size[0]), 64), max(int(size[1]), 64))
@@ -182,8 +183,8 @@ class App:
             hud_state = replace(hud_state, score_who=who)
         return View(hud_state, self.inset_on, self.manual,
                     None if self.pointer.drag is not None else self.mouse, self.selected,
-                    self.following and self.selected is not None, self.ghosts, self.readings.compare(),
-                    ui=self.ui)
+                    self.thing, self.following and self.selected is not None, self.ghosts,
+                    self.readings.compare(), ui=self.ui)
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
@@ -226,20 +227,20 @@ class App:
     # ---------------------------------------------------------------- selection
 
     def select(self, actor: int | None) -> None:
-        """Choose the person whose trail and next move are shown (None: nobody)."""
+        """Choose the person whose trail and next move are shown (None: nobody); a thing
+        selected is let go."""
         n = len(self.timeline.actors)
         self.selected = actor if actor is not None and 0 <= actor < n else None
+        self.thing = None
         if self.selected is None:
             self.following = False
 
-    def actor_at(self, pos: tuple[float, float]) -> int | None:
-        """The person whose token in the main view is under pos."""
-        fr = self.framing()
-        frame = self.timeline.sample(self.t, self.closing)
-        scr = fr.camera.to_screen(frame.xy) if len(frame.xy) else np.zeros((0, 2))
-        o = SceneOptions()  # the token's size as drawn, and a little slack for the hand
-        return ghosts.actor_at(scr, frame.present, pos,
-                               max(o.token_r * fr.camera.scale, o.token_min_px) + 3)
+    def select_thing(self, prop: int | None) -> None:
+        """Choose a thing set out: named on the map whatever the zoom, ringed, and in the
+        panel (None: nothing); a person selected is let go."""
+        self.select(None)
+        n = len(self.timeline.props)
+        self.thing = prop if prop is not None and 0 <= prop < n else None
 
     def follow(self, on: bool = True) -> bool:
         """C: keep the selected person centred as t changes (until a pan, a zoom or F)."""

@@ -341,13 +341,19 @@ def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> None:
         _grow_by_arrays(tiles, r0, r1, c0, c1, first)
         return
     # those meeting what is set grow it over theirs, and so on: who meets whom found through
-    # the tiles each one covers (a frame's few dozen, in plain Python)
-    spans = sp[:, :4].tolist()
-    at: dict[tuple[int, int], list[int]] = {}
-    for i, (a, b, c, d) in enumerate(spans):
-        for r in range(a, b):
-            for q in range(c, d):
-                at.setdefault((r, q), []).append(i)
+    # the tiles each one covers (a frame's few dozen, in plain Python; the same as the last
+    # frame's while nothing that may not be drawn clipped came, went or moved)
+    key = sp[:, :4].tobytes()
+    if _tiles_of[0] == key:
+        spans, at = _tiles_of[1], _tiles_of[2]
+    else:
+        spans = sp[:, :4].tolist()
+        at: dict[tuple[int, int], list[int]] = {}
+        for i, (a, b, c, d) in enumerate(spans):
+            for r in range(a, b):
+                for q in range(c, d):
+                    at.setdefault((r, q), []).append(i)
+        _tiles_of[:] = [key, spans, at]
     inside = [False] * len(spans)
     todo = first.tolist()
     for i in todo:
@@ -369,6 +375,7 @@ def _grow(tiles: np.ndarray, plans: list[_Drawn | None]) -> None:
 
 
 GROW_CELLS = 4096  # tiles _grow looks at one by one (else as arrays)
+_tiles_of: list = [None, None, None]  # _grow's last (spans as bytes, spans, tile → spans)
 
 
 def _grow_by_arrays(tiles: np.ndarray, r0, r1, c0, c1, new: np.ndarray) -> None:

@@ -115,13 +115,16 @@ def cmd_score(args) -> int:
 
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
-    from viz.query.faithful import held_warnings
+    from viz.query.faithful import held_warnings, order_warnings, wait_warnings
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
-                + tuple(held_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d)))
+                + tuple(held_warnings(d.timeline, d.corpus))
+                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d)))
     tl = d.timeline
-    if args.strict and warnings:
+    waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
+    if args.strict and (warnings or waits):  # a 皆 / 遂 wait no note explains fails --strict
+        warnings += waits
         for w in warnings:
             print(f"{w.loc}: {w.message}", file=sys.stderr)
         n = len(warnings)
@@ -184,11 +187,13 @@ def report_text(args, d) -> int:
 def _print_timing(d) -> None:
     """Issue 19, class 4: those a clause sets moving together (皆, 遂) who stand waiting while the
     others walk, and the rite's longest steps — a report, not warnings."""
-    from viz.query.faithful import WAIT, longest_steps, wait_warnings
+    from viz.query.faithful import TOGETHER_NOTE, WAIT, longest_steps, wait_warnings
 
     waits = wait_warnings(d.timeline, d.corpus)
+    why = wait_warnings(d.timeline, d.corpus, explained=True)
     print(f"皆/遂: {len(waits)} of those a clause sets moving together stand over {WAIT:g} s "
-          f"while the others walk" + (":" if waits else ""))
+          f"while the others walk, unexplained (--strict fails on them); {len(why)} more a "
+          f"step's note explains ({TOGETHER_NOTE} …)" + (":" if waits else ""))
     for w in waits:
         print(f"  {w.loc}: {w.message}")
     print("longest steps:")

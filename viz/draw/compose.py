@@ -45,6 +45,7 @@ BAR_TIP = "{number} {name} · {t:.0f} s"
 PROP_COUNT = "{name}×{n}"
 PROP_REACH = 8.0  # px (× the UI scale): how near the mouse names a thing set out
 SELECTED = "選 {name}　（C 隨之 follow · Esc 取消）"
+SELECTED_THING = "選 {name}　（設於此 set out here · Esc 取消）"
 FOLLOWING = "選 {name}　（隨之 following · F 止）"
 NEXT_MOVE = "{when}：「{cite}」"
 NEXT_WHEN, NOW_WHEN = "下一行", "正行"
@@ -57,7 +58,8 @@ DIFF_MORE = "　… 另 {n} 人"
 SAME = "　此步位置皆同 (no one differs)"
 MAX_DIFFS = 6  # rows of the panel's list of who differs; the rest are counted
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
-    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED, FOLLOWING,
+    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED,
+    SELECTED_THING, FOLLOWING,
     NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF_HEAD, DIFF, DIFF_MORE, SAME))
 
 _serial = itertools.count()
@@ -194,6 +196,7 @@ class View:
     camera: ManualCamera | None = None  # None: framed from the moment
     mouse: tuple[float, float] | None = None  # where a tooltip is asked for; None: nowhere
     selected: int | None = None  # the person clicked: his trail, his next move
+    thing: int | None = None  # the prop set down that was clicked: named on the map, ringed
     following: bool = False  # the camera keeps him centred (the window moves it; said here)
     ghosts: bool = False  # where everyone was at the end of the previous step (G)
     compare: Compare | None = None  # a second reading over this one (V)
@@ -211,6 +214,16 @@ class Framing:
     inset_box: Box | None  # the inset's frame, title row included
     legend_at: tuple[float, float, float]  # x, y, width
     overlay_at: tuple[float, float]  # bottom left of the scale bar
+
+
+@dataclass(frozen=True)
+class Pick:
+    """What a point of the window shows: a person ("actor") or a thing set out ("thing"), by
+    its index into the timeline's actors or props, and the view it is drawn in."""
+
+    kind: str
+    index: int
+    view: str  # "main" or "inset"
 
 
 @dataclass(frozen=True)
@@ -348,16 +361,14 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     size = (int(size[0]), int(size[1]))
     tl = model.timeline
     frame = tl.sample(t, closing)
-    fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
-                        view.compare)
     mbox = areas(size)["map"]
     ui = ui_scale(size, view.ui)
-    fr = _clear_of_people(model, fr, frame, size, ui)
+    fr = drawn_framing(model, view, size, t, closing, frame)
     cam = fr.camera
     marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
     seen = _in_view(frame, cam, mbox)
-    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected)
+    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected, marks.thing)
     lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
     layers = [_static(model, "plan", mbox, cam,
                       lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
@@ -367,7 +378,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
         iseen = _in_view(frame, icam, body, INSET_REACH)
-        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected)
+        io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected,
+                          marks.thing)
         ilying, iobjects = scene.set_down_objects(tl, iseen, io)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
@@ -391,6 +403,57 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     return Composition(tuple(layers), hits, fr, tip)
 
 
+def drawn_framing(model: Model, view: View, size: tuple[int, int], t: float,
+                  closing: bool = False, frame=None) -> Framing:
+    """The framing as compose draws it: the inset widened for a compared reading, folded away
+    while someone in the main view stands under it, and the legend moved off people. What the
+    mouse points at is looked up in this, not in `framing`'s (which always has the inset)."""
+    size = (int(size[0]), int(size[1]))
+    frame = model.timeline.sample(t, closing) if frame is None else frame
+    fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
+                        view.compare)
+    return _clear_of_people(model, fr, frame, size, ui_scale(size, view.ui))
+
+
+def pick(model: Model, view: View, size: tuple[int, int], t: float, closing: bool,
+         pos: tuple[float, float]) -> Pick | None:
+    """What is drawn at pos (px) in the frame compose draws: a person's token, else a thing
+    set out, in the range inset when pos is inside it and it is drawn, else in the main view."""
+    size = (int(size[0]), int(size[1]))
+    frame = model.timeline.sample(t, closing)
+    fr = drawn_framing(model, view, size, t, closing, frame)
+    return _pick(fr, size, frame, pos, ui_scale(size, view.ui))
+
+
+def _pick(fr: Framing, size: tuple[int, int], frame, pos, ui: float) -> Pick | None:
+    """pick, in a framing already worked out."""
+    mbox = areas(size)["map"]
+    if pos is None or not _inside(mbox, pos):
+        return None
+    cam, where, seen = fr.camera, "main", frame
+    if fr.inset is not None and fr.inset_box is not None and _inside(fr.inset_box, pos):
+        body = inset_body(fr.inset_box)
+        if not _inside(body, pos):
+            return None  # the inset's title row and frame: nothing of the plan is drawn there
+        cam, where, seen = fr.inset, "inset", _in_view(frame, fr.inset, body, INSET_REACH)
+    idx = np.nonzero(seen.present)[0]
+    if len(idx):
+        scr = cam.to_screen(frame.xy[idx])
+        d = np.hypot(scr[:, 0] - pos[0], scr[:, 1] - pos[1])
+        k = int(np.argmin(d))
+        o = SceneOptions(px_per_chi=cam.scale, lod=True, ui=ui)
+        if d[k] <= scene.token_radius(o) * cam.scale + 2:
+            return Pick("actor", int(idx[k]), where)
+    down = np.nonzero((seen.prop_holder < 0) & seen.prop_visible)[0]
+    if len(down):
+        scr = cam.to_screen(frame.prop_xy[down])
+        d = np.hypot(scr[:, 0] - pos[0], scr[:, 1] - pos[1])
+        k = int(np.argmin(d))
+        if d[k] <= PROP_REACH * ui:
+            return Pick("thing", int(down[k]), where)
+    return None
+
+
 class _Marks:
     """What the view's choices add to a frame (trail, ghosts, second reading), sampled once and
     drawn through each camera that shows the plan; nothing when nothing is chosen."""
@@ -401,8 +464,11 @@ class _Marks:
         self.ui = ui
         self.model, self.view, self.frame, self.closing = model, view, frame, closing
         n = len(tl.actors)
-        sel = view.selected
+        sel, thing = view.selected, view.thing
         self.selected = sel if sel is not None and 0 <= sel < n else None
+        down = (thing is not None and 0 <= thing < len(tl.props)
+                and bool(frame.prop_visible[thing]) and int(frame.prop_holder[thing]) < 0)
+        self.thing = thing if down else None  # (taken up or gone: no longer named)
         self.path = (ghosts.stage_trail(tl, self.selected, stage)
                      if self.selected is not None else None)
         self.before = (ghosts.previous_frame(tl, frame.t, closing)
@@ -433,17 +499,24 @@ class _Marks:
         return b is not None and bool(len(pts)) and bool((pts[:, 1] <= b[3]).any())
 
     def rings(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
-        """Over the people: the ring round the one selected."""
-        i = self.selected
-        if i is None or not bool(self.frame.present[i]):
+        """Over the people: the ring round the one selected, or round the thing selected."""
+        i, j, f = self.selected, self.thing, self.frame
+        if i is not None and bool(f.present[i]):
+            now, r = (float(f.xy[i, 0]), float(f.xy[i, 1])), self._r(cam)
+        elif j is not None:  # a ring the size of the thing's glyph, a few px round it
+            now, r = (float(f.prop_xy[j, 0]), float(f.prop_xy[j, 1])), 7.0 * self.ui / cam.scale
+        else:
             return []
-        now = (float(self.frame.xy[i, 0]), float(self.frame.xy[i, 1]))
-        prims = ghosts.trail_prims(np.zeros((0, 2)), now, self._r(cam), True)
+        prims = ghosts.trail_prims(np.zeros((0, 2)), now, r, True)
         return [Layer(prefix + "selection", clip, cam, tuple(prims))]
 
     def panel_rows(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """What the panel says of the choices: his next move; who differs, by how much."""
         tl, rows = self.model.timeline, []
+        if self.thing is not None:
+            tag = scene.thing_tag(tl, self.frame, self.thing)
+            rows.append((SELECTED_THING.format(name=tag.text if tag is not None
+                                               else tl.props[self.thing].name), hud.RED))
         if self.selected is not None:
             who = tl.actors[self.selected].name
             rows.append(((FOLLOWING if self.view.following else SELECTED).format(name=who),
@@ -565,7 +638,7 @@ def tooltip(model: Model, view: View, size: tuple[int, int], t: float,
     if view.mouse is None:
         return ""
     frame = model.timeline.sample(t, closing)
-    fr = framing(model, size, t, closing, view.inset, view.camera, frame)
+    fr = drawn_framing(model, view, size, t, closing, frame)
     return _tooltip_text(model, fr, size, frame, view.mouse, ui_scale(size, view.ui))
 
 
@@ -624,16 +697,16 @@ def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
 
 def _options_for(camera: Camera, captions: bool, ui: float = 1.0,
                  view: tuple[float, float, float, float] | None = None,
-                 selected: int | None = None) -> SceneOptions:
+                 selected: int | None = None, thing: int | None = None) -> SceneOptions:
     """The scene's options for a view: the same object while the view stays."""
-    key = (captions, id(camera.breaks), camera.scale, ui, view, selected)
+    key = (captions, id(camera.breaks), camera.scale, ui, view, selected, thing)
     o = _options.get(key)
     if o is None or o.breaks is not camera.breaks:
         if len(_options) >= SPRITES:
             _options.clear()
         o = _options[key] = SceneOptions(captions=captions, breaks=camera.breaks,
                                          px_per_chi=camera.scale, lod=True, ui=ui,
-                                         view=view, selected=selected)
+                                         view=view, selected=selected, thing=thing)
     return o
 
 
@@ -725,9 +798,9 @@ def _inside(box, pos) -> bool:
 
 
 def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0) -> str:
-    """Over the timeline bar: the stage and time there. Over a token in the main view: full
-    name, note, posture, what he holds; over a thing set out, its name (and how many lie
-    there)."""
+    """Over the timeline bar: the stage and time there. Over a token (in the main view or the
+    inset, as drawn): full name, note, posture, what he holds; over a thing set out, its name
+    (and how many lie there)."""
     if mouse is None:
         return ""
     tl, a = model.timeline, areas(size)
@@ -738,18 +811,12 @@ def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0
         t = float(np.clip((mouse[0] - x) / max(w, 1e-9), 0, 1)) * tl.duration
         s = tl.stages[tl.stage_at(t)]
         return BAR_TIP.format(number=s.index + 1, name=s.name, t=t)
-    idx = np.nonzero(frame.present)[0]
-    if not _inside(a["map"], mouse):
+    hit = _pick(fr, size, frame, mouse, ui)
+    if hit is None:
         return ""
-    o = SceneOptions(px_per_chi=fr.camera.scale, lod=True, ui=ui)
-    d = np.zeros(0)
-    if len(idx):
-        scr = fr.camera.to_screen(frame.xy[idx])
-        d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
-    if not len(d) or d.min() > scene.token_radius(o) * fr.camera.scale + 2:
-        return _prop_tip(model, fr, frame, mouse, ui)
-    k = int(np.argmin(d))
-    i = int(idx[k])
+    if hit.kind == "thing":
+        return _prop_tip(model, fr, frame, mouse, ui, hit)
+    i = hit.index
     who = tl.actors[i]
     name = who.name + (ACTOR_NOTE.format(who.note) if who.note else "")
     text = ACTOR_TIP.format(name=name, posture=POSTURES[int(frame.posture[i])])
@@ -757,22 +824,18 @@ def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0
     return text + (HOLDING.format(hud.LIST_SEP.join(held)) if held else "")
 
 
-def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float) -> str:
-    """The name of what is set out under the mouse, and how many of it lie within reach."""
+def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float, hit: Pick) -> str:
+    """The name of the thing set out under the mouse, and how many of it lie within reach."""
     tl = model.timeline
+    cam = fr.inset if hit.view == "inset" else fr.camera
     down = np.nonzero((frame.prop_holder < 0) & frame.prop_visible)[0]
-    if not len(down):
-        return ""
-    scr = fr.camera.to_screen(frame.prop_xy[down])
+    scr = cam.to_screen(frame.prop_xy[down])
     d = np.hypot(scr[:, 0] - mouse[0], scr[:, 1] - mouse[1])
-    k = int(np.argmin(d))
     reach = PROP_REACH * ui
-    if d[k] > reach:
-        return ""
-    name = tl.props[int(down[k])].name
+    name = tl.props[hit.index].name
     n = sum(1 for j, dj in zip(down.tolist(), d.tolist(), strict=True)
             if dj <= reach and tl.props[j].name == name)
-    return name if n == 1 else PROP_COUNT.format(name=name, n=n)
+    return name if n <= 1 else PROP_COUNT.format(name=name, n=n)
 
 
 def _tooltip(tip: str, mouse, size) -> Text:

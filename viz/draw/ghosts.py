@@ -29,17 +29,6 @@ def _faint(color: tuple[int, ...], alpha: int) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- selection and trail
 
-def actor_at(screen_xy: np.ndarray, present: np.ndarray, pos: tuple[float, float],
-             radius_px: float) -> int | None:
-    """The present person whose token (screen_xy, px) is under pos, the nearest if several."""
-    idx = np.nonzero(present)[0]
-    if not len(idx):
-        return None
-    d = np.hypot(screen_xy[idx, 0] - pos[0], screen_xy[idx, 1] - pos[1])
-    k = int(np.argmin(d))
-    return int(idx[k]) if d[k] <= radius_px else None
-
-
 def stage_trail(timeline, actor: int, stage: int) -> np.ndarray:
     """(k,2) where the person walks over the whole stage."""
     if not timeline.stages:

@@ -107,7 +107,7 @@ KEYS = [
     ("L  Tab", "節目 stage list: type, click, Enter"),
     ("點句 click", "跳至此句 jump to a clause"),
     ("點時間軸 click bar", "跳轉 scrub"),
-    ("點人 click a person", "選之 select: trail, next move"),
+    ("點人／物 click", "選之 select: trail, next move; a thing"),
     ("C", "隨所選者 follow the selected"),
     ("G", "前一步之位 where they were"),
     ("R", "換讀法 next reading (鄭, 敖 …)"),

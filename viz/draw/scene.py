@@ -129,12 +129,14 @@ class SceneOptions:
     ui: float = 1.0  # the UI scale: names, tokens and glyphs grow with it (lod only)
     view: tuple[float, float, float, float] | None = None  # 尺: where names of formations fit
     selected: int | None = None  # the person selected: his own token and his tags (lod)
+    thing: int | None = None  # the prop selected (set down): named on the map at any zoom (lod)
 
     def __hash__(self) -> int:  # worked out once: a view hands the same options every frame,
         h = self.__dict__.get("_hash")  # and hashing the breaks each time costs
         if h is None:
             h = hash((self.captions, self.token_r, self.token_min_px, self.breaks,
-                      self.px_per_chi, self.lod, self.ui, self.view, self.selected))
+                      self.px_per_chi, self.lod, self.ui, self.view, self.selected,
+                      self.thing))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -424,7 +426,7 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
     placed = _tags(timeline, frame, o)
     tags, groups = placed.held, placed.groups
     kept = _memo(timeline, o).tokens
-    c = _cols(frame)
+    c = _cols(frame, o)
     names = frame.labels
     least = name_px(o)
     for i, a in enumerate(timeline.actors):
@@ -446,12 +448,14 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
 
 class _Cols:
     """A frame's per-person arrays as Python lists (one conversion a frame, not a numpy
-    scalar a person and field): the same numbers."""
+    scalar a person and field): the same numbers, but where they stand, with lod, put on the
+    view's whole pixels (`snapped`)."""
 
-    def __init__(self, frame) -> None:
+    def __init__(self, frame, o: SceneOptions) -> None:
         n = len(frame.present)
         self.present: list[bool] = frame.present.tolist()
-        self.xy: list[list[float]] = frame.xy.tolist()
+        self.at: np.ndarray = snapped(frame.xy, o) if o.lod else frame.xy
+        self.xy: list[list[float]] = self.at.tolist()
         self.facing: list[float] = frame.facing.tolist()
         self.posture: list[int] = frame.posture.tolist()
         self.count: list[int] = frame.count.tolist()
@@ -469,16 +473,29 @@ class _Cols:
         return r
 
 
-_columns: list = []  # [(frame, _Cols)]: the last frames' (the main view's and the inset's)
+_columns: list = []  # [(frame, grid, _Cols)]: the last frames' (the main view's, the inset's)
 
 
-def _cols(frame) -> _Cols:
-    for fr, c in _columns:
-        if fr is frame:
+def _cols(frame, o: SceneOptions) -> _Cols:
+    grid = (o.lod, o.px_per_chi, o.breaks)
+    for fr, g, c in _columns:
+        if fr is frame and g == grid:
             return c
-    c = _Cols(frame)
-    _columns[:] = [(frame, c), *_columns[:1]]
+    c = _Cols(frame, o)
+    _columns[:] = [(frame, grid, c), *_columns[:VIEWS - 1]]
     return c
+
+
+def snapped(xy: np.ndarray, o: SceneOptions) -> np.ndarray:
+    """(n, 2) places in 尺 moved (by under half a px) to the view's whole pixels: a walker's
+    token and tags are drawn again only when he crosses a pixel, not every frame (the token
+    is copied onto whole pixels anyway)."""
+    k = max(o.px_per_chi, 1e-6)
+    ymap = ymap_for(o.breaks)
+    out = np.empty_like(xy, dtype=float)
+    out[:, 0] = np.round(xy[:, 0] * k) / k
+    out[:, 1] = ymap.inv(np.round(np.asarray(ymap.fwd(xy[:, 1]), float) * k) / k)
+    return out
 
 
 def _token(x: float, y: float, r: float, r0: float, seated: bool, facing: float,
@@ -592,13 +609,16 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
 
     With lod: people whose tokens would overlap are one formation (dots, one name placed
     first); what is held is a glyph and what is set out an object, named only when zoomed in
-    (`detailed`); a tag that finds no free place is left out rather than drawn over a token."""
+    (`detailed`) or selected (`thing`: placed first, never left out); a tag that finds no free
+    place is left out rather than drawn over a token."""
     k = max(o.px_per_chi, 1e-6)
     ymap = ymap_for(o.breaks)
     memo = _memo(timeline, o)
 
     def to_px(x: float, y: float) -> tuple[float, float]:
-        return x * k, -ymap.fwd1(y) * k
+        # on whole pixels: a walker's boxes and tags change only when he crosses one, so
+        # most frames the placement finds nothing moved (a tag shifts by under half a px)
+        return float(round(x * k)), float(round(-ymap.fwd1(y) * k))
 
     def to_chi(px: float, py: float) -> tuple[float, float]:
         return px / k, float(ymap.inv(-py / k))
@@ -609,7 +629,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     people: list[tuple[int, list]] = []
     glyphs: list[Primitive] = []
     kept = memo.people
-    c = _cols(frame)
+    c = _cols(frame, o)
     groups, group_reqs, dots = (_formations(timeline, frame, c, o, memo) if o.lod
                                 else ({}, [], []))
     for i in range(len(timeline.actors)):
@@ -620,7 +640,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
                c.seated[i], frame.holding[i])
         old = kept.get(i)
         if old is None or old[0] != key:
-            old = kept[i] = (key, *_person(timeline, frame, i, o, to_px))
+            old = kept[i] = (key, *_person(timeline, frame, i, o, to_px, c.xy[i]))
         if i not in groups:
             tokens += old[1]
         people.append((i, old[2]))
@@ -628,7 +648,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     tokens += dots
     # names of formations first, what is said (the biggest box, read first), then bows, then
     # what is held
-    order = {"group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
+    order = {"thing": -2, "group": -1, "set_down": 0, "said": 1, "bow": 2, "held": 3}
     reqs += group_reqs
     if o.lod:
         _, counts, spots = _set_down_objects(memo, timeline, frame, o, to_px)
@@ -636,6 +656,10 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         tokens += spots  # no name or count over a thing set out either
         if detailed(o):
             reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
+        elif o.thing is not None:  # the thing selected is named however far out
+            tag = thing_tag(timeline, frame, o.thing)
+            if tag is not None:
+                reqs.append(("thing", -1, tag, _request(tag, to_px, k, centred=True)))
     else:
         reqs += _set_down_reqs(memo, timeline, frame, to_px, k)
     for _, mine in people:
@@ -644,7 +668,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         for i, text in frame.captions:
             if not (0 <= i < len(timeline.actors)) or not bool(frame.present[i]):
                 continue
-            x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+            x, y = c.xy[i]
             old = memo.said.get(i)
             if old is None or old[0] != (x, y, text):
                 t = Text((x + 0.6 * r0, y + 2.2 * r0), SPEECH.format(text), 13, INK, "s",
@@ -666,7 +690,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     for name, (kind, who, t, req), p in zip(keys, reqs, placed, strict=True):
         turns[name] = turn = turns.get(name, -1) + 1  # set-down tags of one name: by turn
         name = (name, turn)
-        if o.lod and p.clash > 0 and kind != "group":
+        if o.lod and p.clash > 0 and kind not in ("group", "thing"):
             continue  # no free place: left out (the tooltip, a zoom or a selection tells it)
         old = memo.tags.get(name)
         if old is None or not ((old[0] is t or old[0] == t) and (old[1] is req or old[1] == req)
@@ -679,7 +703,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
     for (kind, who), prims in out.items():
         if kind in ("bow", "held"):
             held.setdefault(who, []).extend(prims)
-    return _Tags(glyphs + out.get(("set_down", -1), []), held,
+    return _Tags(glyphs + out.get(("set_down", -1), []) + out.get(("thing", -1), []), held,
                  [p for (kind, _), prims in out.items() if kind == "said" for p in prims],
                  groups, [p for (kind, _), prims in out.items() if kind == "group"
                           for p in prims])
@@ -691,7 +715,7 @@ def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
     Zooming in parts them: at a larger scale fewer tokens meet. Worked out again only when
     someone came, went or moved."""
     idx = np.flatnonzero(frame.present)
-    xy = frame.xy[idx]
+    xy = c.at[idx]
     key = (idx.tobytes(), xy.tobytes())
     if memo.formations is not None and memo.formations[0] == key:
         return memo.formations[1]
@@ -710,14 +734,15 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
         return {}, [], []
     k = max(o.px_per_chi, 1e-6)
     r = token_radius(o) * k
-    px = (xy[:, 0] * k).tolist()
-    py = (-np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k).tolist()
+    yk = -np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k
     # tokens that would meet (of either party: none hides another), joined (union-find)
     dx = xy[:, None, 0] * k - xy[None, :, 0] * k
-    dy = np.asarray(py)[:, None] - np.asarray(py)[None, :]
+    dy = yk[:, None] - yk[None, :]
     a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
     if not len(a):
         return {}, [], []
+    # dots and names on whole pixels, as to_px puts tokens and tags (_place_tags)
+    px, py = np.round(xy[:, 0] * k).tolist(), np.round(yk).tolist()
     members = _members(len(idx), a, b)
     groups: dict[int, int] = {}
     reqs: list = []
@@ -782,8 +807,10 @@ def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[fl
     rd = r * DOT * 1.9
     size = name_px(o)
     dots = [(px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd) for n in ns]
-    cx, cy = sum(px[n] for n in ns) / len(ns), sum(py[n] for n in ns) / len(ns)
-    reach = max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) + rd
+    # the middle on a whole pixel and the reach up to an even one: the name is placed again
+    # when the formation has moved a pixel or grown, not each time one of it crosses one
+    cx, cy = round(sum(px[n] for n in ns) / len(ns)), round(sum(py[n] for n in ns) / len(ns))
+    reach = 2 * math.ceil(max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) / 2) + rd
     named = _group_names.get((id(timeline), who))
     if named is None:
         acts = [timeline.actors[i] for i in who]
@@ -907,12 +934,13 @@ def held_glyphs(x: float, y: float, facing: float, r: float, held: dict[str, int
     return out
 
 
-def _person(timeline, frame, i: int, o: SceneOptions, to_px) -> tuple[list, list, list]:
+def _person(timeline, frame, i: int, o: SceneOptions, to_px,
+            at: tuple[float, float]) -> tuple[list, list, list]:
     """One person's token boxes (disc, nose) in px, his tag requests (bow, held) and, with
-    lod and not zoomed in, what he holds as glyphs."""
+    lod and not zoomed in, what he holds as glyphs; he stands `at` (his place in the view)."""
     k = max(o.px_per_chi, 1e-6)
     r0 = token_radius(o)
-    x, y = float(frame.xy[i, 0]), float(frame.xy[i, 1])
+    x, y = at
     cx, cy = to_px(x, y)
     r = _drawn_r(frame, i, r0)
     fx, fy = facing_vector(float(frame.facing[i]))
@@ -1006,23 +1034,38 @@ def prop_tag(x: float, y: float, name: str, anchor: str = "c") -> Text:
 
 def set_down_tags(timeline, frame) -> list[Text]:
     """Props set down, one tag per kind and place: six 乘矢 leaning at the 西序 read 乘矢×6."""
-    groups: list[tuple[str, list[tuple[float, float]]]] = []
+    return [tag for tag, _ in _set_down_groups(timeline, frame)]
+
+
+def thing_tag(timeline, frame, j: int) -> Text | None:
+    """The tag of the group of props set down that prop j lies in (its name, and how many lie
+    there), or None when j is not set down and seen."""
+    for tag, members in _set_down_groups(timeline, frame):
+        if j in members:
+            return tag
+    return None
+
+
+def _set_down_groups(timeline, frame) -> list[tuple[Text, list[int]]]:
+    """set_down_tags, each tag with the props it names."""
+    groups: list[tuple[str, list[tuple[float, float]], list[int]]] = []
     for j, p in enumerate(timeline.props):
         if int(frame.prop_holder[j]) < 0 and bool(frame.prop_visible[j]):
             x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
             # same name within 1.5 尺 of a group's first member joins it (a grid would split
             # neighbours that straddle a cell edge)
-            for name, pts in groups:
+            for name, pts, js in groups:
                 if name == p.name and math.hypot(pts[0][0] - x, pts[0][1] - y) < 1.5:
                     pts.append((x, y))
+                    js.append(j)
                     break
             else:
-                groups.append((p.name, [(x, y)]))
-    out: list[Text] = []
-    for name, pts in groups:
+                groups.append((p.name, [(x, y)], [j]))
+    out: list[tuple[Text, list[int]]] = []
+    for name, pts, js in groups:
         x = sum(q[0] for q in pts) / len(pts)
         y = sum(q[1] for q in pts) / len(pts)
-        out.append(prop_tag(x, y, name if len(pts) == 1 else f"{name}×{len(pts)}"))
+        out.append((prop_tag(x, y, name if len(pts) == 1 else f"{name}×{len(pts)}"), js))
     return out
 
 

@@ -50,10 +50,15 @@ def of_script(path: str | Path) -> Package:
 @lru_cache(maxsize=32)
 def _read(manifest: str, _mtime: int, script: str) -> Package:
     """The package's keys from its manifest (cached while the file is unchanged). A text or
-    layout that names no file is an error at its key."""
-    doc = load_file(manifest)
+    layout that names no file is an error at its key; a manifest that does not parse gives the
+    defaults, and the script's reader reports it where it reports the rest (check --watch
+    waits for the mend)."""
     base = Path(manifest).parent
     fallback = Path(script).name if Path(script).is_dir() else Path(script).stem
+    try:
+        doc = load_file(manifest)
+    except InputError:
+        doc = None
     if not isinstance(doc, YMap):
         return Package(fallback, fallback, Path(script), None, DEFAULT_LAYOUT)
     name = _string(doc, "rite") or fallback

@@ -142,15 +142,25 @@ def script_schema() -> dict:
                                                 "of another section enacted here)"},
                      "reading": {"type": "string", "minLength": 1},
                      "when": _ref("when"), "each": _ref("each"),
-                     "variants": _ref("variants"), "expect": _ref("expect")}),
+                     "variants": _ref("variants"), "expect": _ref("expect"),
+                     "said": _ref("said")}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
+        "said": {"type": "boolean",
+                 "description": "false: a move the text does not say (a return to place, a turn "
+                                "it leaves out); it enacts no clause, so each clause's moment "
+                                "(--after) is over before it begins"},
         "patternstep": {"type": "object", "additionalProperties": False,
                         "properties": _step_body({
-                            "expect": _ref("expect"),
+                            "expect": _ref("expect"), "said": _ref("said"),
                             "when": {"type": "string", "minLength": 1,
                                      "description": "an optional part: $PARAM (the flag is true, "
                                                     "or the parameter was given) or not $PARAM; "
-                                                    "or a scenario setting as on a stage's step"}}),
+                                                    "or a scenario setting as on a stage's step"},
+                            "cite": {"type": "string", "minLength": 1,
+                                     "description": "the part of the using step's words this "
+                                                    "step enacts (and the steps after it, until "
+                                                    "another says); ignored where they do not "
+                                                    "contain it"}}),
                         "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "placement": {"type": "object", "required": ["who", "at"], "additionalProperties": False,
                       "properties": {"who": _ref("who"), "at": _ref("placeref"),

@@ -64,6 +64,9 @@ class StepSpan:
     pattern: str = ""  # the pattern this step came from, if any
     note: str = ""
     reading: str = "鄭"  # the reading this step follows (a variant's, when one was chosen)
+    said: bool = True  # False: a move the text does not say; it enacts no clause (span: the
+    # citing step's words, for the panel)
+    rep: int = 0  # the member's number when the citing step repeats (each:), else 0
 
 
 @dataclass(frozen=True)

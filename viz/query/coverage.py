@@ -100,17 +100,21 @@ def coverage(script, corpus) -> Coverage:
     step_spans: list[tuple[int, int]] = []
     rules: list[Citation] = []
     rule_spans: list[tuple[int, int]] = []
-    seen: set[tuple[str, int, int]] = set()
+    seen: dict[tuple[str, int, int], int] = {}
     by_section: dict[int, list[tuple[str, str]]] = {}
     for stage in script.stages:
         if stage.number:
             by_section.setdefault(stage.number, []).append((stage.name, stage.loc.file))
         for st in stage.steps:
-            # a step repeated by each: (or one pattern's several steps) is one written step
+            # a step repeated by each: (or one pattern's several steps, each enacting its part
+            # of the words) is one written step, citing all its parts
             key = (st.loc.file, st.loc.line, st.loc.col)
             if key in seen:
+                k = seen[key]
+                a, b = step_spans[k]
+                step_spans[k] = (min(a, st.span[0]), max(b, st.span[1]))
                 continue
-            seen.add(key)
+            seen[key] = len(steps)
             steps.append(Citation(st.loc, st.cite))
             step_spans.append(tuple(st.span))
         for r in stage.rules:

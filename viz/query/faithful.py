@@ -2,8 +2,9 @@
 (class 1), and walks the text makes simultaneous (class 4). Run by `check`; each finding is a
 warning located at the first step citing the clause.
 
-A clause's moment is the time of the steps that cite it (their spans overlap the clause in the
-text): from the first one's start to the last one's end.
+A clause's moment is the time of the steps that say it (their spans overlap the clause in the
+text; a move the text does not say, `said: false`, says none): from the first one's start to the
+last one's end. clause_order_faults checks that each ends before its step goes on.
 """
 from __future__ import annotations
 
@@ -40,16 +41,101 @@ class Moment:
 def clause_moments(timeline, corpus, kind: str = "經") -> list[Moment]:
     """Each clause of that kind cited by at least one step, with the steps citing it."""
     spans = np.array([s.span for s in timeline.steps], float).reshape(-1, 2)
+    said = np.array([s.said for s in timeline.steps], bool)
     out = []
     for c in corpus.clauses:
         if c.kind != kind or not len(spans):
             continue
-        hit = np.nonzero((spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
+        hit = np.nonzero(said & (spans[:, 0] < c.end) & (spans[:, 1] > c.start))[0]
         if not len(hit):
             continue
         steps = tuple(int(i) for i in hit)
         out.append(Moment(c, steps, min(timeline.steps[i].t0 for i in steps),
                           max(timeline.steps[i].t1 for i in steps)))
+    return out
+
+
+@dataclass(frozen=True)
+class OrderFault:
+    """A clause whose moment (the end of the last step of its citing step that says it) comes
+    after a step of the same citing step has begun an unsaid move or a later clause."""
+
+    clause: object  # viz.text Clause
+    moment: float
+    step: int  # the step begun too early
+    why: str
+
+
+def clause_order_faults(timeline, corpus) -> list[OrderFault]:
+    """Every 經 clause at its own moment: within each step of the script (each repetition of an
+    each: apart), the steps saying a clause end before any step saying only later clauses, or
+    any move the text does not say, begins. Steps saying several clauses share their moment.
+    One pass over arrays of the compiled steps."""
+    cl = [c for c in corpus.clauses if c.kind == "經"]
+    if not cl or not timeline.steps:
+        return []
+    cs = np.array([c.start for c in cl])
+    ce = np.array([c.end for c in cl])
+    steps = timeline.steps
+    sp = np.array([s.span for s in steps]).reshape(-1, 2)
+    lo = np.searchsorted(ce, sp[:, 0], side="right")  # first clause ending after the span starts
+    hi = np.searchsorted(cs, sp[:, 1], side="left") - 1  # last clause starting before it ends
+    groups: dict[tuple, list[int]] = {}
+    for j, s in enumerate(steps):
+        groups.setdefault((s.loc, s.rep), []).append(j)
+    out = []
+    for js in groups.values():
+        said = [j for j in js if steps[j].said and lo[j] <= hi[j]]
+        for k in sorted({k for j in said for k in range(lo[j], hi[j] + 1)}):
+            t = max(steps[j].t1 for j in said if lo[j] <= k <= hi[j])
+            for j in js:
+                if steps[j].t0 >= t - 1e-6:
+                    break
+                if not steps[j].said:
+                    out.append(OrderFault(cl[k], t, j, "a move the text does not say"))
+                elif hi[j] >= lo[j] > k:  # (a step saying only 記 is not in the 經's order)
+                    out.append(OrderFault(cl[k], t, j, f"a later clause 「{cl[lo[j]].text}」"))
+    return out
+
+
+def order_warnings(timeline, corpus) -> list[Problem]:
+    """Class 6 as warnings (check): a clause whose moment comes after its step has gone on to a
+    later clause or an unsaid move, located at the step, once per clause and step."""
+    out, seen = [], set()
+    for f in clause_order_faults(timeline, corpus):
+        s = timeline.steps[f.step]
+        if (f.clause.id, s.loc) in seen:
+            continue
+        seen.add((f.clause.id, s.loc))
+        out.append(Problem(_loc(s.loc), f"「{f.clause.text}」 ({f.clause.id}) ends at "
+                                        f"{f.moment:.0f} s, after {f.why} has begun "
+                                        f"(t {s.t0:.0f} s): --after shows a later state; give "
+                                        f"the pattern's steps cite: parts, or the move said: "
+                                        f"false after the clause"))
+    return out
+
+
+def shared_moments(timeline, corpus) -> list[tuple[object, int]]:
+    """(clause, step) for each 經 clause whose moment is the end of a step that says other 經
+    clauses too: said at once (皆 …, a rule beside an act) or not yet parted (a pattern's steps
+    without cite:). The clause-order test keeps this list from growing."""
+    cl = [c for c in corpus.clauses if c.kind == "經"]
+    if not cl or not timeline.steps:
+        return []
+    cs = np.array([c.start for c in cl])
+    ce = np.array([c.end for c in cl])
+    sp = np.array([s.span for s in timeline.steps]).reshape(-1, 2)
+    said = np.array([s.said for s in timeline.steps], bool)
+    t1 = np.array([s.t1 for s in timeline.steps])
+    lo = np.searchsorted(ce, sp[:, 0], side="right")
+    hi = np.searchsorted(cs, sp[:, 1], side="left") - 1
+    out = []
+    for k, c in enumerate(cl):
+        sel = np.nonzero(said & (lo <= k) & (hi >= k))[0]
+        if len(sel):
+            j = int(sel[np.argmax(t1[sel])])
+            if hi[j] > lo[j]:
+                out.append((c, j))
     return out
 
 
@@ -178,38 +264,72 @@ def _active(timeline, a: int, t0: float, t1: float) -> list[tuple[float, float]]
     return out
 
 
+def _present(timeline, a: int, t: float) -> bool:
+    """Whether actor a is in the scene at time t (his last presence keyframe at or before t)."""
+    ch = timeline.channels["presence"]
+    sel = np.nonzero((ch.owner == a) & (ch.t <= t + 1e-6))[0]
+    return bool(len(sel)) and bool(np.asarray(ch.values["present"])[sel[-1]])
+
+
+TOGETHER_NOTE = "not together:"  # in a citing step's note: "not together: 衆賔 (why)"
+
+
 def together_waits(timeline, corpus, wait: float = WAIT) -> list[tuple]:
-    """(moment, actor, seconds, where) for everyone a clause sets moving with 皆 or 遂 who stands
-    still longer than `wait` seconds while the others walk: before he sets off (after the first
-    of them has), or between two of his moves within the clause's moment."""
+    """(moment, actor, seconds, where, explained) for everyone a clause sets moving with 皆 or 遂
+    who stands still longer than `wait` seconds while the others walk: before he sets off (after
+    the first of them has), or between two of his moves. Only the steps citing the words from the
+    皆 / 遂 to its verb are looked at (主人揖譲以賔升大夫及衆賔皆升就席: the steps of 皆升就席, not
+    the 主人's walk to fetch the 賔), over their own moment. explained: a citing step's note says
+    "not together: NAME (why)" with the person's name (or "not together: all (why)")."""
     out = []
+    spans = [s.span for s in timeline.steps]
+    by_loc: dict[str, str] = {}  # a pattern's steps share the citing step's place; one has its note
+    for s in timeline.steps:
+        if s.note:
+            by_loc[s.loc] = by_loc.get(s.loc, "") + " " + s.note
     for m in clause_moments(timeline, corpus):
-        if not TOGETHER_RE.search(m.clause.text):
-            continue
-        movers = sorted(_actors_written(timeline, set(m.steps)))
-        acts = {a: _active(timeline, a, m.t0, m.t1) for a in movers}
-        acts = {a: iv for a, iv in acts.items()
-                if any(e - s > 1.0 for s, e in iv)}
-        if len(acts) < 2:
-            continue
-        start = min(iv[0][0] for iv in acts.values())
-        for a, iv in acts.items():
-            gaps = [(iv[0][0] - start, "before setting off")]
-            gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
-            g, where = max(gaps)
-            if g > wait:
-                out.append((m, a, g, where))
+        found: dict[int, tuple] = {}
+        for g in TOGETHER_RE.finditer(m.clause.text):
+            lo, hi = m.clause.start + g.start(), m.clause.start + g.end()
+            steps = [i for i in m.steps if spans[i][0] < hi and spans[i][1] > lo]
+            if not steps:
+                continue
+            t0 = min(timeline.steps[i].t0 for i in steps)
+            t1 = max(timeline.steps[i].t1 for i in steps)
+            notes = " ".join(by_loc.get(loc, "") for loc in {timeline.steps[i].loc for i in steps})
+            movers = sorted(_actors_written(timeline, set(steps)))
+            acts = {a: _active(timeline, a, t0, t1) for a in movers}
+            acts = {a: iv for a, iv in acts.items() if any(e - s > 1.0 for s, e in iv)}
+            if len(acts) < 2:
+                continue
+            start = min(iv[0][0] for iv in acts.values())
+            for a, iv in acts.items():
+                gaps = [(iv[0][0] - start if _present(timeline, a, start) else 0.0,
+                         "before setting off")]  # one not yet come in is not kept waiting
+                gaps += [(b[0] - e[1], "between two moves") for e, b in zip(iv, iv[1:])]
+                gap, where = max(gaps)
+                if gap > wait and gap > found.get(a, (0,))[0]:
+                    name = timeline.actors[a].name
+                    said = [n.split(")")[0] for n in notes.split(TOGETHER_NOTE)[1:]]
+                    explained = any(w.strip().startswith(("all", name, timeline.actors[a].id))
+                                    or f" {name}" in w.split("(")[0] for w in said)
+                    found[a] = (gap, where, explained, steps[0])
+        for a, (gap, where, explained, first) in found.items():
+            out.append((m, a, gap, where, explained, first))
     return out
 
 
-def wait_warnings(timeline, corpus, wait: float = WAIT) -> list[Problem]:
-    """Class 4 as warnings, located at the first step citing the clause."""
+def wait_warnings(timeline, corpus, wait: float = WAIT, explained: bool = False) -> list[Problem]:
+    """Class 4: those a 皆 / 遂 clause sets moving who wait (together_waits), located at the first
+    step citing the words; explained: those a note explains (else those it does not)."""
     out = []
-    for m, a, g, where in together_waits(timeline, corpus, wait):
-        first = timeline.steps[m.steps[0]]
-        out.append(Problem(_loc(first.loc), f"「{m.clause.text}」 sets them moving together, but "
-                                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
-                                           f"stands {g:.0f} s {where}"))
+    for m, a, g, where, why, first in together_waits(timeline, corpus, wait):
+        if why != explained:
+            continue
+        out.append(Problem(_loc(timeline.steps[first].loc),
+                           f"「{m.clause.text}」 sets them moving together, but "
+                           f"{timeline.actors[a].name} ({timeline.actors[a].id}) "
+                           f"stands {g:.0f} s {where}"))
     return out
 
 
@@ -230,9 +350,28 @@ NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the cla
 def _claimants(timeline, m: Moment) -> set[int]:
     """Those a clause's claims are about: those it names who act at its moment, or if none, all
     those acting."""
-    acting = _actors_written(timeline, set(m.steps))
-    named = named_in(timeline, m.clause.text) & acting
+    acting = _acting(timeline, m)
+    named = {a for a in named_in(timeline, m.clause.text) & acting
+             if not _given_to(m.clause.text, timeline.actors[a].name)}
     return named or acting
+
+
+def _acting(timeline, m: Moment) -> set[int]:
+    """Those the steps saying a clause move, pose or make speak (a 對 or a 辭 writes no motion)."""
+    return _actors_written(timeline, set(m.steps)) | {
+        e.actor for e in timeline.events
+        if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
+
+
+GIVING = "授獻酬酢命"  # 授主人爵, 命釋獲者: the one handed to or ordered; the acts are another's
+
+
+def _given_to(text: str, name: str) -> bool:
+    """Is every mention of name in the clause right after a verb of giving (授主人爵)?"""
+    from viz.text import normalize
+    text, name = normalize(text), normalize(name or "")
+    at = [i for i in range(len(text)) if name and text.startswith(name, i)]
+    return bool(at) and all(i > 0 and text[i - 1] in GIVING for i in at)
 
 
 PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏")
@@ -240,15 +379,16 @@ SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out:
 
 
 def facing_claims(text: str):
-    """The facings a clause claims of people: X面, where a first direction written after a
-    place is the place's side (阼階之東，南面; 堂西，南面); none in a clause setting things out."""
+    """The facings a clause claims of people, (X面, degrees, the words since the last 面): X面,
+    where a first direction written after a place is the place's side (阼階之東，南面; 堂西，南面);
+    none in a clause setting things out."""
     if text.startswith(SETTING):
         return
     for g in FACE_RE.finditer(text):
         d = g.group(1)
         if len(d) == 2 and g.start() > 0 and text[g.start() - 1] in PLACE_CHARS:
             d = d[1]
-        yield d + "面", FACING[d]
+        yield d + "面", FACING[d], text[text.rfind("面", 0, g.start()) + 1:g.start()]
 
 
 def text_claims(timeline, corpus) -> dict:
@@ -268,13 +408,17 @@ def text_claims(timeline, corpus) -> dict:
     for m in clause_moments(timeline, corpus):
         text = normalize(m.clause.text)  # 靣 → 面 …
         who = _claimants(timeline, m)
+        acting = _acting(timeline, m)
         names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
         claims = []
-        for claim, want in facing_claims(text):
+        for claim, want, before in facing_claims(text):
+            # the one named just before the direction (耦東面，大夫西面); if those words name
+            # nobody (耦, or the subject of a clause before), any of those acting
+            near = named_in(timeline, before) & who if before else who
             ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
-                     for f in frames for a in who)
+                     for f in frames for a in (near or acting))
             claims.append((claim, ok))
         for g in POSTURE_RE.finditer(text):
             w = g.group(1)

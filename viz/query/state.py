@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from viz.model.script.nodes import DIRS
 from viz.model.timeline import POSTURES, Timeline
 
@@ -19,17 +21,27 @@ def dir_name(deg: float) -> str:
 
 
 def step_after(timeline: Timeline, corpus, text: str) -> int:
-    """The step citing the last character of TEXT's first occurrence that the script enacts
-    (the last such step to end): 答再拜 is found where a scripted section has it, not where an
-    unscripted one has it first."""
+    """The step whose end is the moment of TEXT's first occurrence that the script enacts: of
+    the steps saying (not an unsaid move) the part of the text holding TEXT's last character,
+    the last to end; if none holds that character, of those saying its clause; so 答再拜 is
+    found where a scripted section has it, not where an unscripted one has it first, and a
+    clause's moment comes before the moves its step goes on to (反位 …)."""
     hits = corpus.find(text)
     if not hits:
         raise QueryError(f"{text!r} does not occur in the text (variants count as equal)")
+    steps = timeline.steps
+    spans = np.array([s.span for s in steps], float).reshape(-1, 2)
+    said = np.array([s.said for s in steps], bool)
+    t1 = np.array([s.t1 for s in steps], float)
     for h in hits:
         last = h + len(text) - 1
-        steps = [s for s in timeline.steps if s.span[0] <= last < s.span[1]]
-        if steps:
-            return max(steps, key=lambda s: s.t1).index
+        holds = (spans[:, 0] <= last) & (last < spans[:, 1])
+        c = corpus.clause_at(last)
+        within = ((spans[:, 0] < c.end) & (spans[:, 1] > c.start)) if c is not None else holds
+        for sel in (said & holds, said & within, holds):
+            if sel.any():
+                i = np.nonzero(sel)[0]
+                return int(i[np.argmax(t1[i])])
     last = hits[0] + len(text) - 1
     sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
     where = f"section {sec}, page {corpus.page_at(last)}"
@@ -116,7 +128,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
         "stage": {"index": stage.index + 1, "name": stage.name, "section": stage.section,
                   "t0": round(stage.t0, 3), "t1": round(stage.t1, 3)} if stage else None,
         "step": {"index": step.index, "cite": step.cite, "t0": round(step.t0, 3),
-                 "t1": round(step.t1, 3), "script": step.loc,
+                 "t1": round(step.t1, 3), "script": step.loc, "said": step.said,
                  "clause": ({"id": clause.id, "text": clause.text} if clause else None),
                  "page": corpus.page_at(step.span[0]) if corpus is not None else None}
         if step else None,
@@ -131,7 +143,10 @@ def format_state(s: dict[str, Any]) -> str:
     if s["stage"]:
         lines.append(f"stage {s['stage']['index']} {s['stage']['name']}")
     if s["step"]:
-        lines.append(f"clause 「{s['step']['cite']}」 (page {s['step']['page']})")
+        c = s["step"]["clause"]
+        said = "" if s["step"].get("said", True) else ", a move the text does not say"
+        lines.append(f"clause {c['id']} 「{c['text']}」 (page {s['step']['page']}{said})" if c
+                     else f"clause 「{s['step']['cite']}」 (page {s['step']['page']}{said})")
     lines.append("")
     w = max((len(a["name"]) for a in s["actors"]), default=2)
     for a in s["actors"]:

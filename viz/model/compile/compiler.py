@@ -159,7 +159,7 @@ class Compiler(_Props, _Shooting, _Checks):
         return StepSpan(index, stage, t0, self.t, step.cite, step.span,
                         tuple(e[4] for e in buf.events if e[2] == "say" and e[3] >= 0),
                         str(step.loc),
-                        step.pattern, step.note, step.reading)
+                        step.pattern, step.note, step.reading, step.said, step.rep)
 
     def flush(self, buf: _Buffer, scale: float) -> None:
         T = self.t

@@ -21,6 +21,10 @@ SUAN = "suan"  # the bundle of 算 (記: 箭籌八十), laid one for each hit th
 HAND = 8  # 算 taken at a time (釋獲者坐取中之八算; 興，執而俟 … 又取中之八算)
 
 
+# 記: 歌騶虞若采蘋皆五終 (注: 毎一耦射歌五終也): the 終 shown count one pair's song, 1 … 5, from
+# the 節 heard before its first 拾; the song begun again after five while the next pair comes
+FIVE = 5
+
 class _Shooting(_Keyframes):
     def __init__(self, script: Script, layout, out: Collector | None = None):
         super().__init__(script, layout, out)
@@ -170,13 +174,16 @@ class _Shooting(_Keyframes):
                                   f"「{m.start}」: the drum never begins")
         if m is not None and self.music_t0 is not None:
             total = math.ceil((self.music_end() - self.music_t0) / m.beat - 1e-9)
+            songs = self.pair_ends(m)
             k = 0
             while k < total and self.music_t0 + k * m.beat < self.t:
                 tb = self.music_t0 + k * m.beat
                 self.score_key("beat", tb, k + 1)
-                self.score_key("終", tb, 1 + k // m.beats_per_end)
+                pair_end = self.pair_end(k, m.beats_per_end, songs)  # the pair's 終, 1 … 5
+                self.score_key("終", tb, pair_end)
                 self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
-                                        {"beat": k + 1, "終": 1 + k // m.beats_per_end}))
+                                        {"beat": k + 1, "終": 1 + k // m.beats_per_end,
+                                         "耦終": pair_end}))
                 k += 1
             end = min(self.t, self.music_end())
             self.score_key("beat", end, 0)
@@ -185,6 +192,40 @@ class _Shooting(_Keyframes):
         # shooting); one that does not (獲而未釋獲) ends with its last stage of shooting
         if (nxt is None or nxt.round != sc.round) and sc.tally is None:
             self.end_round(self.t)
+
+    def pair_ends(self, m) -> list[tuple[int, int]]:
+        """Each pair's song, as (first, last) beats from the music's start: from one 終 before the
+        終 of the pair's first release (the 節 heard before the first 拾: 注 四節四拾其一節先以聽也;
+        記注: 毎一耦射歌五終), on a 終's first beat, to its last release. A pair: the two archers
+        who loose in turn (拾發) until a third looses."""
+        shots = sorted((e for e in self.shot_log if e["round"] == self.round
+                        and e["t_release"] >= self.music_t0 - 1e-6), key=lambda e: e["t_release"])
+        per, out, pair = m.beats_per_end, [], set()
+        for e in shots:
+            k = int(math.floor((e["t_release"] - self.music_t0) / m.beat + 1e-6))
+            if not pair or e["actor"] not in pair and len(pair) >= 2:
+                first = max(0, (k // per) * per - per)
+                if out:
+                    first = max(first, -(-(out[-1][1] + 1) // per) * per)
+                out.append((first, k))
+                pair = set()
+            pair.add(e["actor"])
+            out[-1] = (out[-1][0], k)
+        return out
+
+    @staticmethod
+    def pair_end(k: int, per: int, songs: list[tuple[int, int]]) -> int:
+        """The 終 (1 … 5) beat k falls in: its pair's, counted from the 節 heard first, five at
+        most while the pair shoots (a pair slower than four 拾 stays in its 五終); before, between
+        and after the pairs the song is sung again from its first 終."""
+        prev = [(a, b) for a, b in songs if a <= k]
+        if not prev:
+            return 1 + (k // per) % FIVE
+        a, b = prev[-1]
+        if k <= b:
+            return min(FIVE, 1 + (k - a) // per)
+        again = -(-(b + 1) // per) * per  # the next 終's first beat after the pair's last release
+        return 1 + (max(0, k - again) // per) % FIVE
 
     def end_round(self, t: float) -> None:
         for k in ("round", "右", "左"):

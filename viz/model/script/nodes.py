@@ -140,6 +140,9 @@ class Step:
     pattern: str = ""
     expect: tuple[Expect, ...] = ()
     drinks: tuple[str, int] | None = None  # (loser, round): this step begins his drinking
+    said: bool = True  # False: a move the text does not say (a return to place, a turn): it
+    # enacts no clause, so a clause's moment is over before it begins
+    rep: int = 0  # the member's number ($i) when the citing step repeats (each:), else 0
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from viz.model.script.nodes import (
 )
 from viz.model.script.scope import _suggest
 from viz.model.script.source import _check_numbers, check_structure, read_document
-from viz.model.script.steps import _Steps
+from viz.model.script.steps import _Steps, find_cite
 from viz.model.verbs import Key
 
 
@@ -53,7 +53,7 @@ class Reader(_Steps):
         held = tuple(m for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding"))
                      for m in self.prop_members(x))
         cite = p.get("cite", "")
-        if cite and self.corpus is not None and not _find_cite(self.corpus, cite, 0, None):
+        if cite and self.corpus is not None and not find_cite(self.corpus, cite, 0, None):
             self.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
         form = None
         if "formation" in p:
@@ -157,6 +157,7 @@ class Reader(_Steps):
                                  else None)
                     if got and loser and self.results:
                         got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
+                    got = [replace(x, rep=int(env.get("i", 0))) for x in got]
                     steps += got
             else:
                 steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
@@ -174,15 +175,15 @@ class Reader(_Steps):
     def cite_span(self, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
         if self.corpus is None:
             return (0, 0)
-        span = _find_cite(self.corpus, cite, cursor, hi)
+        span = find_cite(self.corpus, cite, cursor, hi)
         if span:
             return span
-        span = _find_cite(self.corpus, cite, lo, hi)
+        span = find_cite(self.corpus, cite, lo, hi)
         if span:
             self.out.warn(loc, f"cite {clip(cite)} is found only before the previous step's "
                                "words in this section: steps run in the text's order")
             return span
-        span = _find_cite(self.corpus, cite, 0, None)
+        span = find_cite(self.corpus, cite, 0, None)
         if span:
             run = self.corpus.run_at(span[0])
             if hi is not None and not (run is not None and run.kind == "記"):  # a 記 is cited
@@ -197,22 +198,6 @@ class Reader(_Steps):
 
 def _range(ns: list[int]) -> str:
     return f"{ns[0]}–{ns[-1]}" if len(ns) > 1 else str(ns[0]) if ns else ""
-
-
-def _find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
-    """Span of a cite, fragments split by … found in order; None if absent."""
-    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
-    if not frags:
-        return None
-    pos, first = start, None
-    for f in frags:
-        f = f.strip()
-        hits = corpus.find(f, pos, end)
-        if not hits:
-            return None
-        first = hits[0] if first is None else first
-        pos = hits[0] + len(f)
-    return (first, pos)
 
 
 def settings_from(doc: YMap) -> Settings:

@@ -9,7 +9,9 @@ Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from viz.base.errors import Loc, Problem
@@ -68,32 +70,40 @@ class _Steps(_Cast, _Patterns):
         return r if ok else None
 
     def step(self, s: YMap, loc: Loc, cite: str, span, env: dict, pattern: str, depth: int,
-             reading: str = "鄭") -> list[Step]:
+             reading: str = "鄭", said: bool = True) -> list[Step]:
+        """One step of a stage (or of a pattern) as Steps. span: the words it enacts; a pattern's
+        step with `cite:` enacts only that part of them (found within span; all of them when they
+        do not hold it), and those after it the same part until another says; `said: false`
+        marks a move the text does not say."""
         body = s
         if not pattern:
             body, reading = self.variant(s)
+        said = said and s.get("said", True) is not False
         if "use" in body:
             bound = self.bind(_subst(body, env) if env else body, depth)
             if bound is None:
                 return []
             out = []
+            kept = []
             for ps, penv, pname in bound:
                 if "when" in ps:
                     held = param_when(ps["when"], penv)
                     if not (self.step_when(ps) if held is None else held):
                         continue  # an optional part left out
-                out += self.step(ps, loc, cite, span, penv, pname, depth + 1, reading)
+                kept.append((ps, penv, pname))
+            for (ps, penv, pname), part in zip(kept, self.parts(kept, span)):
+                out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
+            note = body.get("note", "") or s.get("note", "")
+            if note:  # the citing step's note, on those of the pattern's steps without their own
+                out = [x if x.note else replace(x, note=note) for x in out]
             if "dur" in body and out:
                 total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
                 if total is not None:
-                    out = [Step(x.cite, x.span, x.actions, total / len(out), x.note, x.reading,
-                                x.loc, x.pattern, x.expect) for x in out]
+                    out = [replace(x, dur=total / len(out)) for x in out]
             ex = (self.expects(_subst(s["expect"], env), s.loc_of("expect")) if "expect" in s
                   else ())
             if ex and out:  # checked when the pattern's last step has ended
-                last = out[-1]
-                out[-1] = Step(last.cite, last.span, last.actions, last.dur, last.note,
-                               last.reading, last.loc, last.pattern, last.expect + ex)
+                out[-1] = replace(out[-1], expect=out[-1].expect + ex)
             return out
         ctx = f"pattern {pattern!r}, used at {loc}" if pattern else ""
         dur = None
@@ -106,7 +116,47 @@ class _Steps(_Cast, _Patterns):
             note = s.get("note", "")
         return [Step(cite, span, self.actions(body["do"], env, ctx), dur, note, reading, loc,
                      pattern, self.expects(_subst(s.get("expect"), env), s.loc_of("expect")
-                                           if "expect" in s else loc))]
+                                           if "expect" in s else loc), said=said)]
+
+    def parts(self, bound, span) -> list[tuple[int, int]]:
+        """The part of the using step's words (span) each of a pattern's steps enacts. A step
+        with `cite:` begins its part where those words hold it (at its clause's beginning, unless
+        the part before lies in that clause), and the part runs on to where the next begins (the
+        last: to the end of span), so the parts share out all the words; a step without `cite:`
+        enacts the part before it (the first: all of span), and one whose `cite:` the words do
+        not hold (the pattern used under other words, 如初) all of span."""
+        starts: list[int | None] = []  # None: all of span
+        start, found = span[0], None
+        for ps, penv, _ in bound:
+            if isinstance(ps, YMap) and "cite" in ps:
+                got = self.part_of(_subst(ps["cite"], penv), span, found)
+                start, found = got if got is not None else (None, found)
+            starts.append(start)
+        out = []
+        for i, b in enumerate(starts):
+            if b is None:
+                out.append(span)
+                continue
+            later = [x for x in starts[i + 1:] if x is not None and x > b]
+            out.append((b, min(later, default=span[1])))
+        return out
+
+    def part_of(self, words, span, prev: tuple[int, int] | None):
+        """(start, found): where a pattern step's `cite:` is found in span (after the previous
+        one found, else anywhere), and where its part begins: the beginning of its clause, unless
+        the one found before lies in that clause; None when span does not hold it (or only in
+        a 注 it encloses)."""
+        if self.corpus is None or not isinstance(words, str):
+            return None
+        got = ((find_cite(self.corpus, words, prev[0], span[1]) if prev else None)
+               or find_cite(self.corpus, words, span[0], span[1]))
+        run = self.corpus.run_at(got[0]) if got is not None else None
+        if run is None or run.kind not in ("經", "記"):
+            return None  # only in a 注 the cited words enclose: not a part the text says
+        first = self.corpus.clause_at(got[0])
+        start = (first.start if first is not None and (prev is None or prev[1] <= first.start)
+                 else got[0])
+        return max(start, span[0]), got
 
     def variant(self, s: YMap) -> tuple[YMap, str]:
         """The step's body under the chosen readings: a variant that names one and carries
@@ -133,3 +183,19 @@ class _Steps(_Cast, _Patterns):
                 out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),
                                   holding, e.get("present")))
         return tuple(out)
+
+
+def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent."""
+    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
+    if not frags:
+        return None
+    pos, first = start, None
+    for f in frags:
+        f = f.strip()
+        hits = corpus.find(f, pos, end)
+        if not hits:
+            return None
+        first = hits[0] if first is None else first
+        pos = hits[0] + len(f)
+    return (first, pos)
