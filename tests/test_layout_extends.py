@@ -188,4 +188,4 @@ def test_the_fang_is_walked_into_by_its_door(xiang):
 def test_ao_puts_the_bin_on_the_axis(xiang):
     ao = load_layout(XIANG, readings=("敖繼公",))
     assert ao.places["賔席"].x == 0 and ao.places["尊"].x > 0
-    assert set(ao.applied) == {"賔席", "尊", "主人席", "介席"}
+    assert set(ao.applied) == {"賔席", "尊", "主人席", "介席", "主人之北"}  # 主人之北 follows 敖's 主人席
