@@ -244,3 +244,11 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
                          timeout=120)
     rc, err = out.stdout.splitlines()
     assert "Traceback" not in err and rc == "0", err
+
+
+def test_rite_help_names_every_bundled_rite(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for name, folder in (("鄉射禮", "xiangshe"), ("鄉飲酒禮", "xiangyin")):
+        assert f"{name} or {folder}" in out

@@ -5,6 +5,7 @@ Imports no subcommand module (viz.cli.main alone does)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -118,13 +119,19 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-RITE_HELP = ("a bundled rite by its name or folder (鄉射禮 or xiangshe), or a rite folder or its "
-             "manifest.yaml: its sections, text, hall and title (default: the bundled 鄉射禮)")
+@functools.lru_cache(maxsize=1)
+def rite_help() -> str:
+    """--rite's help, naming every bundled rite by its name and its folder."""
+    from viz.model import package
+
+    names = "; ".join(f"{p.name} or {p.folder_name}" for p in package.bundled())
+    return (f"a bundled rite by its name or folder ({names}), or a rite folder or its "
+            "manifest.yaml: its sections, text, hall and title (default: the bundled 鄉射禮)")
 
 
 def add_rite(p: argparse.ArgumentParser) -> None:
     """--rite NAME|PATH (resolve_rite reads it)."""
-    p.add_argument("--rite", metavar="NAME|PATH", help=RITE_HELP)
+    p.add_argument("--rite", metavar="NAME|PATH", help=rite_help())
 
 
 def resolve_rite(args: argparse.Namespace) -> None:
