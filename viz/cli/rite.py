@@ -115,12 +115,14 @@ def cmd_score(args) -> int:
 
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+    from viz.query.dressed import dress_warnings
     from viz.query.faithful import held_warnings, order_warnings, wait_warnings
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
                 + tuple(held_warnings(d.timeline, d.corpus))
-                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d)))
+                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d))
+                + tuple(dress_warnings(d.timeline, d.corpus)))
     tl = d.timeline
     waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
     if args.strict and (warnings or waits):  # a 皆 / 遂 wait no note explains fails --strict
@@ -169,9 +171,10 @@ def font_warnings(args, d) -> list[Problem]:
 def report_text(args, d) -> int:
     """check --text: each claim a clause of the 經 makes of facing, posture or holding, and
     whether those it names do so at its moment (JSON with --json)."""
+    from viz.query.dressed import with_dress
     from viz.query.faithful import text_claims
 
-    rep = text_claims(d.timeline, d.corpus)
+    rep = with_dress(text_claims(d.timeline, d.corpus), d.timeline, d.corpus)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=2))
         return 0

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from viz.draw import hud, labels, scene, things
+from viz.draw import dress, hud, labels, scene, things
 from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
 from viz.draw.compose import Model, View, compose, view_kind
@@ -75,7 +75,7 @@ MORE = "等"
 SPAN = "{a}–{b}"
 OMITTED = "{span} 略"
 ELLIPSIS = "…"
-LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）")
+LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）", "袒")
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, PART, ELSEWHERE_TITLE, STEP_NOTE,
                                                     INSET_TITLE, MOVES, FOLLOW, WHO, LIST_SEP,
                                                     MORE, SPAN, OMITTED, ELLIPSIS, *LEGEND))
@@ -448,13 +448,14 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             dots.append(Polygon(((sx - s, sy - s), (sx + s, sy - s), (sx + s, sy + s),
                                  (sx - s, sy + s)), PAPER, INK, 1.5, screen=True))
         else:
-            dots.append(Circle((sx, sy), 2.6, INK, None, screen=True))
+            dots.append(dress.plate_dot(frame, i, sx, sy, INK)
+                        or Circle((sx, sy), 2.6, INK, None, screen=True))
         tip = (sx + dx * tick, sy + dy * tick)
         dots.append(Line(((sx, sy), tip), INK, 2.0, screen=True))
         marks.append(labels.circle_box(sx, sy, 3.5))
         marks.append((min(sx, tip[0]) - 1.5, min(sy, tip[1]) - 1.5, max(sx, tip[0]) + 1.5,
                       max(sy, tip[1]) + 1.5))
-        name = _name_of(tl, frame, i)
+        name = _name_of(tl, frame, i) + dress.plate_note(tl, frame, i)
         w, h = labels.text_size(name, npx)
         # behind him first: the tick in front stays clear
         reqs.append(labels.Label((sx, sy), w, h, r=4.0, order=labels.facing_order(dx, dy)))
@@ -936,7 +937,9 @@ def _legend(x: float, bottom: float, px: float) -> tuple[list[Primitive], float]
             Circle((x + 2 * step + k * 0.2, y0), 2.6, INK, None, screen=True),
             Line(((x + 2 * step + k * 0.2, y0), (x + 2 * step + k * 1.2, y0)), INK, 2.0,
                  screen=True),
-            Text((x + 2 * step + k * 1.6, y0), LEGEND[2], k, INK, "w", screen=True)]
+            Text((x + 2 * step + k * 1.6, y0), LEGEND[2], k, INK, "w", screen=True),
+            Circle((x + 3 * step + k * 0.5, y0), 3.3, dress.SKIN, INK, 1.3, screen=True),
+            Text((x + 3 * step + k * 1.3, y0), LEGEND[6], k, INK, "w", screen=True)]
     # row two: where a move starts, the move, its number
     out += [Circle((x + k * 0.5, y1), 3.5, None, ZHU_FAINT, 1.5, screen=True),
             Text((x + k * 1.3, y1), LEGEND[3], k, INK, "w", screen=True),

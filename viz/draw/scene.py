@@ -15,7 +15,7 @@ from string import Formatter
 
 import numpy as np
 
-from viz.draw import labels
+from viz.draw import dress, labels
 from viz.draw.camera import Break, Camera, ymap_for
 from viz.draw.display import Circle, Color, Line, Polygon, Primitive, Text
 from viz.model.timeline import POSTURES
@@ -435,11 +435,13 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
         x, y = c.xy[i]
         dot = i in groups  # one of a formation: a dot, the formation named once
         key = (x, y, c.radius(i, r0) * (DOT if dot else 1.0), c.seated[i] and not dot,
-               c.facing[i], None if dot else (names[i] if names else a.label) or a.name[:1])
+               c.facing[i], None if dot else (names[i] if names else a.label) or a.name[:1],
+               dress.worn(frame, i))
         old = kept.get(i)
         if old is None or old[0] != key:  # else the same objects as the last frame's
             old = kept[i] = (key, _token(x, y, key[2], r0, key[3], key[4], key[5],
-                                         party_color(a.party), least))
+                                         party_color(a.party), least)
+                             + dress.marks(x, y, key[2], key[4], key[6]))
         out.append((old[1], tags.get(i, [])))
     if placed.group_names:
         out.append(([], placed.group_names))
@@ -894,6 +896,8 @@ def prop_glyph(x: float, y: float, name: str, k: float, ui: float = 1.0,
         return [Line(((x - dx, y - dy), tip), PROP_INK, 1.5),
                 Line(((tip[0] + hx, tip[1] + hy), tip, (tip[0] + gx, tip[1] + gy)), PROP_INK,
                      1.5)]
+    if name.startswith("弛"):
+        return dress.bow_glyph(x, y, u, strung=False)
     if "弓" in name:
         arc = tuple((x + 4.5 * u * math.cos(math.radians(a)), y + 4.5 * u * math.sin(math.radians(a)))
                     for a in range(200, 341, 20))
@@ -963,6 +967,8 @@ def _person(timeline, frame, i: int, o: SceneOptions, to_px,
         j = timeline.prop_index.get(pid)
         # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
         name = (timeline.props[j].name if j is not None else pid)[-1:]
+        if name == "弓" and dress.bow_state(timeline, frame, pid) == "弛":
+            name = "弛弓"  # unstrung (執弛弓)
         held[name] = held.get(name, 0) + 1
     if held and not detailed(o) and i != o.selected:
         return boxes, reqs, held_glyphs(x, y, float(frame.facing[i]), r, held, k, o.ui)

@@ -60,6 +60,8 @@ class Cue:
     says: tuple[str, ...]
     comes: str  # "enters" | "leaves" | ""
     path: np.ndarray  # (k,2) 尺, the plan's line
+    dress: str = ""  # what he wears at the end (袒決遂, 搢扑) and a bow unstrung (弛弓): worn()
+    dress_from: str = ""  # … at the start
 
     @property
     def moves(self) -> bool:
@@ -139,8 +141,12 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
                      if e.kind == "say" and e.actor == actor and s.t0 <= e.t0 < s.t1)
         comes = "" if here_a == here_b else ("enters" if here_b else "leaves")
         posture_changed = int(a.posture[actor]) != int(b.posture[actor])
+        # before the step: as the last one left him (a dress at the step's first instant is
+        # already in its start's sample)
+        before = frames[s.index - 1][1] if s.index else a
+        dress, dress_from = worn(timeline, b, actor), worn(timeline, before, actor)
         if not (walked > MIN_WALK or turned or gest or posture_changed or held_a != held_b
-                or says or comes):
+                or says or comes or dress != dress_from):
             continue
         clause = corpus.clause_at(s.span[0]) if corpus is not None else None
         st = stages.get(s.stage)
@@ -151,8 +157,21 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
             sa, sb, layout.nearest_place(*sa), layout.nearest_place(*sb), walked,
             (dir_name(fa), dir_name(fb)), gest, POSTURES[int(b.posture[actor])],
             _names(timeline, sorted(held_b)), _names(timeline, sorted(held_b - held_a)),
-            _names(timeline, sorted(held_a - held_b)), says, comes, path))
+            _names(timeline, sorted(held_a - held_b)), says, comes, path, dress,
+            dress_from))
     return out
+
+
+def worn(timeline, frame, actor: int) -> str:
+    """What he wears in the frame, in the text's words run together (袒決遂, 決遂 once 襲 …, 搢扑),
+    and 弛弓 while the bow he holds is unstrung; "" when none of them."""
+    from viz.draw import dress
+
+    on = dict(zip(("袒", "決", "遂", "搢扑"), dress.worn(frame, actor)))
+    words = "".join(k for k, v in on.items() if v)
+    if any(dress.bow_state(timeline, frame, p) == "弛" for p in frame.holding[actor]):
+        words += ("·" if words else "") + "弛弓"
+    return words
 
 
 # --- the small plan of a move ---------------------------------------------------------------
@@ -240,11 +259,14 @@ def _does(c: Cue) -> str:
         parts.append("曰 " + " ".join(f"「{s}」" for s in c.says))
     if c.comes:
         parts.append({"enters": "入", "leaves": "出"}[c.comes])
+    if c.dress != c.dress_from:  # 袒決遂, or 襲 when all is taken off
+        parts.append("服 " + (c.dress or "襲"))
     return "; ".join(parts or [c.posture])
 
 
 def _held(c: Cue) -> str:
-    return LIST_SEP.join(c.holding) or "—"
+    held = LIST_SEP.join(c.holding) or "—"
+    return f"{held} ／ {c.dress}" if c.dress else held
 
 
 def _head(timeline, actor: int) -> tuple[str, str]:
@@ -260,13 +282,14 @@ def to_csv(timeline, cues_: list[Cue]) -> str:
     w.writerow(["step", "t0", "t1", "stage", "cite", "clause_id", "clause", "from_place",
                 "from_x", "from_y", "to_place", "to_x", "to_y", "walked_chi", "facing_from",
                 "facing_to", "gestures", "posture", "holding", "takes", "gives", "says",
-                "comes"])
+                "comes", "dress"])
     for c in cues_:
         w.writerow([c.step, f"{c.t0:.2f}", f"{c.t1:.2f}", c.stage, c.cite, c.clause_id, c.clause,
                     c.start_place, f"{c.start[0]:.1f}", f"{c.start[1]:.1f}", c.end_place,
                     f"{c.end[0]:.1f}", f"{c.end[1]:.1f}", f"{c.walked:.1f}", *c.facing,
                     LIST_SEP.join(c.gestures), c.posture, LIST_SEP.join(c.holding),
-                    LIST_SEP.join(c.takes), LIST_SEP.join(c.gives), " / ".join(c.says), c.comes])
+                    LIST_SEP.join(c.takes), LIST_SEP.join(c.gives), " / ".join(c.says), c.comes,
+                    c.dress])
     return buf.getvalue()
 
 
@@ -338,7 +361,7 @@ img { display: block; max-width: 100%; height: auto; }
 """
 
 COLUMNS = ("n", "t", "text", "where", "facing", "does", "holds", "plan")
-HEADS = ("#", "s", "text", "where", "facing", "does", "holds", "plan")
+HEADS = ("#", "s", "text", "where", "facing", "does", "holds ／ wears", "plan")
 
 
 def _style(paper: str) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
+from viz.model.dress import dress_words
 from viz.model.timeline import FLYING, SET_DOWN
 
 if TYPE_CHECKING:
@@ -98,6 +99,10 @@ class CompileContext(Protocol):
     def on_beat(self, t: float, music: Music, on: bool) -> float: ...
     def scored(self, act: Action, shot: Shot, p: int, t0: float, t1: float, goal) -> float: ...
     def count(self, act: Action, a: int, busy: Busy) -> float: ...
+
+    # what they wear (viz.model.compile.dress)
+    def dress(self, a: int, t: float, words: str, bow: str | None = None,
+              loc: Loc | None = None) -> float: ...
 
 
 AFTER = Key("who", "start only when these people have finished what is written before this "
@@ -485,3 +490,33 @@ class Label(Verb):
             c.set_label(a, t, act.args["is"])
             return t
         return each(c, act, busy, relabel)
+
+
+@verb
+class Dress(Verb):
+    name = "dress"
+    doc = ("what the text says they put on or off, in its words: 袒 bares the left arm, 襲 covers "
+           "it; 決 (thumb-ring) and 遂 (arm-guard; 拾) put on, 説決拾 taken off; 搢扑 sticks the 扑 "
+           "held in the belt, 去扑 takes it out (so does its leaving his hands); bow: 張 or 弛 "
+           "strings or unstrings the bows he holds. Takes no time of its own")
+    keys = {"who": WHO,
+            "is": Key("text", "the words, run together as the text has them: 袒決遂, 袒決, 袒, "
+                              "襲, 説決拾 (or 說決拾), 襲説決拾, 搢扑, 去扑 …"),
+            "bow": Key("text", "張 or 弛: the bows he holds are strung or unstrung (執張弓, "
+                               "執弛弓)")}
+
+    @classmethod
+    def check(cls, args, say):
+        super().check(args, say)
+        if "is" not in args and "bow" not in args:
+            say("dress needs is: (the words: 袒決遂, 襲 …) or bow: (張 or 弛)")
+        if isinstance(args.get("is"), str) and dress_words(args["is"]) is None:
+            say(f"is: expected the text's dress words run together (袒 襲 決 遂 拾 説決拾 搢扑 "
+                f"去扑), found {args['is']!r}")
+        if "bow" in args and args["bow"] not in ("張", "弛"):
+            say(f"bow: expected 張 or 弛, found {args['bow']!r}")
+
+    @staticmethod
+    def compile(c, act, busy):
+        words, bow = act.args.get("is", ""), act.args.get("bow")
+        return each(c, act, busy, lambda a, t: c.dress(a, t, words, bow, act.loc))

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from viz.model.dress import BOW_NAMES, WORN
 from viz.model.script.nodes import DIRS
 from viz.model.timeline import POSTURES, Timeline
 
@@ -91,6 +92,23 @@ def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
     return Moment(timeline.duration, True, last if last >= 0 else None)
 
 
+def dress(f, i: int) -> dict[str, bool]:
+    """What actor i wears at the frame: {"袒": bared left arm, "決": thumb-ring, "遂": arm-guard,
+    "扑": the 扑 in his belt} (viz/model/compile/dress.py)."""
+    worn = f.values.get("dress", {})
+    return {k: bool(len(worn.get(k, ())) > i and worn[k][i]) for k in WORN}
+
+
+def held(timeline: Timeline, f, pid: str) -> dict[str, Any]:
+    """A thing held: its id and name, and for a bow how it is (held: 張 strung, 弛 unstrung)."""
+    j = timeline.prop_index[pid]
+    out: dict[str, Any] = {"id": pid, "name": timeline.props[j].name}
+    state = f.values.get("bow", {}).get("state", ())
+    if len(state) > j and int(state[j]) in BOW_NAMES:
+        out["held"] = BOW_NAMES[int(state[j])]
+    return out
+
+
 def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
           closing: bool = False) -> dict[str, Any]:
     """Everyone present at t, in the documented JSON shape (docs/REFERENCE.md: "The state JSON").
@@ -117,8 +135,8 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
             "facing": {"dir": dir_name(float(f.facing[i])), "deg": round(float(f.facing[i]), 1)},
             "posture": POSTURES[int(f.posture[i])],
             "moving": bool(f.moving[i]),
-            "holding": [{"id": p, "name": timeline.props[timeline.prop_index[p]].name}
-                        for p in f.holding[i]],
+            "holding": [held(timeline, f, p) for p in f.holding[i]],
+            "dress": dress(f, i),
             **actor_fields(timeline, a.id, f.t),
         })
     clause = corpus.clause_at(step.span[0]) if step and corpus is not None else None
@@ -150,11 +168,12 @@ def format_state(s: dict[str, Any]) -> str:
     lines.append("")
     w = max((len(a["name"]) for a in s["actors"]), default=2)
     for a in s["actors"]:
-        held = "、".join(h["name"] for h in a["holding"]) or "—"
+        held = "、".join(h.get("held", "") + h["name"] for h in a["holding"]) or "—"
+        worn = "".join(k for k, v in a.get("dress", {}).items() if v and k != "扑")
         lines.append(f"{a['name']:\u3000<{w}} {a['label']:\u3000<3} {a['id']:<10} "
                      f"x={a['x']:7.1f} y={a['y']:7.1f}  "
                      f"{a['region']:\u3000<2} near {a['place']:\u3000<4} "
                      f"{a['facing']['dir']}面 {a['facing']['deg']:5.1f}°  {a['posture']}  "
-                     f"holds {held}")
+                     f"holds {held}" + (f"  {worn}" if worn else ""))
     return "\n".join(lines)
 

@@ -9,7 +9,8 @@ of bases is the order of dependence:
     props.py      _Props(_Motion): things set out, taking up, the reach and holder checks
     shooting.py   _Shooting(_Keyframes): the beat, hits called and laid, the count, the rounds
     checks.py     _Checks(_Keyframes): expect, speed, two in one spot, jumps between stages
-    compiler.py   Compiler(_Props, _Shooting, _Checks): stages, setups, steps → Timeline
+    dress.py      _Dress(_Keyframes): 袒 決 遂 and the 扑 in the belt per person, 張/弛 per bow
+    compiler.py   Compiler(_Dress, _Props, _Shooting, _Checks): stages, setups, steps → Timeline
 
 The verbs (viz.model.verbs) compile through the Compiler's primitives and are handed it as a
 CompileContext; they never import this package. Modules here import viz.base, viz.text and the

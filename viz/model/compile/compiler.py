@@ -16,6 +16,7 @@ from __future__ import annotations
 from viz.base.cache import store_blob
 from viz.base.errors import Collector
 from viz.model.compile.checks import _Checks
+from viz.model.compile.dress import WORN, _Dress
 from viz.model.compile.keyframes import CODE, _Buffer
 from viz.model.compile.props import _Props
 from viz.model.compile.shooting import _Shooting
@@ -37,7 +38,7 @@ STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its 
 MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 
 
-class Compiler(_Props, _Shooting, _Checks):
+class Compiler(_Dress, _Props, _Shooting, _Checks):
     # ---- the whole script ----
     def run(self, on_stage=None) -> Timeline:
         """The whole script's Timeline. on_stage(compiler, si), if given, is called after each
@@ -171,6 +172,8 @@ class Compiler(_Props, _Shooting, _Checks):
         self.kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
         self.kf.things += [(a, T + t * scale, *rest) for a, t, *rest in buf.things]
         self.kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
+        self.kf.dress += [(a, T + t * scale, *rest) for a, t, *rest in buf.dress]
+        self.kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
         for a, b, k, w, s, d in buf.events:
             if k == "shot":
                 d["shot"].update(t_release=T + a * scale, t_land=T + b * scale)
@@ -200,6 +203,8 @@ class Compiler(_Props, _Shooting, _Checks):
             "label": _chan(self.kf.label, "step", span, n, "label"),
             "things": _chan(self.kf.things, "step", span, len(self.thing_names), "shown"),
             "score": _chan(self.kf.score, "step", span, len(SCORE_OWNERS), "value"),
+            "dress": _chan(self.kf.dress, "step", span, n, *WORN),
+            "bow": _chan(self.kf.bow, "step", span, m, "state"),
         }
         events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in self.kf.events]
         if final and self.new_legs and self.legs_salt is not None:

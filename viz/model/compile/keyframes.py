@@ -51,6 +51,8 @@ class _Buffer:
     events: list = field(default_factory=list)  # (t0, t1, kind, actor, text, data)
     things: list = field(default_factory=list)  # (thing, t, shown, writer)
     score: list = field(default_factory=list)  # (owner, t, value, writer): SCORE_OWNERS
+    dress: list = field(default_factory=list)  # (actor, t, 袒, 決, 遂, 扑, writer): compile/dress
+    bow: list = field(default_factory=list)  # (prop, t, 張 1 | 弛 2, writer)
 
 
 class _Keyframes:
@@ -160,12 +162,17 @@ class _Keyframes:
 
     def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None:
         self.buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible, self.w))
+        if self.holder[p] >= 0 and self.holder[p] != holder:
+            self.let_go(p, int(self.holder[p]), t)
         self.holder[p] = holder
         self.visible[p] = visible
         if holder == SET_DOWN:
             self.prop_xy[p] = xy
         elif holder >= 0:
             self.loosed.discard(p)
+
+    def let_go(self, p: int, a: int, t: float) -> None:
+        """Prop p leaves a's hands at t (compile/dress.py: a 扑 leaves his belt too)."""
 
     def set_label(self, a: int, t: float, text: str) -> None:
         if text not in self.label_names:

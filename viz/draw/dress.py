@@ -1,0 +1,97 @@
+"""What a person wears drawn on his token, and a bow strung or unstrung: pure primitives in 尺.
+
+Marks, each on the token's rim so the label inside stays clear (the person's own left and right,
+from his facing), as 鄭注 on 請射 describes them (袒左免衣也; 決…著右大擘指以鈎弦; 遂射韝也; 疏: 凡事
+無問吉凶皆袒左): 袒, the bared left arm, a skin-coloured patch on the left shoulder; 決, the
+thumb-ring, a small gold ring at the right hand; 遂, the leather arm-guard, a dark band along the
+left forearm, ahead of the shoulder; the 扑 in the belt, a stick slanting across his back. A bow
+held is drawn strung (張: an arc with its string) or unstrung (弛: a flat reversed curve, no
+string).
+"""
+from __future__ import annotations
+
+import math
+
+from viz.draw.display import Circle, Line, Polygon, Primitive
+from viz.model.dress import BOW_NAMES, WORN
+
+SKIN = (232, 164, 112)
+SKIN_EDGE = (150, 96, 60)
+RING = (214, 168, 40)
+GUARD = (92, 54, 28)
+STICK = (120, 78, 36)
+INK = (96, 64, 30)  # scene.PROP_INK
+
+
+def worn(frame, i: int) -> tuple[int, ...]:
+    """What actor i wears at the frame, as (袒, 決, 遂, 扑) flags; all 0 without a dress channel."""
+    cols = frame.values.get("dress") if frame.values else None
+    if not cols:
+        return (0,) * len(WORN)
+    return tuple(int(cols[k][i]) if len(cols.get(k, ())) > i else 0 for k in WORN)
+
+
+def bow_state(timeline, frame, pid: str) -> str:
+    """張 or 弛 for a bow at the frame ("" for anything else, or without a bow channel)."""
+    state = frame.values.get("bow", {}).get("state", ()) if frame.values else ()
+    j = timeline.prop_index.get(pid)
+    if j is None or len(state) <= j:
+        return ""
+    return BOW_NAMES.get(int(state[j]), "")
+
+
+def marks(x: float, y: float, r: float, facing: float, dress: tuple[int, ...]) -> list[Primitive]:
+    """The marks of what he wears on a token of radius r (尺) at (x, y) facing `facing` degrees."""
+    if not any(dress):
+        return []
+    a = math.radians(facing)
+    fx, fy = math.sin(a), math.cos(a)
+    lx, ly = -fy, fx  # his left
+    bared, ring, guard, stick = dress
+    out: list[Primitive] = []
+    if stick:  # across the back, from his right hip up to his left shoulder blade
+        p0 = (x - fx * 0.9 * r - lx * 0.9 * r, y - fy * 0.9 * r - ly * 0.9 * r)
+        p1 = (x - fx * 1.25 * r + lx * 0.7 * r, y - fy * 1.25 * r + ly * 0.7 * r)
+        out.append(Line((p0, p1), STICK, 3.0))
+    if bared:
+        c = (x + lx * 0.78 * r, y + ly * 0.78 * r)
+        out.append(Circle(c, 0.42 * r, SKIN, SKIN_EDGE, 1.0, min_px=2.5))  # legible on a dot
+    if guard:  # along the left forearm, held out ahead of the shoulder
+        p0 = (x + lx * 1.05 * r + fx * 0.1 * r, y + ly * 1.05 * r + fy * 0.1 * r)
+        p1 = (x + lx * 1.05 * r + fx * 0.8 * r, y + ly * 1.05 * r + fy * 0.8 * r)
+        out.append(Line((p0, p1), GUARD, 3.0))
+    if ring:  # the right thumb
+        c = (x - lx * 1.0 * r + fx * 0.45 * r, y - ly * 1.0 * r + fy * 0.45 * r)
+        out.append(Circle(c, 0.3 * r, None, RING, 2.0, min_px=2.0))
+    return out
+
+
+def bow_glyph(x: float, y: float, u: float, strung: bool) -> list[Primitive]:
+    """A bow a few px across (u: 尺 per px): strung, an arc and its string; unstrung, the limbs
+    bent back the other way (a 弓 弛 reverses), no string."""
+    if strung:
+        arc = tuple((x + 4.5 * u * math.cos(math.radians(d)), y + 4.5 * u * math.sin(math.radians(d)))
+                    for d in range(200, 341, 20))
+        return [Line(arc, INK, 2.0), Line((arc[0], arc[-1]), INK, 1.0)]
+    pts = tuple((x + t * 4.5 * u, y + 1.6 * u * (1 - 2 * abs(t)) * (1 if abs(t) > 0.5 else -0.4))
+                for t in (-1.0, -0.6, -0.3, 0.0, 0.3, 0.6, 1.0))
+    return [Line(pts, INK, 2.0),
+            Polygon(((x - 0.6 * u, y - 0.8 * u), (x + 0.6 * u, y - 0.8 * u),
+                     (x + 0.6 * u, y + 0.8 * u), (x - 0.6 * u, y + 0.8 * u)), INK, None)]
+
+
+
+def plate_note(timeline, frame, i: int) -> str:
+    """What a plate writes after a person's name: ·弛弓 while he holds an unstrung bow (a bow is
+    strung otherwise; 袒 is his dot: plate_dot)."""
+    if any(bow_state(timeline, frame, pid) == "弛" for pid in frame.holding[i]):
+        return "·弛弓"
+    return ""
+
+
+def plate_dot(frame, i: int, sx: float, sy: float, ink) -> Circle | None:
+    """A plate's standing dot (screen px) for a person whose left arm is bared (袒): the skin's
+    colour ringed in ink, as large as the plain dot's mark; None when he is covered."""
+    if not worn(frame, i)[0]:
+        return None
+    return Circle((sx, sy), 3.3, SKIN, ink, 1.3, screen=True)
