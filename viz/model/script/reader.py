@@ -175,8 +175,7 @@ class Reader(_Steps):
                                       f"it cites {clip(steps[last].cite)}"))
                     steps += new
                 else:
-                    steps[last:] = self.together([steps[last:], new], s.key_loc("together"),
-                                                 "steps'")
+                    steps[last:] = self.together([steps[last:], new], s.key_loc("together"))
             elif new:
                 last = len(steps)
                 steps += new

@@ -118,14 +118,16 @@ class _Steps(_Cast, _Patterns):
                      pattern, self.expects(_subst(s.get("expect"), env), s.loc_of("expect")
                                            if "expect" in s else loc), said=said)]
 
-    def together(self, parts: list[list[Step]], loc: Loc, whose: str) -> list[Step]:
+    def together(self, parts: list[list[Step]], loc: Loc, whose: str = "") -> list[Step]:
         """Expansions that run at the same time (each: {together: true}, or a step's together:
         with the step before): the k-th step of every part merged into one step, whose actions
-        start together; each part's own order (one person at a time, after:) still holds. A
-        person in two parts is an error at loc (he would do two things at once)."""
+        start together; each part's own order (one person at a time, after:) still holds. For
+        members (whose: "members'"), a person in two parts is an error at loc (he would do two
+        things at once); a step together with the one before may name someone that one names:
+        his actions in it follow his own there."""
         parts = [p for p in parts if p]
         seen: dict[str, int] = {}
-        for n, p in enumerate(parts):
+        for n, p in enumerate(parts if whose else ()):
             for who in sorted({w for s in p for a in s.actions for w in _actors(a)}):
                 if seen.setdefault(who, n) != n:
                     self.out.error(loc, f"together: {clip(who)} is in two {whose} steps; one "
