@@ -3,7 +3,8 @@
 _Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name) and
 elsewhere (the sections stages enact out of the text's order). step
 turns one step of a stage into Steps (several where it uses a pattern); variant picks its body
-for the chosen readings; actions and action_args read each action by its verb (viz/model/verbs.py,
+for the chosen readings; together merges expansions that run at the same time (each: {together:
+true}, a step's together:); actions and action_args read each action by its verb (viz/model/verbs.py,
 REGISTRY), an arrow shot or a count going to the cast part; expects reads the step's expect:.
 Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
 """
