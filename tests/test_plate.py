@@ -524,3 +524,106 @@ def test_a_stage_plate_with_the_gate_inset_renders_as_svg_as_it_does_as_png(rite
     rendered = resvg.svg_to_bytes(svg_string=plate_files.svg_text(p), skip_system_fonts=True)
     mean, worst = compare(plate_files.png_bytes(p), rendered)
     assert mean < MEAN_TOL and worst < REGION_TOL, (mean, worst)
+
+
+# ---------------------------------------------------------------- framing and the range inset
+
+HALL_PX = 450  # the 堂 drawn at least this wide on a 1600×1130 stage plate (was 316 framed
+# to the whole court; now 486–564)
+
+
+def _hall_px(rite, p: plate.Plate) -> float:
+    cam = next(ly for ly in p.layers if ly.name == "plate.plan").camera
+    xs = np.vstack([np.asarray(f.points, float).reshape(-1, 2) for f in rite.layout.features
+                    if f.kind == "hall"])[:, 0]
+    (a, _), (b, _) = cam.to_screen_pts([(xs.min(), 0.0), (xs.max(), 0.0)])
+    return b - a
+
+
+@pytest.mark.parametrize("name", ["三射用樂", "初射獲而未釋獲"])
+def test_a_busy_stage_plate_frames_the_hall_large_and_keeps_names_clear(rite, name):
+    tl = rite.timeline
+    s = _stage(rite, name)
+    for q in plate.stage_parts(tl, s.index, rite.corpus):
+        p = plate_files.plate_layers(rite, q.moment(tl), True, part=q)
+        assert _hall_px(rite, p) >= HALL_PX, (name, q.number)
+        # the plan, framed to its people, stays inside its frame: every person's mark in it
+        plan = next(ly for ly in p.layers if ly.name == "plate.people")
+        x, y, w, h = plan.clip
+        dots = [c for c in plan.prims if isinstance(c, Circle) and c.fill == plate.INK]
+        assert dots and all(x <= c.center[0] <= x + w and y <= c.center[1] <= y + h
+                            for c in dots)
+        # names (as the real font draws them) over no other name, and over nobody's mark or
+        # facing tick
+        texts, clash = _plate_clashes(p)
+        assert clash == [], (name, q.number, [(texts[i][0].text, j) for i, j in clash[:5]])
+        names = [_drawn_box(t, ly.camera) for ly in p.layers if ly.name.endswith("people")
+                 for t in ly.prims if isinstance(t, Text) and t.bg is None]
+        ticks = [(min(a[0], b[0]) - 1, min(a[1], b[1]) - 1, max(a[0], b[0]) + 1,
+                  max(a[1], b[1]) + 1) for ly in p.layers if ly.name.endswith("people")
+                 for t in ly.prims if isinstance(t, Line) and t.color == plate.INK
+                 and t.width == 2.0 for a, b in [t.points]]
+        assert len(ticks) > 20
+        assert labels.overlaps(names, ticks, slack=1.0) == []
+
+
+def _clusters(pts: np.ndarray, reach: float) -> int:
+    n, group = len(pts), list(range(len(pts)))
+
+    def root(i):
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if np.hypot(*(pts[i] - pts[j])) < reach:
+                group[root(i)] = root(j)
+    return len({root(i) for i in range(n)})
+
+
+def test_the_range_inset_draws_arrows_where_they_lie_with_one_count_a_cluster(rite):
+    tl = rite.timeline
+    s = _stage(rite, "三射用樂")
+    q = plate.stage_parts(tl, s.index, rite.corpus)[-1]
+    p = plate_files.plate_layers(rite, q.moment(tl), True, part=q)
+    inset = next(ly for ly in p.layers if ly.name == "plate.inset.people")
+    frame = tl.sample(q.moment(tl), True)
+    arrows = plate._arrows(plate_files.model_for(rite), frame)
+    scr = inset.camera.to_screen(arrows)
+    x, y, w, h = inset.clip
+    scr = scr[(scr[:, 0] >= x) & (scr[:, 0] <= x + w) & (scr[:, 1] >= y) & (scr[:, 1] <= y + h)]
+    assert len(scr) > 20  # the arrows shot in three rounds lie about the 侯
+    counts = [t for t in inset.prims if isinstance(t, Text) and t.text.startswith(plate.ARROW)]
+    px = plate._page(plate.DEFAULT_SIZE).px * 0.9
+    assert 0 < len(counts) <= _clusters(scr, px * 1.3)
+    # every arrow counted once: the counts add up to the arrows in the inset
+    total = sum(int(t.text.split("×")[1]) if "×" in t.text else 1 for t in counts)
+    assert total == len(scr)
+    # and drawn as arrows (a shaft and a head each, up to three on one spot)
+    shafts = [ln for ln in inset.prims if isinstance(ln, Line) and ln.color == plate.GREY
+              and len(ln.points) == 2 and ln.width == 1.3]
+    assert len(shafts) >= min(len(scr), 3 * len({(round(a), round(b)) for a, b in scr})) * 0.5
+    # names in the inset at a readable size
+    assert all(t.size >= 12 for t in inset.prims if isinstance(t, Text) and t.bg is None)
+
+
+def test_on_paper_a_leader_runs_clear_of_the_names_already_down():
+    # the ground about a spot taken, and a name written where the window's placer would run
+    # the leader to its first free box: on paper the leader goes round it
+    lab = labels.Label((0.0, 0.0), 40, 14, r=4)
+    taken = [(-50.0, -25.0, 50.0, 25.0)]
+    plain, = labels.place([lab], taken)
+    lead = labels.leader(lab.anchor, plain.box, lab.r)
+    mid = ((lead[0][0] + lead[1][0]) / 2, (lead[0][1] + lead[1][1]) / 2)
+    word = (mid[0] - 5, mid[1] - 3, mid[0] + 5, mid[1] + 3)
+    assert plain.displaced and labels._crosses(lead, np.array([word]), 3.0)
+    clear, = labels.place_clear([lab], taken, words=[word])
+    assert clear.displaced and clear.clash == 0 and clear.box != plain.box
+    assert not labels._crosses(labels.leader(lab.anchor, clear.box, lab.r), np.array([word]),
+                               3.0)
+    # and a later name keeps off the leaders drawn before it
+    later = labels.Label(mid, 10, 6)
+    _, second = labels.place_clear([lab, later], taken)
+    assert not labels._crosses(labels.leader(lab.anchor, plain.box, lab.r),
+                               np.array([second.box]), 3.0)

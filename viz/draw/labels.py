@@ -7,6 +7,8 @@ sixteen directions; the first box that meets no placed label, no obstacle (token
 ticks) and stays inside the bounds wins. A label placed off its first ring is "displaced" and
 gets a leader line back to its anchor. When every candidate collides, the one with the least
 overlapping area is kept (a crowded frame still shows every name), and `overlaps` counts it.
+`place_clear` is the same pass for a printed page: leaders kept off the labels already down and
+the labels after them kept off the leaders (the window keeps `place`).
 
 Everything is in one plane of pixels, y down (screen space, or 尺 × px per 尺 with y flipped);
 boxes are (x0, y0, x1, y1). Candidates of one label are tested against every box at once.
@@ -98,12 +100,12 @@ def _touching(lab: Label) -> np.ndarray:
     return np.asarray(out, float).reshape(-1, 4)
 
 
-def _rings(lab: Label) -> np.ndarray:
+def _rings(lab: Label, first: int = 1, last: int = RINGS) -> np.ndarray:
     """(16 × RINGS, 4) the boxes tried next: sixteen directions, each ring a label's height
-    further out."""
+    further out (rings first..last)."""
     ax, ay = lab.anchor
     w, h = lab.w, lab.h
-    dist = lab.r + lab.gap + np.arange(1, RINGS + 1)[:, None] * (h + 2)  # (rings, 1)
+    dist = lab.r + lab.gap + np.arange(first, last + 1)[:, None] * (h + 2)  # (rings, 1)
     c, s = _RING[:, 0], _RING[:, 1]
     cx = ax + c * (dist + np.abs(c) * w / 2)
     cy = ay + s * (dist + np.abs(s) * h / 2)
@@ -665,3 +667,81 @@ def facing_order(dx: float, dy: float) -> tuple[str, ...]:
     scored = sorted(DIRS, key=lambda d: (DIRS[d][0] * dx + DIRS[d][1] * dy)
                     / math.hypot(*DIRS[d]))
     return tuple(scored)
+
+
+def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
+                bounds: BoxT | None = None, step: float = 3.0,
+                words: Sequence[BoxT] = ()) -> list[Placed]:
+    """As `place` (greedy, in order, the same candidates), for a printed page: a label put
+    away from its mark takes the first free box whose leader line crosses no label already
+    down, and each leader drawn is then kept clear by the labels after it (as small boxes
+    along it, `step` px apart). Where no candidate is free, the least overlapping one, as
+    `place` keeps it; `words`: boxes among the obstacles already written, which no leader
+    may cross either. The window keeps `place` (this costs a pass of numpy a label)."""
+    live = [np.asarray(list(obstacles), float).reshape(-1, 4)]
+    names = np.asarray(list(words), float).reshape(-1, 4)
+    out: list[Placed] = []
+    for lab in labels:
+        boxes = np.vstack(live) if len(live) > 1 else live[0]
+        live = [boxes]
+        near = _first(lab)
+        # the touching places, then ring after ring (further out than the window's: a leader
+        # may run longer on paper), each tried only when those before hold no free box whose
+        # leader runs clear
+        cands, costs, k = [], [], None
+        for ring in range(0, 2 * RINGS + 1):
+            cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
+            cost = _costs(cand, boxes, bounds)
+            base = sum(len(c) for c in cands)
+            cands.append(cand)
+            costs.append(cost)
+            for j in np.nonzero(cost <= 1e-9)[0]:
+                j = int(j) + base
+                if j < near or not _crosses(leader(lab.anchor, tuple(cands[-1][j - base]),
+                                                   lab.r), names, step):
+                    k = j
+                    break
+            if k is not None:
+                break
+        cand, cost = np.vstack(cands), np.concatenate(costs)
+        free = np.nonzero(cost <= 1e-9)[0]
+        if k is None and len(free):  # every free box's leader crosses a label: the fewest
+            k = int(min(free, key=lambda j: _crossed(leader(lab.anchor, tuple(cand[j]),
+                                                            lab.r), names, step)))
+        if k is None:
+            k = int(np.argmin(cost))
+        box = tuple(float(v) for v in cand[k])
+        p = Placed(box, k >= near, float(cost[k]), k)
+        out.append(p)
+        live.append(np.asarray([box], float))
+        names = np.vstack([names, [box]])
+        if p.displaced:
+            live.append(along(leader(lab.anchor, box, lab.r), step))
+    return out
+
+
+def along(seg, step: float = 3.0) -> np.ndarray:
+    """(k, 4) small boxes along a segment, `step` px apart (its ends left out)."""
+    (ax, ay), (bx, by) = seg
+    n = max(int(math.hypot(bx - ax, by - ay) / step), 1)
+    t = (np.arange(1, n) / n)[:, None]
+    pts = np.hstack([ax + (bx - ax) * t, ay + (by - ay) * t])
+    return np.hstack([pts - 1.0, pts + 1.0]).reshape(-1, 4)
+
+
+def _crosses(seg, boxes: np.ndarray, step: float) -> bool:
+    """Whether a segment runs through any of (m, 4) boxes (more than a px inside)."""
+    return _crossed(seg, boxes, step) > 0
+
+
+def _crossed(seg, boxes: np.ndarray, step: float) -> int:
+    """How many of (m, 4) boxes a segment runs through (more than a px inside)."""
+    if not len(boxes):
+        return 0
+    pts = along(seg, step)[:, :2] + 1.0
+    if not len(pts):
+        return 0
+    inside = ((pts[:, None, 0] > boxes[None, :, 0] + 1) & (pts[:, None, 0] < boxes[None, :, 2] - 1)
+              & (pts[:, None, 1] > boxes[None, :, 1] + 1)
+              & (pts[:, None, 1] < boxes[None, :, 3] - 1))
+    return int(inside.any(axis=0).sum())

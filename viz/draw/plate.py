@@ -19,8 +19,11 @@ MAX_MOVES numbered moves is split into several such plates, cut between phases o
 The `plate` style is how 張惠言's 儀禮圖 and the 欽定儀禮義疏 draw a moment: paper and ink,
 the hall in line, each person written as his name where he stands (a dot for the spot, a tick
 for the way he faces), north up, the stage and the clause as the title, the cited words beside
-the plan, a scale in 尺 and m. Names are placed by viz.draw.labels: none overlaps another name
-or anyone's mark; a name pushed off its spot has a leader line. Who stands down the range, and
+the plan, a scale in 尺 and m. The plan is framed to the whole 堂 and the people and moves
+about it, at the largest scale the page allows (not the whole court). Names are placed by
+viz.draw.labels.place_clear: none overlaps another name, anyone's mark or a wall; a name pushed
+off its spot has a leader line, run clear of the names already down where it can be. Arrows
+lying about are drawn as arrows where they lie, with one count a cluster. Who stands down the range, and
 who is at the 賔's own gate (the layout's elsewhere scene) while the plan shows the school, is
 drawn in an inset beside the plan, with the moves made there. `screen` is the window's look
 (viz.draw.compose) with the trails drawn over it.
@@ -75,11 +78,13 @@ MORE = "等"
 SPAN = "{a}–{b}"
 OMITTED = "{span} 略"
 ELLIPSIS = "…"
+ARROW = "矢"
+COUNT = "{name}×{n}"
 LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）", "袒")
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, PART, ELSEWHERE_TITLE, STEP_NOTE,
                                                     INSET_TITLE, MOVES, FOLLOW, WHO, LIST_SEP,
-                                                    MORE, SPAN, OMITTED, ELLIPSIS, *LEGEND))
-COURT_SHOWN = 30.0  # 尺 of the court in front of the 堂 a plate shows, whoever stands there
+                                                    MORE, ARROW, COUNT, SPAN, OMITTED, ELLIPSIS, *LEGEND))
+PLAN_PAD = 4.0  # 尺 of ground the plan shows beyond the 堂 and the outermost people and moves
 MAX_MOVES = 25  # numbered moves a stage plate holds; a busier stage is split into parts
 
 
@@ -245,8 +250,8 @@ def _boxes(layer: Layer) -> list[labels.BoxT]:
     return out
 
 
-def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0) -> tuple[
-        list[Primitive], list]:
+def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0,
+             words: Sequence[labels.BoxT] = ()) -> tuple[list[Primitive], list]:
     """The move numbers beside each start, placed clear of what is already down. People who
     set off together (one number, starts close by) share one number, as a drill chart writes
     a set once for a block of marchers."""
@@ -262,7 +267,7 @@ def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0) -> tuple
         mine.append((x, y))
         reqs.append(labels.Label((x, y), w, h, r=4.5))
         texts.append(text)
-    placed = labels.place(reqs, taken, _inner(bounds))
+    placed = labels.place_clear(reqs, taken, _inner(bounds), words=words)
     out: list[Primitive] = []
     for text, req, p in zip(texts, reqs, placed):
         cx, cy = p.center
@@ -350,10 +355,10 @@ def _in_elsewhere(model: Model, pts: np.ndarray) -> np.ndarray:
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
-    """What the plan shows: the hall and the court's width, as far south as anyone present at
-    the school or any move drawn there starts or ends (at least COURT_SHOWN 尺 in front of the 堂; the
-    empty court south of them is left out, and the range has its own inset); the 賔's gate
-    instead while the rite is there."""
+    """What the plan shows: the whole 堂 (its width and depth, whoever stands there) and
+    everyone present at the school north of the range with the ends of the moves drawn there,
+    with a margin; not the empty court around them (the range has its own inset); the 賔's
+    gate instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
         return model.elsewhere
     site = scene.site_bounds(model.layout)
@@ -361,17 +366,45 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
     y0 = _range_top(model)
     halls = [np.asarray(f.points, float).reshape(-1, 2) for f in model.layout.features
              if f.kind == "hall"]
-    south = (min(float(h[:, 1].min()) for h in halls) - COURT_SHOWN if halls else site[1])
-    pts = [np.array([[site[0], max(site[1], south)], [site[2], site[3]]]),
-           frame.xy[frame.present]]
+    hall = (np.vstack(halls) if halls
+            else np.array([[site[0], site[1]], [site[2], site[3]]]))
+    pts = [hall[:, :2], frame.xy[frame.present]]
     # where the moves start and end (a walk out to the range is drawn as far as the plan
     # goes, and on in the range's inset)
     pts += [g.points[[0, -1]] for g in found]
     a = np.vstack(pts)
     a = a[(a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)]
-    pad = 6.0
+    pad = PLAN_PAD
     return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
             float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
+
+
+def _range_view(model: Model, frame, idx: list[int], found) -> scene.Bounds:
+    """What the range inset shows: the range's length (from the first break to behind the
+    侯), as wide as the 侯, the 乏, who stands there, the moves made there and the arrows
+    lying there reach, with a margin."""
+    b = model.range
+    xs = [np.asarray(f.points, float).reshape(-1, 2)[:, 0] for f in model.layout.features
+          if f.kind not in ("court", "wall", "range", "gate")
+          and b[0] <= float(np.mean(np.asarray(f.points, float).reshape(-1, 2)[:, 0])) <= b[2]
+          and b[1] <= float(np.mean(np.asarray(f.points, float).reshape(-1, 2)[:, 1])) <= b[3]]
+    xs += [frame.xy[idx, 0]] if idx else []
+    xs += [g.points[:, 0] for g in found]
+    arrows = _arrows(model, frame)
+    if len(arrows):
+        arrows = arrows[_in_range(model, arrows)]
+        xs.append(arrows[:, 0])
+    a = np.concatenate(xs) if xs else np.array([b[0], b[2]])
+    pad = 8.0
+    return (max(b[0], float(a.min()) - pad), b[1], min(b[2], float(a.max()) + pad), b[3])
+
+
+def _arrows(model: Model, frame) -> np.ndarray:
+    """(k, 2) where the arrows set down lie (shot, fallen, leaning), one row an arrow."""
+    props = model.timeline.props
+    js = [j for j, p in enumerate(props) if p.name.endswith("矢")
+          and int(frame.prop_holder[j]) < 0 and bool(frame.prop_visible[j])]
+    return frame.prop_xy[js, :2].astype(float) if js else np.zeros((0, 2))
 
 
 def _range_top(model: Model) -> float:
@@ -463,9 +496,18 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
     for g in found:
         (gx, gy), = cam.to_screen_pts([tuple(g.points[0])])
         marks.append(labels.circle_box(gx, gy, 4.5))
+    inside = (box[0], box[1], box[0] + box[2], box[1] + box[3])
+    glyphs, clusters = _arrow_clusters(_arrows(model, frame), cam, inside, px)
+    dots += glyphs
+    for (qx, qy), r, n in clusters:
+        text = ARROW if n == 1 else COUNT.format(name=ARROW, n=n)
+        w, h = labels.text_size(text, px * 0.85)
+        obstacles.append(labels.circle_box(qx, qy, r))
+        reqs.append(labels.Label((qx, qy), w, h, r=r + 1.0))
+        names.append((text, px * 0.85, GREY))
     for p in scene.set_down_props(tl, frame, scene.SceneOptions()):
-        if not isinstance(p, Text):
-            continue
+        if not isinstance(p, Text) or p.text.split("×")[0].endswith(ARROW):
+            continue  # arrows: drawn where they lie, one count a cluster (above)
         (qx, qy), = cam.to_screen_pts([p.pos])
         if not (box[0] <= qx <= box[0] + box[2] and box[1] <= qy <= box[1] + box[3]):
             continue
@@ -474,7 +516,7 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         marks.append(labels.circle_box(qx, qy, 2.0))
         reqs.append(labels.Label((qx, qy), w, h, r=2.5))
         names.append((p.text, px * 0.85, GREY))
-    placed = labels.place(reqs, [*marks, *obstacles], _inner(box))
+    placed = labels.place_clear(reqs, [*marks, *obstacles], _inner(box))
     written: list[Primitive] = []
     for (name, size, col), req, p in zip(names, reqs, placed):
         if p.displaced:
@@ -488,10 +530,69 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
     first: dict[tuple[int, int], trails_mod.Leg] = {}
     for g in seen:
         first.setdefault((g.number, g.actor), g)
-    nums, num_boxes = _numbers(list(first.values()), cam, [*marks, *boxes], box,
-                               max(10.0, px * 0.8))
+    leads = [q for req, p in zip(reqs, placed) if p.displaced
+             for q in labels.along(labels.leader(req.anchor, p.box, req.r))]
+    nums, num_boxes = _numbers(list(first.values()), cam,
+                               [*marks, *obstacles, *boxes, *leads], box, max(10.0, px * 0.8),
+                               boxes)
     moves = trails_mod.drill(seen, cam.scale, ZHU, ZHU_FAINT) if seen else []
     return _Marks(moves + dots + written + nums, boxes + num_boxes, marks)
+
+
+def _arrow_clusters(xy: np.ndarray, cam: Camera, inside: labels.BoxT, px: float
+                    ) -> tuple[list[Primitive], list[tuple[tuple[float, float], float, int]]]:
+    """The arrows lying within `inside` (px) drawn as arrows where they lie (a short shaft
+    with a head, turned a little each, so a heap reads as several), and their clusters: arrows
+    within about a name's height of one another on the page are one cluster, counted once —
+    (centre px, radius px, how many)."""
+    if not len(xy):
+        return [], []
+    scr = cam.to_screen(xy)
+    ok = ((scr[:, 0] >= inside[0]) & (scr[:, 0] <= inside[2]) & (scr[:, 1] >= inside[1])
+          & (scr[:, 1] <= inside[3]))
+    scr = scr[ok]
+    out: list[Primitive] = []
+    size = max(5.0, px * 0.45)
+    spots: dict[tuple[int, int], int] = {}
+    for x, y in scr:
+        key = (round(x), round(y))
+        k = spots.get(key, 0)
+        spots[key] = k + 1
+        if k >= 3:  # a sheaf on one spot: three drawn say it
+            continue
+        ang = math.radians(60 + 35 * k + 23 * (int(x + y) % 5))
+        dx, dy = math.cos(ang) * size, -math.sin(ang) * size
+        tip = (x + dx, y + dy)
+        hx, hy = dx * 0.45, dy * 0.45
+        out += [Line(((x - dx, y - dy), tip), GREY, 1.3, screen=True),
+                Line(((tip[0] - hx - hy * 0.6, tip[1] - hy + hx * 0.6), tip,
+                      (tip[0] - hx + hy * 0.6, tip[1] - hy - hx * 0.6)), GREY, 1.3,
+                     screen=True)]
+    # one cluster: arrows chained by gaps under `reach` px (single linkage)
+    reach = px * 1.3
+    n = len(scr)
+    group = list(range(n))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    if n:
+        d = np.hypot(scr[:, None, 0] - scr[None, :, 0], scr[:, None, 1] - scr[None, :, 1])
+        for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
+            group[root(int(i))] = root(int(j))
+    members: dict[int, list[int]] = {}
+    for i in range(n):
+        members.setdefault(root(i), []).append(i)
+    clusters = []
+    for ids in members.values():
+        pts = scr[ids]
+        c = pts.mean(axis=0)
+        r = float(np.hypot(*(pts - c).T).max()) + size
+        clusters.append(((float(c[0]), float(c[1])), r, len(ids)))
+    return out, clusters
 
 
 def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None,
@@ -518,21 +619,10 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     want_range = model.range is not None and bool(far_idx or far_legs)
     want_gate = model.elsewhere is not None and bool(gate_idx or gate_legs)
     bounds = _bounds(model, frame, near_legs)
-    pg = _page(size, wide=part is not None)
-    row = None  # the insets go under the plan when it leaves room there, else beside it
-    if want_range or want_gate:
-        mx, my, mw, mh = pg.map
-        trial = Camera(pg.map, breaks=model.breaks)
-        trial.fit(bounds, margin=24)
-        (_, ya), (_, yb) = trial.to_screen_pts([(bounds[0], bounds[3]), (bounds[2], bounds[1])])
-        need = abs(yb - ya) + 48 + pg.px
-        if mh - need >= mh * 0.25:
-            row = (mx, my + need + pg.px * 0.5, mw, mh - need - pg.px * 0.5)
-            pg = replace(pg, map=(mx, my, mw, need))
-        else:
-            pg = _page(size, wide=part is not None, insets=True)
+    rng = _range_view(model, frame, far_idx, far_legs) if want_range else None
+    pg, row, margin = _arrange(model, size, part is not None, bounds, want_range or want_gate)
     cam = Camera(pg.map, breaks=model.breaks)
-    cam.fit(bounds, margin=24)
+    cam.fit(bounds, margin=margin, box=_north_up(model, pg.map, bounds, margin))
     W, H = size
     x, y, w, h = pg.page
     base: list[Primitive] = [Rect((0, 0, W, H), PAPER), Rect((x, y, w, h), None, INK, 2.0),
@@ -547,12 +637,15 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         k = 1.0 / cam.scale
         bounds = (bounds[0] - grow[0] * k, bounds[1] - grow[3] * k, bounds[2] + grow[2] * k,
                   bounds[3] + grow[1] * k)
-        cam.fit(bounds, margin=24)
+        cam.fit(bounds, margin=margin, box=_north_up(model, pg.map, bounds, margin))
     # the plan's own words (the 侯's parts, the range's lengths) are not to be written over
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
+    # nor the walls (a name over a wall drawn in ink cannot be read)
+    written += _walls(model.layout, cam)
     main = _people(model, frame, cam, main_idx, near_legs, pg.px, pg.map, written)
     # place and feature names last, only where they are clear of everything above
-    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out)
+    plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out,
+                        _inner(pg.map))
     title, words, page = _title(model, t, closing)
     if part is not None and part.of > 1:
         title = PART.format(title=title, n=part.number, of=part.of)
@@ -574,7 +667,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         share = (iw - gap) / 2 if want_range and want_gate else iw
         x0 = ix
         for want, where, name, head_, who, legs_ in (
-                (want_range, model.range, "plate.inset", INSET_TITLE, far_idx, far_legs),
+                (want_range, rng, "plate.inset", INSET_TITLE, far_idx, far_legs),
                 (want_gate, model.elsewhere, "plate.gate",
                  ELSEWHERE_TITLE.format(name=_gate_name(model.layout)), gate_idx, gate_legs)):
             if want:
@@ -586,12 +679,12 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         gap = round(pg.px)
         # each inset as tall as its ground drawn the column's width (the range at most 0.62 of
         # the column when the 賔's gate is drawn under it)
-        rh = _inset_height(model, model.range, iw, ih * (0.62 if want_gate else 1.0),
+        rh = _inset_height(model, rng, iw, ih * (0.62 if want_gate else 1.0),
                            pg.px) if want_range else 0
         gh = _inset_height(model, model.elsewhere, iw, ih - rh - gap,
                            pg.px) if want_gate else 0
         if want_range:
-            todo.append(("plate.inset", (ix, iy, iw, rh), model.range, INSET_TITLE, far_idx,
+            todo.append(("plate.inset", (ix, iy, iw, rh), rng, INSET_TITLE, far_idx,
                          far_legs))
         if want_gate:
             name = ELSEWHERE_TITLE.format(name=_gate_name(model.layout))
@@ -603,6 +696,58 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         boxes += view.labels
         marks += view.marks
     return Plate(tuple(layers), size, f"{title} {words}".strip(), tuple(boxes), tuple(marks))
+
+
+def _drawn(model: Model, bounds) -> tuple[float, float]:
+    """The plan's ground as drawn (尺, the range's breaks taken out): width, depth."""
+    cam = Camera((0, 0, 100, 100), breaks=model.breaks)
+    d0, d1 = (float(cam.ymap.fwd(bounds[1])), float(cam.ymap.fwd(bounds[3])))
+    return max(bounds[2] - bounds[0], 1e-6), max(d1 - d0, 1e-6)
+
+
+def _walls(layout, cam: Camera) -> list[labels.BoxT]:
+    """The boxes (px) of the walls drawn on the plan."""
+    out = []
+    for f in layout.features:
+        if f.kind == "wall":
+            pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
+            out.append((*pts.min(axis=0), *pts.max(axis=0)))
+    return [tuple(float(v) for v in b) for b in out]
+
+
+def _north_up(model: Model, box: Box, bounds, margin: float) -> Box:
+    """The part of the plan's box its ground fills at the largest scale, at the box's top (a
+    plan narrower than deep leaves the room under it, not above the 堂)."""
+    x, y, w, h = box
+    bw, bh = _drawn(model, bounds)
+    k = min((w - 2 * margin) / bw, (h - 2 * margin) / bh)
+    return (x, y, w, min(h, bh * k + 2 * margin))
+
+
+def _arrange(model: Model, size, wide: bool, bounds, insets: bool):
+    """The page's frame, the row under the plan for the insets (or None: a column beside it,
+    or no insets), and the plan's margin (px): the plan at the largest scale its ground
+    fits. With insets, under the plan when that draws it no smaller than beside it (the row
+    at least a quarter of the page's body), else in a column beside it."""
+    pg = _page(size, wide=wide)
+    margin = round(pg.px * 2.5)  # room for a name beside the outermost people
+    bw, bh = _drawn(model, bounds)
+
+    def scale(w: float, h: float) -> float:
+        return min((w - 2 * margin) / bw, (h - 2 * margin) / bh)
+
+    if not insets:
+        return pg, None, margin
+    mx, my, mw, mh = pg.map
+    least = max(mh * 0.25, pg.px * 14)
+    under = scale(mw, mh - least - pg.px * 0.5)
+    col = _page(size, wide=wide, insets=True)
+    beside = scale(col.map[2], col.map[3])
+    if under < beside:
+        return col, None, margin
+    need = math.ceil(bh * under + 2 * margin)
+    row = (mx, my + need + pg.px * 0.5, mw, mh - need - pg.px * 0.5)
+    return replace(pg, map=(mx, my, mw, need)), row, margin
 
 
 def _inset_height(model: Model, bounds, width: float, most: float, px: float) -> int:
@@ -673,7 +818,7 @@ def _cut_by(prims, cam: Camera, box) -> tuple[float, float, float, float]:
 
 
 def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
-                layout=None) -> list[Primitive]:
+                layout=None, inside: labels.BoxT | None = None) -> list[Primitive]:
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
@@ -688,8 +833,10 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
         w, h = labels.text_size(p.text, px)
         fx, fy = _ANCHOR.get(p.anchor, (0.5, 0.5))
         box = (x - fx * w, y - fy * h, x - fx * w + w, y - fy * h + h)
-        if labels.hits(box, boxes[:n], 0.5):
-            continue
+        if labels.hits(box, boxes[:n], 0.5) or (inside is not None and not (
+                inside[0] <= box[0] and box[2] <= inside[2] and inside[1] <= box[1]
+                and box[3] <= inside[3])):
+            continue  # over what is written, or cut by the plan's frame
         boxes[n] = box
         n += 1
         out.append(Text((x, y), p.text, px, GREY, p.anchor, screen=True))
