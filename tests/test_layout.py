@@ -58,7 +58,11 @@ def test_the_ground_outside_the_gate_is_menwai_not_the_range(xu):
     gate = xu.places["門"].y
     assert xu.places["門外"].region == "門外"
     assert xu.region_at(0, gate - 6) == "門外"
-    assert xu.region_at(40, gate - 6) == "elsewhere"  # beside the gate, outside: not 門外
+    # the 賓 and the 衆賓 waiting in a line west of the gate, some 20 尺 out, are 門外 too
+    # (review 2026-12-01, sections 1–15: 衆5 and 衆6 were 'elsewhere', the 賓's gate's name)
+    assert xu.region_at(-22.5, gate - 18) == "門外" and xu.region_at(-60, gate - 30) == "門外"
+    assert xu.region_at(90, gate - 6) == "elsewhere"  # beyond the court's width
+    assert xu.region_at(0, gate - 60) == "elsewhere"  # far out on the road
     assert xu.region_at(0, -150) == "侯道"  # the range ground inside the deep court
     assert xu.places["乏"].region == "侯道"
     assert xu.places["門內"].region == "庭"  # inside the gate, behind the range
@@ -66,6 +70,7 @@ def test_the_ground_outside_the_gate_is_menwai_not_the_range(xu):
     shallow = load_layout(DEFAULT_LAYOUT, ["庭三堂深"])
     assert shallow.region_at(0, -96) == "門外"
     assert shallow.region_at(0, -150) == "侯道"  # beyond the gate, on open ground
+    assert shallow.region_at(40, -110) == "侯道"  # the range's ground is not 門外 beside the gate
     assert shallow.places["門外"].region == "門外"
 
 

@@ -117,7 +117,7 @@ def _plates(plate, d, m, args, size, staged: bool) -> list[tuple[object, float]]
     if not staged:
         return [(plate.plate_layers(d, m.t, m.closing, style=args.style,
                                     trails=args.trails or "step", follow=args.follow,
-                                    size=size), m.t)]
+                                    size=size, about=args.after), m.t)]
     tl = d.timeline
     k = stage_index(tl, args.stage)
     s = tl.stages[k]

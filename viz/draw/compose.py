@@ -239,8 +239,8 @@ class Composition:
 def view_kind(model: Model, frame) -> str:
     """"elsewhere" while nobody present is at the school or its range (sections 1, 4, 36).
 
-    Judged by distance, not by region_at: the layout calls the ground just outside the gate
-    "elsewhere" too, and the 主人 greeting the 賓 there is still a scene at the school.
+    Judged by distance, not by region_at: whoever stands near the school (the 主人 greeting the
+    賓 outside the gate, region 門外) keeps the scene at the school.
     """
     idx = np.nonzero(frame.present)[0]
     if not len(idx) or model.elsewhere is None:

@@ -17,6 +17,7 @@ from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
 from viz.model.scenario import numeral
 from viz.model.scoring import results_until, score_values
+from viz.query.words import enacted_spans, enacted_words
 from viz.text import normalize
 
 PAPER: Color = (250, 247, 240)
@@ -554,7 +555,8 @@ def _cur_step(timeline, frame):
 
 def panel(timeline, frame, corpus, box, st: HudState, hits: Hits,
           extra: tuple[tuple[str, Color], ...] = ()) -> list[Primitive]:
-    """The text panel: the stage, the clock, the step's cite and note, the section's text."""
+    """The text panel: the stage, the clock, the words the step enacts (its part of the citing
+    step's words) and its note, the section's text with those words' clauses highlighted."""
     return panel_fixed(timeline, frame, corpus, box, st, hits, extra) + clock(timeline, frame,
                                                                               box, st)
 
@@ -650,7 +652,7 @@ def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
     if reading_row(st):
         cy += CLOCK_ROW  # … and the reading's, under it
     if step is not None:
-        for line in wrap(CITE.format(step.cite), 16, inner):
+        for line in wrap(CITE.format(enacted_words(corpus, step)), 16, inner):
             out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))
             cy += 22
         meta = step.loc + (PATTERN.format(step.pattern) if step.pattern else "")
@@ -704,7 +706,11 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
     sec = _section_for(corpus, step, stage)
     if sec is None:
         return [Text((x, y), NO_SECTION, 12, GREY, "nw", screen=True)]
-    span = step.span if step is not None else (0, 0)
+    spans = enacted_spans(corpus, step) if step is not None else []
+
+    def said(a: int, b: int) -> bool:  # the step on screen says some of [a, b)
+        return any(p < b and a < q for p, q in spans)
+
     clauses = [(k, c) for k, c in enumerate(corpus.clauses) if c.section == sec.index]
     # rows: (text, px, colour, highlighted, clause index or -1, tag)
     rows: list[tuple[str, int, Color, bool, int, str]] = []
@@ -714,10 +720,10 @@ def section_text(timeline, frame, corpus, step, stage, box, st: HudState, hits: 
         pos = sec.start
         for line in wrap(corpus.plain[sec.start:sec.end], 15, w):
             end = pos + len(line)
-            rows.append((line, 15, INK, pos < span[1] and span[0] < end, -1, ""))
+            rows.append((line, 15, INK, said(pos, end), -1, ""))
             pos = end
     for ci, c in clauses:
-        cur = c.start < span[1] and span[0] < c.end
+        cur = said(c.start, c.end)
         tag = JI if c.kind == JI else ""
         body = c.punct or c.text
         lines = wrap(body, 15, w - (22 if tag else 0))

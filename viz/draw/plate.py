@@ -53,6 +53,7 @@ from viz.draw.display import (
     Text,
 )
 from viz.draw.scene import literal
+from viz.query.words import clause_said
 
 PAPER: Color = (250, 246, 236)
 INK: Color = (28, 24, 20)
@@ -182,11 +183,14 @@ def _trail_steps(timeline, t: float, closing: bool, trails_mode: str) -> list[in
 
 def plate_layers(model: Model, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None) -> Plate:
+                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None,
+                 about: str | None = None) -> Plate:
     """The layers of one plate (see the module docstring). model: a composer Model whose text
     is measured with the font the back end will draw with (viz.export.plate.model_for).
     part: a stage plate (stage_parts): the moves of its steps, whatever `trails` says, and the
-    stage's whole text beside the plan, the clauses its steps enact marked in 朱."""
+    stage's whole text beside the plan, the clauses its steps enact marked in 朱. about: the
+    words of `--after`: the plate heads with their clause (the step ending at the moment may
+    say others with it)."""
     if style not in STYLES:
         raise ValueError(f"style {style!r}: expected one of {', '.join(STYLES)}")
     if trails not in TRAILS:
@@ -198,19 +202,20 @@ def plate_layers(model: Model, moment_t: float, closing: bool = False, *, style:
              else _trail_steps(tl, moment_t, closing, trails))
     found = trails_mod.legs(tl, steps, fi) if steps else []
     if style == "screen":
-        return _screen(model, moment_t, closing, size, found)
-    return _plate(model, moment_t, closing, size, found, fi, part)
+        return _screen(model, moment_t, closing, size, found, about)
+    return _plate(model, moment_t, closing, size, found, fi, part, about)
 
 
-def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
-    """(title, the clause's words, its page)."""
+def _title(model: Model, t: float, closing: bool, about: str | None = None
+           ) -> tuple[str, str, str]:
+    """(title, the clause's words, its page): the clause the step ending at t says (the one
+    holding `about`, the words of --after, when it says several)."""
     tl = model.timeline
     if not tl.steps:
         return "", "", ""
-    k = tl.step_at(t, closing)
-    s = tl.steps[k]
+    s = tl.steps[tl.step_at(t, closing)]
     stage = tl.stages[s.stage]
-    clause = model.corpus.clause_at(s.span[0]) if model.corpus is not None else None
+    clause = clause_said(model.corpus, s, about)
     # a clause cut inside a quotation starts with the quotation's closing mark: alone at the
     # head of the words it closes nothing
     words = clause.punct.lstrip("」』）〕") if clause is not None else s.cite
@@ -218,7 +223,8 @@ def _title(model: Model, t: float, closing: bool) -> tuple[str, str, str]:
     return TITLE.format(stage=stage.name), words, page
 
 
-def _screen(model: Model, t: float, closing: bool, size, found) -> Plate:
+def _screen(model: Model, t: float, closing: bool, size, found, about: str | None = None
+            ) -> Plate:
     comp = compose(model, View(), size, t, closing)
     layers = list(comp.layers)
     cam = comp.framing.camera
@@ -232,7 +238,7 @@ def _screen(model: Model, t: float, closing: bool, size, found) -> Plate:
         taken = _boxes(layers[at]) if at < len(layers) else []
         nums, _ = _numbers(found, cam, taken, mbox)
         layers.insert(at, Layer("trails", mbox, cam.copy(), tuple(prims + nums)))
-    title, words, _ = _title(model, t, closing)
+    title, words, _ = _title(model, t, closing, about)
     return Plate(tuple(layers), size, f"{title} {words}".strip(), (), ())
 
 
@@ -596,7 +602,7 @@ def _arrow_clusters(xy: np.ndarray, cam: Camera, inside: labels.BoxT, px: float
 
 
 def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None,
-           part: Part | None = None) -> Plate:
+           part: Part | None = None, about: str | None = None) -> Plate:
     tl = model.timeline
     frame = tl.sample(t, closing)
     idx = [int(i) for i in np.nonzero(frame.present)[0]]
@@ -646,10 +652,11 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     # place and feature names last, only where they are clear of everything above
     plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out,
                         _inner(pg.map))
-    title, words, page = _title(model, t, closing)
+    title, words, page = _title(model, t, closing, about)
     if part is not None and part.of > 1:
         title = PART.format(title=title, n=part.number, of=part.of)
-    side = _side(model, t, closing, pg, words, page, found, follow, pg.side[3], cam, part)
+    side = _side(model, t, closing, pg, words, page, found, follow, pg.side[3], cam, part,
+                 about)
     head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
             Text((pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px, pg.title_y),
                  words, pg.px * 1.3, INK, "w", screen=True),
@@ -845,7 +852,7 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
 
 def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: str, found,
           follow: int | None, height: float, cam: Camera,
-          part: Part | None = None) -> list[Primitive]:
+          part: Part | None = None, about: str | None = None) -> list[Primitive]:
     """The column beside the plan: the clause cited (經), its 注, the page, and the numbered
     moves with the words each enacts; on a stage plate, the stage's whole text (its sections'
     經 and 記, punctuated) instead of the one clause, the clauses it enacts in 朱."""
@@ -856,8 +863,7 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     cy = y + 6
     tl = model.timeline
     step = tl.steps[tl.step_at(t, closing)] if tl.steps else None
-    clause = (model.corpus.clause_at(step.span[0]) if step is not None and model.corpus
-              is not None else None)
+    clause = clause_said(model.corpus, step, about)
     if part is not None and model.corpus is not None:
         # the text takes what the move list (a line a row at the smallest type it may take),
         # the scale and the legend leave, and at most half the column

@@ -38,6 +38,7 @@ from viz.export.common import (
     refuse_existing,
     write_all,
 )
+from viz.query.words import enacted_spans, enacted_words
 
 PLATE_SIZE = (1600, 1130)  # A4 landscape, as viz.draw.plate draws by default
 PLATES = "plates"
@@ -76,7 +77,8 @@ def pages(timeline, steps: bool = False, corpus=None) -> list[Page]:
             continue
         for k in mine:
             st = timeline.steps[k]
-            out.append(Page(f"step-{k + 1:03d}", f"{s.index + 1} {s.name} · {k + 1}「{st.cite}」",
+            out.append(Page(f"step-{k + 1:03d}",
+                            f"{s.index + 1} {s.name} · {k + 1}「{enacted_words(corpus, st)}」",
                             st.t1, True, s.index, (k,), "step"))
     return out
 
@@ -199,11 +201,9 @@ def _text_block(timeline, corpus, page: Page) -> str:
     if sec is None:
         return '<p class="zhu">（此段不在經文中）</p>'
     cited: set[str] = set()
-    for k in page.steps:
-        a, b = timeline.steps[k].span
-        for cl in corpus.clauses:
-            if cl.start < b and a < cl.end:
-                cited.add(cl.id)
+    for k in page.steps:  # the words each step says (its part of a pattern, a cite's fragments)
+        for a, b in enacted_spans(corpus, timeline.steps[k]):
+            cited |= {cl.id for cl in corpus.clauses if cl.start < b and a < cl.end}
     # a stage's first plate shows its whole text; a later plate of a split stage, and a step
     # page, only the clauses its steps cite (printed, the text is not repeated plate by plate)
     whole = page.part is not None and page.part.number == 1
@@ -231,10 +231,11 @@ def _text_block(timeline, corpus, page: Page) -> str:
 CLOSERS = "」』）〕"
 
 
-def _notes_block(timeline, page: Page) -> str:
+def _notes_block(timeline, page: Page, corpus=None) -> str:
     esc = html.escape
-    items = [f"<li>{k + 1}「{esc(timeline.steps[k].cite)}」：{esc(timeline.steps[k].note)}</li>"
-             for k in page.steps if timeline.steps[k].note]
+    steps = [(k, timeline.steps[k]) for k in page.steps]
+    items = [f"<li>{k + 1}「{esc(enacted_words(corpus, s))}」：{esc(s.note)}</li>"
+             for k, s in steps if s.note]
     if not items:
         return ""
     return ('<div class="notes"><b>Choices the script makes where the text is silent</b>'
@@ -259,7 +260,7 @@ def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a
             f'<figcaption>t = {p.t:.1f} s · <a href="{svg}">SVG</a> · '
             f'<a href="{png}">PNG</a></figcaption></figure>\n'
             f'<div class="text"><h2>{esc(p.title)}</h2>\n'
-            f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p)}\n"
+            f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p, corpus)}\n"
             f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
     main, used = _substituted("\n".join(body))
     # the character itself is not written: no font here draws it, so it would show as a box

@@ -43,10 +43,12 @@ def model_for(compiled) -> Model:
 
 def plate_layers(compiled, moment_t: float, closing: bool = False, *, style: str = "plate",
                  trails: str = "step", follow: str | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None) -> Plate:
+                 size: tuple[int, int] = DEFAULT_SIZE, part: Part | None = None,
+                 about: str | None = None) -> Plate:
     """The layers of one plate of a compiled rite (viz.draw.plate.plate_layers on its Model)."""
     return layers_of.plate_layers(model_for(compiled), moment_t, closing, style=style,
-                                  trails=trails, follow=follow, size=size, part=part)
+                                  trails=trails, follow=follow, size=size, part=part,
+                                  about=about)
 
 
 def png_bytes(plate: Plate) -> bytes:

@@ -27,6 +27,7 @@ from viz.draw import trails
 from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS, page_size
 from viz.model.timeline import POSTURES
 from viz.query.state import QueryError, dir_name
+from viz.query.words import clause_said, enacted_words
 
 MIN_WALK = 0.3  # 尺: less is a shuffle in place (a formation settling), not a move
 MIN_TURN = 5.0  # degrees
@@ -148,11 +149,12 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
         if not (walked > MIN_WALK or turned or gest or posture_changed or held_a != held_b
                 or says or comes or dress != dress_from):
             continue
-        clause = corpus.clause_at(s.span[0]) if corpus is not None else None
+        clause = clause_said(corpus, s)
         st = stages.get(s.stage)
         sa, sb = (tuple(float(v) for v in f.xy[actor]) for f in (a, b))
         out.append(Cue(
-            s.index, s.t0, s.t1, f"{st.index + 1} {st.name}" if st else "", s.cite,
+            s.index, s.t0, s.t1, f"{st.index + 1} {st.name}" if st else "",
+            enacted_words(corpus, s),
             clause.id if clause else "", (clause.punct or clause.text) if clause else "",
             sa, sb, layout.nearest_place(*sa), layout.nearest_place(*sb), walked,
             (dir_name(fa), dir_name(fb)), gest, POSTURES[int(b.posture[actor])],
@@ -343,16 +345,16 @@ col.does { width: 12%; } col.holds { width: 7em; } col.plan { width: """ + str(P
 img { display: block; max-width: 100%; height: auto; }
 @media print {
   /* A4 or Letter, portrait: the table fills the page's width, the text column takes what the
-     others leave (never a column two characters wide), a plan is 30 mm wide, and a cue is
+     others leave (never a column two characters wide), a plan is 25 mm wide, and a cue is
      never cut by a page break; the column heads repeat on every page */
   body { margin: 0; background: white; font-size: 7.5pt; line-height: 1.3; }
   h1 { font-size: 13pt; margin: 0 0 1mm; }
   p.small { margin: 0 0 2mm; }
   th, td { padding: .6mm 1mm; }
-  col.n { width: 6mm; } col.t { width: 13mm; } col.where { width: 30mm; }
+  col.n { width: 7.5mm; } col.t { width: 13mm; } col.where { width: 30mm; }
   col.facing { width: 11mm; } col.does { width: 21mm; } col.holds { width: 13mm; }
-  col.plan { width: 31mm; }
-  td.plan img { width: 30mm; }
+  col.plan { width: 26mm; }
+  td.plan img { width: 25mm; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; page-break-inside: avoid; }
   tr.stage { break-after: avoid; page-break-after: avoid; }

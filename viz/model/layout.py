@@ -419,6 +419,10 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
 
 MENWAI_DEPTH = 16.0  # 尺 south of the court's south side that count as 門外 (a choice)
 MENWAI_HALF = 16.0  # 尺 either side of the gate's axis
+# … and, where it is not the range's ground, out to 40 尺 across the court's width (a choice):
+# the 賓 and the 衆賓 wait there to be met (速賔, 迎賔), in a line some 20 尺 out that grows west
+# with their number; beyond it, and at the 賔's own gate, is elsewhere
+MENWAI_WAIT = 40.0
 
 
 def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect | None,
@@ -434,6 +438,8 @@ def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect |
     # just outside the gate, where the 賔 is met (主人一相出迎於門外), is 門外, not the range
     mid = (court[0] + court[2]) / 2
     if court[1] - MENWAI_DEPTH <= y < court[1] and abs(x - mid) <= MENWAI_HALF:
+        return "門外"
+    if court[1] - MENWAI_WAIT <= y < court[1] and court[0] <= x <= court[2] and not in_range:
         return "門外"
     return "侯道" if in_range else "elsewhere"
 

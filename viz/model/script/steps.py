@@ -160,22 +160,21 @@ class _Steps(_Cast, _Patterns):
         """The part of the using step's words (span) each of a pattern's steps enacts. A step
         with `cite:` begins its part where those words hold it (at its clause's beginning, unless
         the part before lies in that clause), and the part runs on to where the next begins (the
-        last: to the end of span), so the parts share out all the words; a step without `cite:`
-        enacts the part before it (the first: all of span), and one whose `cite:` the words do
-        not hold (the pattern used under other words, 如初) all of span."""
-        starts: list[int | None] = []  # None: all of span
+        last: to the end of span), so the parts share out all the words; a step without `cite:`,
+        or whose `cite:` the words do not hold (降盥如主人之禮: the 主人's words are not here),
+        enacts the part before it (the first: all of span up to the next part; where none is
+        held, the pattern used under other words, 如初, every step enacts all of span)."""
+        starts: list[int] = []
         start, found = span[0], None
         for ps, penv, _ in bound:
             if isinstance(ps, YMap) and "cite" in ps:
                 got = self.part_of(_subst(ps["cite"], penv), span, found)
-                start, found = got if got is not None else (None, found)
+                if got is not None:
+                    start, found = got
             starts.append(start)
         out = []
         for i, b in enumerate(starts):
-            if b is None:
-                out.append(span)
-                continue
-            later = [x for x in starts[i + 1:] if x is not None and x > b]
+            later = [x for x in starts[i + 1:] if x > b]
             out.append((b, min(later, default=span[1])))
         return out
 
