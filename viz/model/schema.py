@@ -123,6 +123,11 @@ def script_schema() -> dict:
                                            "except": {"type": "array",
                                                       "items": {"type": "string"}},
                                            "prev": {"type": "string", "minLength": 1},
+                                           "together": {
+                                               "type": "boolean",
+                                               "description": "true: the members' expansions run "
+                                               "at the same time (the k-th step of each merged "
+                                               "into one), not one after another"},
                                            "values": {
                                                "type": "object",
                                                "description": "per-member values, each $NAME: a "
@@ -143,7 +148,11 @@ def script_schema() -> dict:
                      "reading": {"type": "string", "minLength": 1},
                      "when": _ref("when"), "each": _ref("each"),
                      "variants": _ref("variants"), "expect": _ref("expect"),
-                     "said": _ref("said")}),
+                     "said": _ref("said"),
+                     "together": {"type": "boolean",
+                                  "description": "true: runs at the same time as the step "
+                                                 "enacted before it, which cites the same words "
+                                                 "(the k-th step of each merged into one)"}}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
         "said": {"type": "boolean",
                  "description": "false: a move the text does not say (a return to place, a turn "

@@ -129,6 +129,7 @@ class Reader(_Steps):
         self.scoring = self.scoring_of(st.get("scoring"), st.loc_of("scoring")
                                        if "scoring" in st else loc)
         steps: list[Step] = []
+        last = None  # where the last step enacted begins in steps (a step together: with it)
         cursor = lo
         for i, s in enumerate(st["steps"]):
             sloc = st["steps"].loc_of(i)
@@ -145,8 +146,10 @@ class Reader(_Steps):
                     cursor = span[0]
             if "when" in s and not self.step_when(s):
                 continue
+            new: list[Step] = []
             if "each" in s:
                 group = s["each"] if isinstance(s["each"], str) else s["each"].get("group")
+                per: list[list[Step]] = []
                 for env in self.members_of(s["each"], s.loc_of("each")) or ():
                     got = self.step(s, sloc, s["cite"], span, env, "", 0)
                     if not any(k in self.patterns for k in DRINKING):  # no drinking patterns:
@@ -157,10 +160,25 @@ class Reader(_Steps):
                                  else None)
                     if got and loser and self.results:
                         got[0] = replace(got[0], drinks=(loser, self.results[-1].round))
-                    got = [replace(x, rep=int(env.get("i", 0))) for x in got]
-                    steps += got
+                    per.append([replace(x, rep=int(env.get("i", 0))) for x in got])
+                if isinstance(s["each"], YMap) and s["each"].get("together") is True:
+                    new = self.together(per, s["each"].key_loc("together"), "members'")
+                else:
+                    new = [x for got in per for x in got]
             else:
-                steps += self.step(s, sloc, s["cite"], span, {}, "", 0)
+                new = self.step(s, sloc, s["cite"], span, {}, "", 0)
+            if s.get("together") is True and new:  # at the same time as the step before
+                if last is None or steps[last].cite != s["cite"]:
+                    self.out.error(s.key_loc("together"), "together: runs a step at the same time "
+                                   "as the step before it, which must cite the same words; "
+                                   + ("there is none in this stage" if last is None else
+                                      f"it cites {clip(steps[last].cite)}"))
+                    steps += new
+                else:
+                    steps[last:] = self.together([steps[last:], new], s.key_loc("together"))
+            elif new:
+                last = len(steps)
+                steps += new
         rules = []
         for i, r in enumerate(st.get("rules") or ()):
             rspan = self.cite_span(r["cite"], r.loc_of("cite"), lo, lo, hi)

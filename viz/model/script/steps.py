@@ -3,7 +3,8 @@
 _Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name) and
 elsewhere (the sections stages enact out of the text's order). step
 turns one step of a stage into Steps (several where it uses a pattern); variant picks its body
-for the chosen readings; actions and action_args read each action by its verb (viz/model/verbs.py,
+for the chosen readings; together merges expansions that run at the same time (each: {together:
+true}, a step's together:); actions and action_args read each action by its verb (viz/model/verbs.py,
 REGISTRY), an arrow shot or a count going to the cast part; expects reads the step's expect:.
 Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
 """
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from viz.base.errors import Loc, Problem
+from viz.base.errors import Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.cast import _Cast
 from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
@@ -118,6 +119,43 @@ class _Steps(_Cast, _Patterns):
                      pattern, self.expects(_subst(s.get("expect"), env), s.loc_of("expect")
                                            if "expect" in s else loc), said=said)]
 
+    def together(self, parts: list[list[Step]], loc: Loc, whose: str = "") -> list[Step]:
+        """Expansions that run at the same time (each: {together: true}, or a step's together:
+        with the step before): the k-th step of every part merged into one step, whose actions
+        start together; each part's own order (one person at a time, after:) still holds. For
+        members (whose: "members'"), a person in two parts is an error at loc (he would do two
+        things at once); a step together with the one before may name someone that one names:
+        his actions in it follow his own there."""
+        parts = [p for p in parts if p]
+        seen: dict[str, int] = {}
+        for n, p in enumerate(parts if whose else ()):
+            for who in sorted({w for s in p for a in s.actions for w in _actors(a)}):
+                if seen.setdefault(who, n) != n:
+                    self.out.error(loc, f"together: {clip(who)} is in two {whose} steps; one "
+                                        "person does one thing at a time, so they cannot run "
+                                        "at the same time")
+                    return [s for p in parts for s in p]
+        out = []
+        for k in range(max((len(p) for p in parts), default=0)):
+            row = [p[k] for p in parts if len(p) > k]
+            first = row[0]
+            if len({s.said for s in row}) > 1 or sum(s.drinks is not None for s in row) > 1:
+                self.out.error(loc, f"together: the steps at {first.loc} cannot be merged: "
+                                    + ("some say the text's words and some are unsaid moves"
+                                       if len({s.said for s in row}) > 1 else
+                                       "two of them begin a loser's drinking"))
+                return [s for p in parts for s in p]
+            durs = [s.dur for s in row if s.dur is not None]
+            notes = list(dict.fromkeys(s.note for s in row if s.note))
+            out.append(replace(
+                first, span=(min(s.span[0] for s in row), max(s.span[1] for s in row)),
+                actions=tuple(a for s in row for a in s.actions),
+                dur=max(durs) if len(durs) == len(row) else None, note=" ".join(notes),
+                expect=tuple(e for s in row for e in s.expect),
+                drinks=next((s.drinks for s in row if s.drinks), None),
+                rep=first.rep if all(s.rep == first.rep for s in row) else 0))
+        return out
+
     def parts(self, bound, span) -> list[tuple[int, int]]:
         """The part of the using step's words (span) each of a pattern's steps enacts. A step
         with `cite:` begins its part where those words hold it (at its clause's beginning, unless
@@ -198,3 +236,12 @@ def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
         first = hits[0] if first is None else first
         pos = hits[0] + len(f)
     return (first, pos)
+
+
+def _actors(a: Action) -> set[str]:
+    """The people an action sets doing something: its who (and a give's receiver)."""
+    out = set()
+    for k in ("who", "to") if a.verb == "give" else ("who",):
+        v = a.args.get(k)
+        out |= {v} if isinstance(v, str) else {x for x in v or () if isinstance(x, str)}
+    return out
