@@ -327,6 +327,12 @@ def test_like_overrides_a_step(tmp_path, field, corpus):
     assert [a.verb for st in s.stages[1].steps for a in st.actions] == ["move", "wait", "move"]
 
 
+def test_like_drops_a_range_of_steps(tmp_path, field, corpus):
+    folder = like_rite(tmp_path, 'like: {stage: 迎賔, steps: {"2-3": null}}\n')
+    s = load_script(folder, field, corpus)
+    assert [st.cite for st in s.stages[1].steps] == ["主人一相出迎於門外"]
+
+
 def test_like_a_stage_of_another_rite(tmp_path, field, corpus):
     like_rite(tmp_path / "a", "like: 迎賔\n")
     other = write(tmp_path / "b", {
@@ -347,7 +353,11 @@ def test_like_a_stage_of_another_rite(tmp_path, field, corpus):
 @pytest.mark.parametrize("like, anchor, message", [
     ("like: 獻賔\n", "獻賔", "like: no stage '獻賔' earlier in this rite; known: 迎賔"),
     ("like: {stage: 迎賔, steps: {4: null}}\n", "4: null",
-     "like: steps: 4 is not a step of '迎賔' (1 to 3)"),
+     "like: steps: 4 is not a step of '迎賔' nor a range of them like 2-5 (1 to 3)"),
+    ("like: {stage: 迎賔, steps: {'2-4': null}}\n", "'2-4'",
+     "like: steps: '2-4' is not a step of '迎賔' nor a range of them like 2-5 (1 to 3)"),
+    ("like: {stage: 迎賔, steps: {'2-3': {cite: 再拜, use: 再拜, with: {who: bin}}}}\n", "'2-3'",
+     "like: steps: a range ('2-3') only drops steps: its value must be null"),
     ("like: {stage: 迎賔, rite: nowhere}\n", "nowhere",
      "like: no rite 'nowhere' (a folder relative to the manifest, a bundled rite's folder or "
      "its rite: name)"),

@@ -243,7 +243,8 @@ def script_schema() -> dict:
                                           "cites replaced",
                                           "additionalProperties": {"type": "string"}},
                                 "steps": {"type": "object", "description": "{N: step} replaces "
-                                          "the N-th step (from 1); {N: null} drops it",
+                                          "the N-th step (from 1); {N: null} drops it; "
+                                          "{'A-B': null} drops A to B",
                                           "additionalProperties": {"anyOf": [_ref("step"),
                                                                              {"type": "null"}]}}}}]},
         "stage": {"type": "object", "required": ["name"], "additionalProperties": False,

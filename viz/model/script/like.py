@@ -3,9 +3,10 @@
 resolve_likes rewrites a document's stages in place: a stage with `like: {stage, rite, actors,
 places, cites, steps}` takes the steps of an earlier stage of this rite (or of any stage of
 another rite, by its folder, a bundled folder's name or its rite: name) with its actor ids and
-place names re-bound, the words of its cites replaced, some steps overridden or dropped, and its
-own steps (if any) after them. The copies keep the locations of the steps they copy. Returns the
-other rites' files, so a change to them is noticed. Imports viz, viz.base and source.py.
+place names re-bound, the words of its cites replaced, some steps overridden or dropped (a range
+"A-B" drops A to B), and its own steps (if any) after them. The copies keep the locations of the
+steps they copy. Returns the other rites' files, so a change to them is noticed. Imports viz,
+viz.base and source.py.
 """
 from __future__ import annotations
 
@@ -67,6 +68,19 @@ def _other_rite(name: str, base: Path) -> Path | None:
         if isinstance(doc, dict) and doc.get("rite") == name:
             return m.parent
     return None
+
+
+def _span(n: Any, count: int) -> tuple[int, int] | None:
+    """The steps a like:'s steps: key names, first and last (from 1): N or "A-B" (A ≤ B); None if
+    it names no steps of count."""
+    if isinstance(n, int) and not isinstance(n, bool):
+        a = b = n
+    elif isinstance(n, str) and n.count("-") == 1 and all(
+            p.strip().isascii() and p.strip().isdigit() for p in n.split("-")):
+        a, b = (int(p) for p in n.split("-"))
+    else:
+        return None
+    return (a, b) if 1 <= a <= b <= count else None
 
 
 def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[str]]:
@@ -148,14 +162,21 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
     locs = list(src.item_locs)
     over = lk.get("steps") or YMap()
     for n in over:
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(steps):
+        span = _span(n, len(steps))
+        if span is None:
             out.error(over.key_loc(n) if isinstance(over, YMap) else lloc,
-                      f"like: steps: {clip(n)} is not a step of {clip(lk['stage'])} (1 to "
-                      f"{len(steps)})")
+                      f"like: steps: {clip(n)} is not a step of {clip(lk['stage'])} nor a range "
+                      f"of them like 2-5 (1 to {len(steps)})")
             return None
-        steps[n - 1] = over[n]
-        if over[n] is not None:
-            locs[n - 1] = over.loc_of(n)
+        if span[0] != span[1] and over[n] is not None:
+            out.error(over.key_loc(n) if isinstance(over, YMap) else lloc,
+                      f"like: steps: a range ({clip(n)}) only drops steps: its value must be "
+                      "null")
+            return None
+        for k in range(span[0], span[1] + 1):
+            steps[k - 1] = over[n]
+            if over[n] is not None:
+                locs[k - 1] = over.loc_of(n)
     kept = [(s, lc) for s, lc in zip(steps, locs) if s is not None]
     own = st.get("steps") or []
     all_steps = _ylist([s for s, _ in kept] + list(own),
