@@ -627,3 +627,16 @@ def test_on_paper_a_leader_runs_clear_of_the_names_already_down():
     _, second = labels.place_clear([lab, later], taken)
     assert not labels._crosses(labels.leader(lab.anchor, plain.box, lab.r),
                                np.array([second.box]), 3.0)
+
+
+def test_a_long_clause_in_the_title_row_is_cut_to_the_page_with_an_ellipsis():
+    # 張爾岐's 鄉飲酒禮 has no 句讀: a clause can run past the page's right edge
+    from viz.draw import labels
+    from viz.draw import plate as plate_mod
+
+    words = "賔取俎還授司正司正以降賔從之主人取俎還授弟子弟子以降自西階" * 3
+    cut = plate_mod._fit(words, 20, 600)
+    assert cut.endswith(plate_mod.ELLIPSIS) and words.startswith(cut[:-1])
+    assert labels.text_size(cut, 20)[0] <= 600 < labels.text_size(cut[:-1] + words[len(cut) - 1]
+                                                                  + plate_mod.ELLIPSIS, 20)[0]
+    assert plate_mod._fit("主人退", 20, 600) == "主人退"

@@ -68,7 +68,7 @@ A4_MM = (297.0, 210.0)
 # The words a plate writes besides the model's (the font check reads them)
 TITLE = "{stage}圖"
 PART = "{title}（{n}／{of}）"
-ELSEWHERE_TITLE = "{name}（在州中他處）"
+ELSEWHERE_TITLE = "{name}（在他處）"
 STEP_NOTE = "{kind} {id} · 頁 {page}"
 INSET_TITLE = "侯道 · 乏 · 侯（中斷處見鋸齒）"
 MOVES = "行位"
@@ -657,9 +657,10 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         title = PART.format(title=title, n=part.number, of=part.of)
     side = _side(model, t, closing, pg, words, page, found, follow, pg.side[3], cam, part,
                  about)
+    wx = pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px
     head = [Text((pg.page[0] + 24, pg.title_y), title, pg.px * 2.0, INK, "w", screen=True),
-            Text((pg.page[0] + 24 + labels.text_size(title, pg.px * 2.0)[0] + pg.px, pg.title_y),
-                 words, pg.px * 1.3, INK, "w", screen=True),
+            Text((wx, pg.title_y), _fit(words, pg.px * 1.3, pg.page[0] + pg.page[2] - 24 - wx),
+                 pg.px * 1.3, INK, "w", screen=True),
             Line(((pg.page[0] + 5, pg.map[1] - 6), (pg.page[0] + pg.page[2] - 5, pg.map[1] - 6)),
                  INK, 1.0, screen=True)]
     layers = [Layer("paper", None, cam, tuple(base)),
@@ -1045,6 +1046,22 @@ def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: floa
             out.append(Text((x + indent, cy), line, size, INK, "nw", screen=True))
             cy += step
     return out
+
+
+def _fit(words: str, px: float, width: float) -> str:
+    """The words cut to `width` (px) with an ellipsis, for the title row: a clause of a text
+    without 句讀 (張爾岐's 鄉飲酒禮) can run past the page; the column beside the plan has it
+    whole."""
+    if labels.text_size(words, px)[0] <= width:
+        return words
+    lo, hi = 0, len(words)
+    while lo < hi:  # the longest head that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if labels.text_size(words[:mid] + ELLIPSIS, px)[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return words[:lo] + ELLIPSIS
 
 
 def _scale(cam: Camera, chi_m: float, x: float, bottom: float, width: float,
