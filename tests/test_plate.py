@@ -640,3 +640,21 @@ def test_a_long_clause_in_the_title_row_is_cut_to_the_page_with_an_ellipsis():
     assert labels.text_size(cut, 20)[0] <= 600 < labels.text_size(cut[:-1] + words[len(cut) - 1]
                                                                   + plate_mod.ELLIPSIS, 20)[0]
     assert plate_mod._fit("主人退", 20, 600) == "主人退"
+
+
+def test_a_stage_plate_shows_its_own_section_whole_and_of_a_ji_apart_only_what_it_cites():
+    # 張爾岐 prints 鄉飲酒禮's 記 at the end (section 25): 徹俎 cites two of its items, and its
+    # plate shows those two, not 拜賜 and the other thirty
+    from viz.cli.options import load_all
+
+    xy = load_all(ROOT / "assets" / "rites" / "xiangyin", ROOT / "layouts" / "xiang.yaml")
+    tl = xy.timeline
+    s = _stage(xy, "徹俎")
+    part = plate.stage_parts(tl, s.index, xy.corpus)[0]
+    shown, cited = plate.stage_clauses(plate_files.model_for(xy), part)
+    own = xy.corpus.section_named("徹俎").index
+    mine = [cl for cl in xy.corpus.clauses if cl.section == own]
+    apart = [cl for cl in shown if cl.section != own]
+    assert mine and all(cl in shown for cl in mine)
+    assert apart and all(cl.id.startswith("25.記") for cl in apart)
+    assert len(apart) < 5 and all(cl.id in cited for cl in apart)

@@ -949,14 +949,20 @@ CLOSERS = "」』）〕"
 
 def stage_clauses(model: Model, part: Part) -> tuple[list, set[str]]:
     """The clauses of the sections a stage plate's stage enacts (經 and 記, in the text's
-    order), and the ids of those its part's steps cite."""
+    order), and the ids of those its part's steps cite. The stage's own section is shown whole;
+    of another section it cites (a 記 printed apart, as 張爾岐's 鄉飲酒禮 prints it at the end)
+    only the clauses the stage cites."""
     tl, corpus = model.timeline, model.corpus
     s = tl.stages[part.stage]
     secs = {sec.index for k in range(s.first_step, s.last_step + 1)
             if (sec := corpus.section_at(tl.steps[k].span[0])) is not None}
-    if not secs and corpus.section_named(s.section) is not None:
-        secs = {corpus.section_named(s.section).index}
-    shown = [cl for cl in corpus.clauses if cl.section in secs]
+    own = corpus.section_named(s.section)
+    if not secs and own is not None:
+        secs = {own.index}
+    spans = [tl.steps[k].span for k in range(s.first_step, s.last_step + 1)]
+    shown = [cl for cl in corpus.clauses if cl.section in secs
+             and (own is None or own.index not in secs or cl.section == own.index
+                  or any(cl.start < b and a < cl.end for a, b in spans))]
     cited: set[str] = set()
     for k in range(part.first, part.last + 1):
         a, b = tl.steps[k].span
