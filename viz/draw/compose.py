@@ -668,22 +668,13 @@ def _plan(model: Model, camera: Camera, places: bool,
             + scene.place_labels(lay, camera.scale, places))
 
 
-_reach: dict[tuple, tuple[float, float, float, float]] = {}  # (camera, clip) → world box
-
-
 def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
     """The frame with only the people and props set down within `reach` px of the clip box:
     a tag is placed within its owner's reach, so those further off change no pixel inside
     (the inset shows the four on the range, not the thirty in the hall). The inset, a view of
     its own, takes only those inside it (INSET_REACH): a tag of one standing in the court above
     it would otherwise be placed inside it, under its title."""
-    key = (camera.key(), clip, reach)
-    box = _reach.get(key)
-    if box is None:
-        if len(_reach) >= STATIC_MEMO:
-            _reach.clear()
-        box = _reach[key] = _world_box(camera, clip, reach)
-    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = _world_box(camera, clip, reach)  # memoised there by (camera, clip, reach)
     xy, pxy = frame.xy, frame.prop_xy
     near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     pnear = (pxy[:, 0] >= x0) & (pxy[:, 0] <= x1) & (pxy[:, 1] >= y0) & (pxy[:, 1] <= y1)
