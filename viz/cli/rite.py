@@ -73,10 +73,11 @@ def cmd_shot(args, spec) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":
         raise QueryError(f"-o {args.output}: expected a file name ending in .png")
-    d = load_all(spec)
-    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    # an early moment needs only the stages reaching it: the picture is the window's on a cold
+    # start, the bar hatched where the rest of the rite is not compiled
+    d, m = load_moment(args, spec, whole=False)
     path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
-                      overwrite=args.force, closing=m.closing)
+                      overwrite=args.force, closing=m.closing, compiling=d.partial)
     print(f"wrote {path} (t = {m.t:.1f} s)")
     return 0
 

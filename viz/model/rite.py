@@ -30,6 +30,13 @@ class Compiled:
     warnings: tuple
     readings: tuple[str, ...]
 
+    @property
+    def partial(self) -> tuple[int, int] | None:
+        """(stages compiled, in all) for the rite's first stages alone (Rite.prefix), None for
+        the whole rite."""
+        n, total = len(self.timeline.stages), self.script.stages_total or 0
+        return (n, total) if n < total else None
+
 
 def load(spec: RiteSpec | str | Path, layout_path: str | Path | None = None,
          readings: Sequence[str] = (), sets: Sequence[tuple[str, str]] = (),
@@ -234,6 +241,8 @@ class _Kept(Compiled):
     """A Compiled from the cache. Its script (two thirds of the unpickling; read by `check`'s
     summary, coverage, diff and a reload's readings, not by the window or the plates) is
     unpickled when first asked for."""
+
+    partial = None  # only whole rites are kept
 
     @property
     def script(self):
