@@ -201,12 +201,15 @@ class Rite:
         import re
 
         from viz.base.yamlsrc import load_file, read_text
+        from viz.model.bundled import outside
         from viz.model.script.source import MANIFEST
 
         p = Path(self.script_path)
         man = p / MANIFEST if p.is_dir() else p
         try:
             sections = list(load_file(man)["sections"])
+            if any(not isinstance(rel, str) or outside(man.parent, rel) for rel in sections):
+                return None  # the whole load refuses it, at its key
             texts = [read_text(man.parent / rel) for rel in sections[start:]]
         except (InputError, KeyError, TypeError):
             return None
