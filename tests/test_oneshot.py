@@ -39,3 +39,9 @@ def test_shot_at_an_early_moment_compiles_only_the_first_stages(no_whole, tmp_pa
 
 def test_plate_of_an_early_stage_compiles_only_the_first_stages(no_whole, tmp_path):
     assert main(["plate", "--stage", "2", "-o", str(tmp_path / "p.svg")]) == 0
+
+
+def test_a_cue_sheet_of_an_early_stage_compiles_only_the_first_stages(no_whole, capsys):
+    assert main(["sheet", "zhuren", "--stage", "1", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "戒賔" in out and out.count("\n") > 1

@@ -115,7 +115,15 @@ def cmd_sheet(args: argparse.Namespace, spec) -> int:
     if args.all and not args.output:
         raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
     fmt = _format(args)
-    d = load_all(spec)
+    if args.stage is None:
+        d = load_all(spec)
+    else:  # one stage's cues: an early stage needs only the stages reaching it
+        from viz.cli.options import load_moment
+
+        d, _ = load_moment(args, spec, whole=False)
+        if not args.all and d.partial is not None and args.actor not in {
+                a.id for a in d.timeline.actors}:
+            d = load_all(spec)  # a name: a later stage may cast another of that name
     tl = d.timeline
     stage = None if args.stage is None else stage_index(tl, args.stage)
     if not args.all:
