@@ -75,7 +75,8 @@ def test_an_unknown_set_key_is_refused_at_the_edge_before_any_section_is_read(
     assert code == 2 and seen["read"] == []  # the reader was never reached
     first = err.splitlines()[0]
     assert first.startswith("--set:1:1: --set 衆: no such setting; known: 大夫, 衆賔, skill.")
-    assert "did you mean 衆賔" in first and "scenario: at assets/rites/xiangshe/cast.yaml:" in first
+    assert "did you mean 衆賔" in first
+    assert "scenario: at assets/rites/xiangshe/cast.yaml:" in first
 
 
 def test_a_set_value_out_of_range_is_refused_at_the_edge(seen, capsys):

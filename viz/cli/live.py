@@ -84,7 +84,8 @@ def cmd_diff(args: argparse.Namespace, spec) -> int:
 
 
 def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object], int], *,
-          spec=None, sleep: Callable[[float], None] | None = None, clock: Callable[[], float] = time.time,
+          spec=None, sleep: Callable[[float], None] | None = None,
+          clock: Callable[[], float] = time.time,
           polls: int | None = None) -> int:
     """Check, then re-check whenever a file of the rite changes, until Ctrl-C (status 0).
     report(args, compiled) prints a good result as `check` does; sleep, clock and polls (how

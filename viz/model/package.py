@@ -5,8 +5,8 @@ A bundled rite is a folder of assets/rites with a manifest.yaml; NAME is its `ri
 (鄉射禮) or its folder's name (xiangshe). PATH is a rite folder, its manifest, or a one-file
 script. `text:` and `layout:` name a file inside the rite's folder (relative to the manifest)
 or a bundled text or layout by name (viz.model.bundled: `text: 鄉射禮`, `layout: xu`); without
-them a rite has the bundled 鄉射 text (assets/text/corpus.json) and the 州序 (layouts/xu.yaml). Reads only these
-keys; the manifest's other keys are read, and checked, by viz.model.script.source.
+them a rite has the bundled 鄉射 text (assets/text/corpus.json) and the 州序 (layouts/xu.yaml).
+Reads only these keys; the manifest's other keys are read, and checked, by viz.model.script.source.
 """
 from __future__ import annotations
 

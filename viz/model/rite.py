@@ -1,9 +1,9 @@
 """The rite as loaded: layout, text and script compiled per reading, on demand, and cached.
 
-`Rite(spec)` (a viz.model.spec.RiteSpec) knows every reading its files name (the layout's variants and
-the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and compiles the
-rite under those readings the first time it is asked and returns the same `Compiled` after, so
-a window can switch reading live.
+`Rite(spec)` (a viz.model.spec.RiteSpec) knows every reading its files name (the layout's
+variants and the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and
+compiles the rite under those readings the first time it is asked and returns the same
+`Compiled` after, so a window can switch reading live.
 
 A compile is also kept on disk (viz/base/cache.py, under the parse cache's folder; XIANGSHE_CACHE=off
 turns it off), named by the script and layout paths, the readings, the scenario (--set,
@@ -129,8 +129,9 @@ class Rite:
                             sc.sets, sc.seed, corpus_hash)
 
     def get(self, readings: Sequence[str] | None = None, on_stage=None) -> Compiled:
-        """The whole rite under these readings (None: the spec's), compiled once (kept here and on disk). on_stage:
-        called after each stage when it compiles (viz.model.compile.compiler.Compiler.run)."""
+        """The whole rite under these readings (None: the spec's), compiled once (kept here and
+        on disk). on_stage: called after each stage when it compiles
+        (viz.model.compile.compiler.Compiler.run)."""
         from viz.base import cache
 
         got = self.cached(readings)

@@ -62,7 +62,8 @@ def _other_rite(name: str, base: Path) -> Path | str | None:
 
     here = base / name
     if os.path.lexists(here) or os.path.isabs(name) or ".." in Path(name).parts:
-        rites = {m.parent.name: m.parent for m in sorted((ASSETS / "rites").glob("*/manifest.yaml"))}
+        rites = {m.parent.name: m.parent
+                 for m in sorted((ASSETS / "rites").glob("*/manifest.yaml"))}
         why = bundled.outside(base, name, rites, "rite")
         if why is not None and not (ASSETS / "rites" / name / "manifest.yaml").is_file():
             return why

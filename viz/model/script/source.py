@@ -130,7 +130,7 @@ _MANIFEST_KEYS = {"rite": str, "title": str, "note": str, "text": str, "layout":
 def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str, ...]]:
     """A rite folder's manifest and the files it names → one document, every node located.
     upto: read only the first so many section files (the stages list's `total` says how many
-    the manifest names)."""
+    the manifest names), and only the pattern files they use (_wanted)."""
     man = load_file(path)
     if not isinstance(man, YMap):
         raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
