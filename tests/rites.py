@@ -23,18 +23,9 @@ def _uses(node) -> set[str]:
 
 
 def copy_bundled(folder: Path) -> Path:
-    """A copy of the bundled rite's folder at `folder`, its manifest's text: and layout: (paths
-    relative to the manifest, which a copy elsewhere would lose) pointed at the bundled files."""
-    from viz.model.package import default
-
+    """A copy of the bundled rite's folder at `folder` (its manifest names the bundled text,
+    hall and library by name, so the copy finds them wherever it is)."""
     shutil.copytree(DEFAULT_SCRIPT, folder)
-    pkg, man = default(), folder / "manifest.yaml"
-    text = man.read_text(encoding="utf-8")
-    for key, path in (("text", pkg.text), ("layout", pkg.layout)):
-        text, n = re.subn(rf"^{key}: .*$", lambda m, k=key, p=path: f"{k}: {json.dumps(str(p))}",
-                          text, count=1, flags=re.M)
-        assert n == 1, f"the bundled manifest names no {key}:"
-    man.write_text(text, encoding="utf-8")
     return folder
 
 
@@ -60,9 +51,9 @@ def trimmed(folder: Path, first: int, last: int) -> Path:
         used |= todo
         todo = _uses([p[u] for p in defined.values() for u in todo if u in p]) - used
     files = [f for f, p in defined.items() if used & set(p)]
-    assert re.search(r"^patterns: \[assets/patterns, patterns\]$", text, re.M)
-    text = text.replace("\npatterns: [assets/patterns, patterns]\n",
-                        f"\npatterns: [{', '.join(files)}]\n")
+    text, n = re.subn(r"^patterns: \[library, patterns\].*$",
+                      lambda m: f"patterns: [{', '.join(files)}]", text, count=1, flags=re.M)
+    assert n == 1, "the manifest no longer reads the library and its patterns folder"
     head = text[:text.index("\nsections:\n")]
     man.write_text(head + "\nsections:\n" + "".join(f"  - {n}\n" for n in kept), encoding="utf-8")
     last_file = folder / kept[-1]

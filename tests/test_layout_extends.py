@@ -12,8 +12,8 @@ from viz.draw.scene import range_bounds, range_breaks
 from viz.model.layout import ARCHERY_PLACES, DEFAULT_LAYOUT, load_layout, load_layout_text
 
 XU = DEFAULT_LAYOUT.resolve()
-NO_RANGE = f"""\
-extends: {XU}
+NO_RANGE = """\
+extends: xu
 name: 無射
 remove:
   keys: [range, sight]

@@ -58,9 +58,9 @@ def manifest(patterns: str) -> str:
             "sections: [sections/01.yaml]\n")
 
 
-def toy(tmp_path: Path, patterns: str = "[../lib, patterns]", own: str | None = None,
+def toy(tmp_path: Path, patterns: str = "[lib, patterns]", own: str | None = None,
         stage: str = STAGE, lib: str = LIB) -> Path:
-    files = {"lib/飲酒.yaml": lib, "rite/manifest.yaml": manifest(patterns),
+    files = {"rite/lib/飲酒.yaml": lib, "rite/manifest.yaml": manifest(patterns),
              "rite/cast.yaml": CAST, "rite/sections/01.yaml": stage}
     if own is not None:
         files["rite/patterns/own.yaml"] = own
@@ -107,25 +107,25 @@ def test_a_rite_overriding_a_library_pattern_is_warned_where_it_does(tmp_path, f
     assert len(over) == 1
     assert over[0].startswith(f"{tmp_path / 'rite/patterns/own.yaml'}:2:3: warning: pattern "
                               "'再拜' overrides the one at ")
-    assert f"{tmp_path / 'lib/飲酒.yaml'}:2:3" in over[0]
+    assert f"{tmp_path / 'rite/lib/飲酒.yaml'}:2:3" in over[0]
 
 
 def test_a_pattern_twice_in_one_entry_is_still_an_error(tmp_path, field, corpus):
-    folder = toy(tmp_path, patterns="[../lib]")
-    (tmp_path / "lib/more.yaml").write_text("patterns:\n  揖:\n    steps:\n      - do: "
+    folder = toy(tmp_path, patterns="[lib]")
+    (tmp_path / "rite/lib/more.yaml").write_text("patterns:\n  揖:\n    steps:\n      - do: "
                                             "[{wait: {dur: 1}}]\n", encoding="utf-8")
     with pytest.raises(InputError) as e:
         load_script(folder, field, corpus)
     # files of a folder are read in name order: more.yaml before 飲酒.yaml
-    assert messages(e) == [f"{tmp_path / 'lib/飲酒.yaml'}:7:3: pattern '揖' is defined twice "
-                           f"(first at {tmp_path / 'lib/more.yaml'}:2:3)"]
+    assert messages(e) == [f"{tmp_path / 'rite/lib/飲酒.yaml'}:7:3: pattern '揖' is defined twice "
+                           f"(first at {tmp_path / 'rite/lib/more.yaml'}:2:3)"]
 
 
 def test_a_missing_library_is_located_in_the_manifest(tmp_path, field, corpus):
     with pytest.raises(InputError) as e:
-        load_script(toy(tmp_path, patterns="[../nolib, patterns]", own=LIB), field, corpus)
-    assert messages(e)[0].startswith(f"{tmp_path / 'rite/manifest.yaml'}:3:12: no file or "
-                                     "folder ../nolib")
+        load_script(toy(tmp_path, patterns="[nolib, patterns]", own=LIB), field, corpus)
+    assert messages(e)[0].startswith(f"{tmp_path / 'rite/manifest.yaml'}:3:12: patterns: no "
+                                     "file or folder 'nolib' in the rite's folder")
 
 
 # ---------------------------------------------------------------- (2) when: on a parameter
@@ -162,14 +162,14 @@ def taste_stage(withs: list[str]) -> str:
     (["{who: jie, taste: false, helper: zhuren}"], ["拜", "揖", "wait"]),
 ])
 def test_optional_parts_follow_their_parameters(tmp_path, field, corpus, withs, verbs):
-    s = load_script(toy(tmp_path, patterns="[../lib]", lib=TASTE, stage=taste_stage(withs)),
+    s = load_script(toy(tmp_path, patterns="[lib]", lib=TASTE, stage=taste_stage(withs)),
                     field, corpus)
     got = [a.args.get("is", a.verb) for st in s.stages for step in st.steps for a in step.actions]
     assert got == verbs
 
 
 def test_a_flag_takes_true_or_false(tmp_path, field, corpus):
-    folder = toy(tmp_path, patterns="[../lib]", lib=TASTE,
+    folder = toy(tmp_path, patterns="[lib]", lib=TASTE,
                  stage=taste_stage(["{who: jie, taste: 0}"]))
     with pytest.raises(InputError) as e:
         load_script(folder, field, corpus)
@@ -183,9 +183,9 @@ def test_a_flag_takes_true_or_false(tmp_path, field, corpus):
 def test_when_on_an_undeclared_parameter_is_located(tmp_path, field, corpus):
     lib = TASTE.replace("when: not $taste", "when: not $tasted")
     with pytest.raises(InputError) as e:
-        load_script(toy(tmp_path, patterns="[../lib]", lib=lib,
+        load_script(toy(tmp_path, patterns="[lib]", lib=lib,
                         stage=taste_stage(["{who: bin}"])), field, corpus)
-    assert messages(e) == [f"{tmp_path / 'lib/飲酒.yaml'}:14:15: pattern '受獻' uses $tasted, "
+    assert messages(e) == [f"{tmp_path / 'rite/lib/飲酒.yaml'}:14:15: pattern '受獻' uses $tasted, "
                            "which is not among its params (helper, taste, who)"]
 
 
@@ -280,8 +280,8 @@ LIKE_FIRST = """\
 
 def like_rite(tmp_path: Path, like: str, second_name: str = "迎賔") -> Path:
     return write(tmp_path, {
-        "lib/飲酒.yaml": LIB,
-        "rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [../lib]\n"
+        "rite/lib/飲酒.yaml": LIB,
+        "rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [lib]\n"
                               "sections: [sections/01.yaml, sections/02.yaml]\n",
         "rite/cast.yaml": CAST,
         "rite/sections/01.yaml": LIKE_FIRST,
@@ -334,20 +334,20 @@ def test_like_drops_a_range_of_steps(tmp_path, field, corpus):
 
 
 def test_like_a_stage_of_another_rite(tmp_path, field, corpus):
-    like_rite(tmp_path / "a", "like: 迎賔\n")
+    like_rite(tmp_path / "b/rite/a", "like: 迎賔\n")  # inside the package: it reads nothing out
     other = write(tmp_path / "b", {
-        "rite/manifest.yaml": "rite: other\ncast: cast.yaml\npatterns: [../lib]\n"
+        "rite/manifest.yaml": "rite: other\ncast: cast.yaml\npatterns: [lib]\n"
                               "sections: [sections/01.yaml]\n",
-        "rite/cast.yaml": CAST, "lib/飲酒.yaml": LIB,
+        "rite/cast.yaml": CAST, "rite/lib/飲酒.yaml": LIB,
         "rite/sections/01.yaml": textwrap.dedent("""\
             name: 迎賔
             setup:
               - {who: [zhuren, bin, jie], at: 門內, face: 南, formation: 南面東上}
-            like: {stage: 迎賔, rite: ../../a/rite, actors: {bin: jie}}
+            like: {stage: 迎賔, rite: a/rite, actors: {bin: jie}}
             """)})
     s = load_script(other, field, corpus)
     assert [a[2] for a in acts(s.stages[0])] == [("zhuren",), ("jie",), ("jie",)]
-    assert str(tmp_path / "a/rite/sections/01.yaml") in s.files
+    assert str(tmp_path / "b/rite/a/rite/sections/01.yaml") in s.files
 
 
 @pytest.mark.parametrize("like, anchor, message", [
@@ -359,8 +359,8 @@ def test_like_a_stage_of_another_rite(tmp_path, field, corpus):
     ("like: {stage: 迎賔, steps: {'2-3': {cite: 再拜, use: 再拜, with: {who: bin}}}}\n", "'2-3'",
      "like: steps: a range ('2-3') only drops steps: its value must be null"),
     ("like: {stage: 迎賔, rite: nowhere}\n", "nowhere",
-     "like: no rite 'nowhere' (a folder relative to the manifest, a bundled rite's folder or "
-     "its rite: name)"),
+     "like: no rite 'nowhere' (a folder inside the rite's, a bundled rite's folder or its rite: "
+     "name)"),
 ])
 def test_bad_likes_are_located(tmp_path, field, corpus, like, anchor, message):
     folder = like_rite(tmp_path, like)
@@ -376,9 +376,9 @@ def test_bad_likes_are_located(tmp_path, field, corpus, like, anchor, message):
 
 def order_rite(tmp_path: Path, stages: list[str]) -> Path:
     names = [f"sections/{i + 1:02}.yaml" for i in range(len(stages))]
-    return write(tmp_path, {"rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [../lib]\n"
+    return write(tmp_path, {"rite/manifest.yaml": "rite: toy\ncast: cast.yaml\npatterns: [lib]\n"
                                                   f"sections: [{', '.join(names)}]\n",
-                            "rite/cast.yaml": CAST, "lib/飲酒.yaml": LIB,
+                            "rite/cast.yaml": CAST, "rite/lib/飲酒.yaml": LIB,
                             **{f"rite/{n}": t for n, t in zip(names, stages)}})
 
 

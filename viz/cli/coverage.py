@@ -7,15 +7,15 @@ from viz.cli.options import _common, load_all, on_rite
 from viz.query.coverage import coverage, format_table, to_json
 
 
-def cmd_coverage(args) -> int:
+def cmd_coverage(args, spec) -> int:
     """`python main.py coverage [--json] [--strict]`: exit 1 under --strict if a 經 clause is
     missing, else 0."""
-    d = load_all(args.script, args.layout, args.reading, args)
+    d = load_all(spec)
     cov = coverage(d.script, d.corpus)
     if args.json:
-        print(json.dumps(to_json(cov, args.script, d.readings), ensure_ascii=False, indent=2))
+        print(json.dumps(to_json(cov, spec.script, d.readings), ensure_ascii=False, indent=2))
     else:
-        print(format_table(cov, args.script))
+        print(format_table(cov, spec.script))
     return 1 if args.strict and cov.missing("經") else 0
 
 

@@ -53,18 +53,18 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add_atlas(subparsers)
 
 
-def cmd_video(args: argparse.Namespace) -> int:
+def cmd_video(args: argparse.Namespace, spec) -> int:
     from viz.export.video import render_video, span_of
     from viz.query.state import QueryError
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".mp4":
         raise QueryError(f"-o {args.output}: expected a file name ending in .mp4")
-    d = load_all(args.script, args.layout, args.reading, args)
+    d = load_all(spec)
     t0, t1 = span_of(d.timeline, d.corpus, args.start, args.stop)
     info = render_video(d.layout, d.timeline, d.corpus, args.output, t_from=t0, t_to=t1,
                         fps=args.fps, size=args.size, speed=args.speed, audio=args.audio,
-                        overwrite=args.force, workers=args.jobs, title=args.package.title)
+                        overwrite=args.force, workers=args.jobs, title=spec.package.title)
     drum = f", {info.beats} drum beats" if args.audio else ""
     print(f"wrote {info.path} ({info.frames} frames, {info.frames / info.fps:.1f} s of video "
           f"for t = {t0:.1f}–{t1:.1f} s{drum}; {info.rate:.0f} frames/s)")
@@ -103,7 +103,7 @@ def _format(args: argparse.Namespace) -> str:
         "md", "csv", "html", "htm", "markdown") else "md"
 
 
-def cmd_sheet(args: argparse.Namespace) -> int:
+def cmd_sheet(args: argparse.Namespace, spec) -> int:
     import sys
 
     from viz.export import sheets
@@ -115,14 +115,22 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if args.all and not args.output:
         raise QueryError("sheet --all needs -o DIR, the folder for the sheets")
     fmt = _format(args)
-    d = load_all(args.script, args.layout, args.reading, args)
+    if args.stage is None:
+        d = load_all(spec)
+    else:  # one stage's cues: an early stage needs only the stages reaching it
+        from viz.cli.options import load_moment
+
+        d, _ = load_moment(args, spec, whole=False)
+        if not args.all and d.partial is not None and args.actor not in {
+                a.id for a in d.timeline.actors}:
+            d = load_all(spec)  # a name: a later stage may cast another of that name
     tl = d.timeline
     stage = None if args.stage is None else stage_index(tl, args.stage)
     if not args.all:
         actor = sheets.find_actor(tl, args.actor)
         out = Path(args.output) if args.output else None
         files = sheets.sheet_files(tl, d.layout, d.corpus, actor, fmt, out, stage=stage,
-                                   paper=args.paper, rite=args.package.title)
+                                   paper=args.paper, rite=spec.package.title)
         if files is None:
             s = tl.stages[stage]
             raise QueryError(f"{tl.actors[actor].name} ({tl.actors[actor].id}) does nothing in "
@@ -141,7 +149,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     for i, a in enumerate(tl.actors):
         path = folder / f"{a.id}.{fmt}"
         got = sheets.sheet_files(tl, d.layout, d.corpus, i, fmt, path, frames, stage,
-                                 args.paper, args.package.title)
+                                 args.paper, spec.package.title)
         if got is None:
             continue  # nothing to do in that stage
         files += got
@@ -151,7 +159,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if fmt != "csv":
         files.append((folder / f"index.{fmt}",
                       sheets.index_page(tl, fmt, names, args.paper,
-                                        args.package.title).encode("utf-8")))
+                                        spec.package.title).encode("utf-8")))
     if fmt == "html":  # the pages name it: a machine with no CJK font still shows them
         files += font_files(folder)
         folders.append(folder / FONTS)
@@ -178,13 +186,13 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
     a.set_defaults(func=on_rite(cmd_atlas))
 
 
-def cmd_atlas(args: argparse.Namespace) -> int:
+def cmd_atlas(args: argparse.Namespace, spec) -> int:
     from viz.export.atlas import build_atlas
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = load_all(args.script, args.layout, args.reading, args)
+    d = load_all(spec)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
-                       title=f"{args.package.title}圖", paper=args.paper)
+                       title=f"{spec.package.title}圖", paper=args.paper)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from viz.model.rite import DEFAULT_READING
 
@@ -38,9 +39,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_piped(on_rite(cmd_diff)))
 
 
-def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
-    """(label, script, readings) of the two sides the options ask for."""
-    from viz.cli.options import _shown
+def _sides(args: argparse.Namespace, spec) -> list[tuple[str, object]]:
+    """(label, RiteSpec) of the two sides the options ask for: the spec under each reading, or
+    each --script under the spec's layout and readings."""
+    from dataclasses import replace
+
+    from viz.model.package import of_script
     from viz.query.state import QueryError
 
     scripts, readings = list(args.script), list(args.reading)
@@ -48,27 +52,28 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, str, tuple[str, ...]]]:
         raise QueryError(f"diff: at most two --script, found {len(scripts)}")
     if len(scripts) == 2:
         a, b = scripts
-        return [(a, a, tuple(readings)), (b if b != a else f"{b} (again)", b, tuple(readings))]
-    script = scripts[0] if scripts else _shown(args.package.script)
+        sb = spec if b == a else replace(spec, package=replace(of_script(b), script=Path(b),
+                                                               layout=spec.layout))
+        return [(a, spec), (b if b != a else f"{b} (again)", sb)]
     if not readings or len(readings) > 2:
         raise QueryError("diff: give --reading NAME (compared with 鄭) or --reading A --reading "
                          f"B, or two --script; found {len(readings)} --reading")
     if len(readings) == 1:
         readings.insert(0, DEFAULT_READING)
-    return [(r, script, (r,)) for r in readings]
+    return [(r, spec.under((r,))) for r in readings]
 
 
-def cmd_diff(args: argparse.Namespace) -> int:
+def cmd_diff(args: argparse.Namespace, spec) -> int:
     from viz.model.rite import Rite
     from viz.query.diff import diff, format_table, to_json
     from viz.text import load_corpus
 
-    corpus = load_corpus(args.package.text)
-    rites: dict[str, Rite] = {}
+    corpus = load_corpus(spec.package.text)
+    rites: dict[object, Rite] = {}
     got = []
-    for label, script, readings in _sides(args):
-        rite = rites.setdefault(script, Rite(script, args.layout, corpus))
-        got.append((label, rite.get(readings)))
+    for label, side in _sides(args, spec):
+        rite = rites.setdefault(side.package, Rite(side, corpus=corpus))
+        got.append((label, rite.get(side.readings)))
     (la, a), (lb, b) = got
     d = diff(a, b, la, lb)
     print(json.dumps(to_json(d), ensure_ascii=False, indent=2) if args.json else format_table(d))
@@ -79,7 +84,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object], int], *,
-          sleep: Callable[[float], None] | None = None, clock: Callable[[], float] = time.time,
+          spec=None, sleep: Callable[[float], None] | None = None,
+          clock: Callable[[], float] = time.time,
           polls: int | None = None) -> int:
     """Check, then re-check whenever a file of the rite changes, until Ctrl-C (status 0).
     report(args, compiled) prints a good result as `check` does; sleep, clock and polls (how
@@ -87,11 +93,10 @@ def watch(args: argparse.Namespace, report: Callable[[argparse.Namespace, object
     from viz.model.reload import Reloader
 
     sleep = sleep or time.sleep  # looked up now, so a test can replace time.sleep
-    from viz.cli.options import resolve_rite, scenario_of
+    from viz.cli.options import spec_of
 
-    resolve_rite(args)  # a caller that parsed the options itself has not
-    sets, seed = scenario_of(args)
-    reloader = Reloader(args.script, args.layout, args.reading, sets=sets, seed=seed)
+    # spec: the options' RiteSpec (a caller that parsed the options itself has none)
+    reloader = Reloader(spec if spec is not None else spec_of(args))
 
     def show(result, what: str) -> None:
         stamp = time.strftime("%H:%M:%S", time.localtime(clock()))

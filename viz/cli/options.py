@@ -1,6 +1,7 @@
 """What the subcommands share: the options every command takes (--rite, --script, --layout,
---reading, --set, --seed) and the rite they name (resolve_rite), the moment (--at, --after,
---stage), sizes, loading a rite, printing warnings.
+--reading, --set, --seed), resolved once into the RiteSpec they name (spec_of, which on_rite
+hands to the command), the moment (--at, --after, --stage), sizes, loading a rite, printing
+warnings.
 Imports no subcommand module (viz.cli.main alone does)."""
 from __future__ import annotations
 
@@ -19,20 +20,19 @@ VALUE_OPTIONS = {"--rite", "--script", "--layout", "--reading", "--set", "--seed
                  "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
 
 
-def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = (),
-             args=None):
-    """Layout, text, script → checked model → compiled timeline (a model.Compiled);
-    InputError on any problem, including a reading no file knows. args: the command line's
-    --set and --seed (the scenario)."""
+def load_all(spec, layout_path: str | Path | None = None, readings: tuple = ()):
+    """The rite a viz.model.spec.RiteSpec names: layout, text, script → checked model →
+    compiled timeline (a model.Compiled); InputError on any problem, including a reading no
+    file knows. Paths (script, layout, readings) stand for RiteSpec.at(…) of them."""
     from viz.model.rite import load
 
-    return load(script_path, layout_path, readings, *scenario_of(args))
+    return load(spec, layout_path, readings)
 
 
 PREFIXES = (2, 8)  # stages compiled, in turn, to find an early moment before compiling all
 
 
-def load_moment(args, whole: bool = True):
+def load_moment(args, spec, whole: bool = True):
     """(compiled, moment) for a command's --at / --after / --stage. whole: the output shows the
     whole rite (its length, its step count, the timeline bar), so all of it is compiled unless
     the cache has it. Otherwise a moment early in the rite is found in the first stages
@@ -40,9 +40,8 @@ def load_moment(args, whole: bool = True):
     from viz.model.rite import Rite
     from viz.query.state import QueryError, resolve_moment
 
-    sets, seed = scenario_of(args)
-    rite = Rite(args.script, args.layout, sets=sets, seed=seed)
-    readings = tuple(args.reading)
+    rite = Rite(spec)
+    readings = spec.readings
     got = rite.cached(readings)
     if got is None and not whole:
         for n in _prefix_sizes(args):
@@ -99,15 +98,62 @@ def _surely_within(tl, args, m) -> bool:
     return True
 
 
-def scenario_of(args) -> tuple[list[tuple[str, str]], int | None]:
-    """--set KEY=VALUE … and --seed N from parsed arguments (none given: the defaults)."""
-    from viz.model.scenario import parse_sets
+def spec_of(args: argparse.Namespace):
+    """The RiteSpec the options name (viz.model.spec), once, at the command line's edge: the
+    package --rite, --script (its first, for diff) or the bundled 鄉射禮 names, --layout over
+    its manifest's, the readings, and --set and --seed, the --set keys and values checked
+    against the rite's declarations. --rite and --script both name the script: giving both is
+    an error. The Namespace is read, never written."""
+    from dataclasses import replace
 
+    from viz.model.package import default, find, of_script
+    from viz.model.spec import RiteSpec, Scenario
+
+    rite, script = getattr(args, "rite", None), getattr(args, "script", None)
+    if rite is not None and script:
+        raise InputError(Problem(Loc("--rite", 1, 1), "--rite and --script both name the rite's "
+                                                      "script; give one of them"))
+    first = script[0] if isinstance(script, list) and script else script
+    pkg = find(rite) if rite is not None else of_script(first) if first else default()
+    layout = getattr(args, "layout", None)
+    pkg = replace(pkg, script=Path(first) if first else Path(_shown(pkg.script)),
+                  layout=Path(layout) if layout else Path(_shown(pkg.layout)))
+    scenario = Scenario(_sets(args, pkg), getattr(args, "seed", None))
+    return RiteSpec(pkg, tuple(getattr(args, "reading", None) or ()), scenario)
+
+
+def _sets(args, pkg) -> tuple[tuple[str, str], ...]:
+    """--set KEY=VALUE … as pairs, each key and value checked against what the rite's cast
+    file declares (its scenario: and the archers' skill:); an unknown key is an error listing
+    the known ones. A cast file that does not load is left to the load to report."""
+    from viz.model import scenario
+    from viz.model.script.scope import _suggest
+    from viz.model.script.source import read_document
+
+    items = getattr(args, "set", None) or []
     try:
-        sets = parse_sets(getattr(args, "set", None) or [])
+        sets = scenario.parse_sets(items)
     except ValueError as e:
         raise InputError(Problem(Loc("--set", 1, 1), str(e))) from None
-    return sets, getattr(args, "seed", None)
+    if not sets:
+        return ()
+    try:
+        doc, _ = read_document(pkg.script, upto=0)
+        decl = scenario.declared(doc)
+    except (InputError, KeyError, TypeError, ValueError, AttributeError):
+        return tuple(sets)  # the load reports the files' problems, and then the --set's
+    at = f" at {doc.key_loc('scenario')}" if hasattr(doc, "key_loc") and "scenario" in doc else ""
+    where = f" ({pkg.name} declares its settings in scenario:{at}, an archer's in his skill:)"
+    problems = []
+    for key, raw in sets:
+        _, bad = scenario.resolve(decl, [(key, raw)])
+        for m in bad:
+            hint = _suggest(key, decl) if key not in decl else ""
+            problems.append(Problem(Loc("--set", 1, 1),
+                                    m + (hint + where if key not in decl else "")))
+    if problems:
+        raise InputError(problems)
+    return tuple(sets)
 
 
 def _shown(path: Path) -> str:
@@ -130,30 +176,8 @@ def rite_help() -> str:
 
 
 def add_rite(p: argparse.ArgumentParser) -> None:
-    """--rite NAME|PATH (resolve_rite reads it)."""
+    """--rite NAME|PATH (spec_of reads it)."""
     p.add_argument("--rite", metavar="NAME|PATH", help=rite_help())
-
-
-def resolve_rite(args: argparse.Namespace) -> None:
-    """The rite the options name, once, before a command runs: args.package (a
-    viz.model.package.Package); args.script, when not given, its script (diff: a list, left
-    empty); args.layout, when not given, its manifest's layout. --rite and --script both name
-    the script: giving both is an error."""
-    from viz.model.package import default, find, of_script
-
-    if not hasattr(args, "rite") or hasattr(args, "package"):
-        return  # no --rite here, or resolved already
-    script = getattr(args, "script", None)
-    if args.rite is not None and script:
-        raise InputError(Problem(Loc("--rite", 1, 1), "--rite and --script both name the rite's "
-                                                      "script; give one of them"))
-    first = script[0] if isinstance(script, list) and script else script
-    pkg = find(args.rite) if args.rite is not None else of_script(first) if first else default()
-    args.package = pkg
-    if hasattr(args, "script") and not script:
-        args.script = [] if isinstance(script, list) else _shown(pkg.script)
-    if hasattr(args, "layout") and not args.layout:
-        args.layout = _shown(pkg.layout)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -203,12 +227,13 @@ def _print_warnings(warnings) -> None:
 
 
 
-def on_rite(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """A command that reads the rite its options name: resolve_rite first (in the command, so
-    a bad --rite is reported as the command's other errors are)."""
+def on_rite(cmd: Callable[[argparse.Namespace, object], int]
+            ) -> Callable[[argparse.Namespace], int]:
+    """A command that reads the rite its options name: cmd(args, spec), the spec resolved
+    first (spec_of, in the command, so a bad --rite or --set is reported as the command's
+    other errors are)."""
     def run(args: argparse.Namespace) -> int:
-        resolve_rite(args)
-        return cmd(args)
+        return cmd(args, spec_of(args))
     return run
 
 

@@ -59,7 +59,7 @@ def _dpi(text: str) -> float:
                                          f"found {text!r}") from None
 
 
-def cmd_plate(args: argparse.Namespace) -> int:
+def cmd_plate(args: argparse.Namespace, spec) -> int:
     from viz.base.fileio import atomic_write_bytes
     from viz.cli.options import load_moment
     from viz.export import plate
@@ -75,7 +75,7 @@ def cmd_plate(args: argparse.Namespace) -> int:
         raise QueryError("--part N goes with --stage NAME (and no --trails step|none, no "
                          "--style screen)")
     # a paper plate shows its stage, not the whole rite: an early one needs its stages only
-    d, m = load_moment(args, whole=args.style != "plate")
+    d, m = load_moment(args, spec, whole=args.style != "plate")
     size = args.size or (size_for_dpi(args.dpi) if args.dpi else DEFAULT_SIZE)
     for whole in (False, True):
         try:
@@ -84,7 +84,7 @@ def cmd_plate(args: argparse.Namespace) -> int:
         except ValueError as e:  # an unknown --follow (or one a later stage casts)
             if whole or len(d.timeline.stages) >= (d.script.stages_total or 0):
                 raise QueryError(str(e)) from None
-            d, m = load_moment(args, whole=True)
+            d, m = load_moment(args, spec, whole=True)
     out = Path(args.output)
     if len(plates) > 1:  # FILE-1.svg, FILE-2.svg …, all refused before any is written
         paths = [out.with_name(f"{out.stem}-{n}{out.suffix}") for n in range(1, len(plates) + 1)]

@@ -17,7 +17,6 @@ from viz.cli.options import (
     load_all,
     load_moment,
     on_rite,
-    scenario_of,
 )
 
 
@@ -32,7 +31,7 @@ def _speed(text: str) -> float:
     return v
 
 
-def cmd_play(args) -> int:
+def cmd_play(args, spec) -> int:
     from viz.app.window import run
     from viz.model.progressive import Progressive
     from viz.model.reload import Reloader
@@ -40,26 +39,25 @@ def cmd_play(args) -> int:
     # the window reloads the files it loaded when one is saved, and switches readings (R, V);
     # the first load's problems (a reading no file knows among them) stop it as any command.
     # Not compiled before (an empty cache): it opens on the first stages, the rest compile.
-    sets, seed = scenario_of(args)
     first = None
     if args.stage is not None:  # compiled as far as that stage (all of it if it must be)
-        first, _ = load_moment(args, whole=False)
-    p = Progressive(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed,
-                    first=first)
+        first, _ = load_moment(args, spec, whole=False)
+    p = Progressive(spec, first=first)
     start = dict(speed=args.speed, playing=not args.paused, fullscreen=args.fullscreen)
     if not p.complete:
         d = p.first
         start["t"] = _stage_start(d.timeline, args.stage)
-        return run(d.layout, d.timeline, d.corpus, script_path=args.script,
-                   layout_path=args.layout, progressive=p, title=args.package.title, **start)
-    r = Reloader(args.script, args.layout, tuple(args.reading), sets=sets, seed=seed)
+        return run(d.layout, d.timeline, d.corpus, script_path=str(spec.script),
+                   layout_path=str(spec.layout), progressive=p, title=spec.package.title,
+                   **start)
+    r = Reloader(spec)
     if not r.result.ok:
         raise InputError(r.result.problems)
     d = r.current
     _print_warnings(d.warnings)
     start["t"] = _stage_start(d.timeline, args.stage)
-    return run(d.layout, d.timeline, d.corpus, script_path=args.script, layout_path=args.layout,
-               reloader=r, title=args.package.title, **start)
+    return run(d.layout, d.timeline, d.corpus, script_path=str(spec.script),
+               layout_path=str(spec.layout), reloader=r, title=spec.package.title, **start)
 
 
 def _stage_start(timeline, name: str | None) -> float:
@@ -68,52 +66,53 @@ def _stage_start(timeline, name: str | None) -> float:
     return 0.0 if name is None else timeline.stages[stage_index(timeline, name)].t0
 
 
-def cmd_shot(args) -> int:
+def cmd_shot(args, spec) -> int:
     from viz.export.shot import render_png
     from viz.query.state import QueryError, resolve_moment
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     if Path(args.output).suffix.lower() != ".png":
         raise QueryError(f"-o {args.output}: expected a file name ending in .png")
-    d = load_all(args.script, args.layout, args.reading, args)
-    m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
+    # an early moment needs only the stages reaching it: the picture is the window's on a cold
+    # start, the bar hatched where the rest of the rite is not compiled
+    d, m = load_moment(args, spec, whole=False)
     path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
-                      overwrite=args.force, closing=m.closing)
+                      overwrite=args.force, closing=m.closing, compiling=d.partial)
     print(f"wrote {path} (t = {m.t:.1f} s)")
     return 0
 
 
-def cmd_state(args) -> int:
+def cmd_state(args, spec) -> int:
     from viz.query.state import format_state, resolve_moment, state
 
-    d = load_all(args.script, args.layout, args.reading, args)
+    d = load_all(spec)
     m = resolve_moment(d.timeline, d.corpus, args.at, args.after, args.stage)
     s = state(d.timeline, d.layout, d.corpus, m.t, m.step, m.closing)
     print(json.dumps(s, ensure_ascii=False, indent=2) if args.json else format_state(s))
     return 0
 
 
-def cmd_check(args) -> int:
+def cmd_check(args, spec) -> int:
     if args.text:
-        return report_text(args, load_all(args.script, args.layout, args.reading, args))
+        return report_text(args, load_all(spec))
     if args.watch:
         from viz.cli.live import watch
 
-        return watch(args, report_check)
-    return report_check(args, load_all(args.script, args.layout, args.reading, args))
+        return watch(args, lambda a, d: report_check(a, d, spec), spec=spec)
+    return report_check(args, load_all(spec), spec)
 
 
-def cmd_score(args) -> int:
+def cmd_score(args, spec) -> int:
     from viz.model.scoring import format_report, report
 
-    d = load_all(args.script, args.layout, args.reading, args)
+    d = load_all(spec)
     rep = report(d.timeline)
     print(json.dumps(rep, ensure_ascii=False, indent=2) if args.json
           else format_report(rep, d.timeline))
     return 0
 
 
-def report_check(args, d) -> int:
+def report_check(args, d, spec) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
     from viz.query.dressed import dress_warnings
     from viz.query.faithful import held_warnings, order_warnings, wait_warnings
@@ -121,7 +120,7 @@ def report_check(args, d) -> int:
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
                 + tuple(held_warnings(d.timeline, d.corpus))
-                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d))
+                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(spec, d))
                 + tuple(dress_warnings(d.timeline, d.corpus)))
     tl = d.timeline
     waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
@@ -134,15 +133,15 @@ def report_check(args, d) -> int:
         return 2
     _print_warnings(warnings)
     readings = "、".join(d.readings) or "鄭"
-    print(f"ok: {args.layout}: {len(d.layout.places)} places; reading {readings}; "
-          f"{args.script}: {len(d.script.files)} files, "
+    print(f"ok: {spec.layout}: {len(d.layout.places)} places; reading {readings}; "
+          f"{spec.script}: {len(d.script.files)} files, "
           f"{len(tl.actors)} actors, {len(tl.props)} props, {len(tl.stages)} stages, "
           f"{len(tl.steps)} steps, {tl.duration:.0f} s; {len(warnings)} warnings")
     _print_timing(d)
     return 0
 
 
-def font_warnings(args, d) -> list[Problem]:
+def font_warnings(spec, d) -> list[Problem]:
     """The characters of the rite's text (at its corpus file) and of its names, captions and
     hall (at its script) that the bundled font lacks: the window and the plates draw them as
     boxes."""
@@ -157,8 +156,8 @@ def font_warnings(args, d) -> list[Problem]:
     text = set(c.plain + "".join(s.name for s in c.sections)
                + "".join(cl.punct + "".join(cl.notes) for cl in c.clauses))
     out = []
-    for chars, where, what in ((missing & text, source_of(c) or args.script, "the rite's text"),
-                               (missing - text, args.script, "the rite's names and notes")):
+    for chars, where, what in ((missing & text, source_of(c) or spec.script, "the rite's text"),
+                               (missing - text, spec.script, "the rite's names and notes")):
         if chars:
             listed = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in sorted(chars))
             out.append(Problem(Loc(str(where), 1, 1),

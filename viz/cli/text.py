@@ -62,10 +62,10 @@ def section_text(corpus: Corpus, sec: Section, kind: str, punct: bool) -> str:
     return sep.join(corpus.plain[r.start:r.end] for r in runs)
 
 
-def cmd_text(args: argparse.Namespace) -> int:
+def cmd_text(args: argparse.Namespace, spec) -> int:
     """Print the text: `--part 經` gives one line of pure 經 per section."""
     _utf8()
-    corpus = load_corpus(args.package.text)
+    corpus = load_corpus(spec.package.text)
     sections = pick_sections(corpus, args.stage)
     if sections is None:
         return 2
@@ -92,14 +92,14 @@ def _print_runs(corpus: Corpus, index: int, punct: bool) -> None:
         print(f"{r.kind}\t[{r.page}]\t{body}")
 
 
-def cmd_find(args: argparse.Namespace) -> int:
+def cmd_find(args: argparse.Namespace, spec) -> int:
     """List each place the phrase occurs: section, clause id, page, kind, context."""
     _utf8()
     if not args.query.strip():
         print("find: give the words to look for, e.g. python main.py find 主人以賓三揖",
               file=sys.stderr)
         return 2
-    corpus = load_corpus(args.package.text)
+    corpus = load_corpus(spec.package.text)
     hits = corpus.find(args.query)
     for off in hits:
         sec = corpus.section_at(off)

@@ -9,24 +9,30 @@ import pygame
 from viz.backends import pgdraw
 from viz.base.fileio import atomic_write_bytes
 from viz.draw.compose import Model, View, compose
+from viz.draw.hud import HudState
 
 
 def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
-                   closing: bool = False) -> pygame.Surface:
+                   closing: bool = False,
+                   compiling: tuple[int, int] | None = None) -> pygame.Surface:
     """The frame at t (closing: as the step ending at t left it, e.g. `--after TEXT`) on an
-    offscreen Surface: the layers the window draws for the same size, t and default view."""
+    offscreen Surface: the layers the window draws for the same size, t and default view.
+    compiling: (stages compiled, in all) when the timeline is the rite's first stages only
+    (Rite.prefix), its bar drawn as the window draws it while the rest compiles."""
     # neither pygame.init() nor a display: surfaces and the font are all a shot needs
     model = pgdraw.with_font(Model(layout, timeline, corpus))
     size = (int(size[0]), int(size[1]))
     surface = pygame.Surface(size)
-    pgdraw.draw_layers(surface, compose(model, View(), size, t, closing).layers)
+    view = View() if compiling is None else View(hud=HudState(compiling=compiling))
+    pgdraw.draw_layers(surface, compose(model, view, size, t, closing).layers)
     return surface
 
 
 def render_png(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
                path: str | Path = "shot.png", overwrite: bool = False,
-               closing: bool = False) -> Path:
+               closing: bool = False, compiling: tuple[int, int] | None = None) -> Path:
     """Write the frame at t to `path` atomically; refuses to replace a file unless overwrite."""
     buf = io.BytesIO()
-    pygame.image.save(render_surface(layout, timeline, corpus, t, size, closing), buf, "shot.png")
+    pygame.image.save(render_surface(layout, timeline, corpus, t, size, closing, compiling), buf,
+                      "shot.png")
     return atomic_write_bytes(path, buf.getvalue(), overwrite=overwrite)

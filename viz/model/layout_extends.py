@@ -1,6 +1,7 @@
 """A layout that extends another: its base file merged under it, with names removed or replaced.
 
-    extends: xu.yaml            # the base, relative to this file (it may extend another in turn)
+    extends: xu                 # the base: a bundled layout by name, or a file in this file's
+                                # folder (it may extend another in turn); nothing outside it
     remove:                     # what of the base this layout does without
       keys: [range, sight]      # whole optional sections
       places: [侯, 乏]          # by name; obstacles, features, stairs by name too,
@@ -15,6 +16,7 @@ wrote it; a name under remove: that the base lacks is an error at that name.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,9 @@ def extend(root: YMap, file: str, load: Loader, chain: tuple[str, ...] = ()) -> 
     ref = root["extends"]
     if not isinstance(ref, str) or not ref.strip():
         return root, [Problem(loc, f"extends: expected the path of a layout file, found {ref!r}")]
-    path = (Path(file).parent / ref).resolve()
+    path, why = _base_of(Path(file), ref)
+    if why is not None:
+        return root, [Problem(loc, f"extends: {why}")]
     here = str(Path(file).resolve())
     if str(path) in chain + (here,):
         cycle = " → ".join(Path(p).name for p in (*chain, here, str(path)))
@@ -60,6 +64,20 @@ def extend(root: YMap, file: str, load: Loader, chain: tuple[str, ...] = ()) -> 
         if problems:
             return root, problems
     return _merge(base, root, path.name)
+
+
+def _base_of(file: Path, ref: str) -> tuple[Path, str | None]:
+    """The layout extends: names: a file in (or under) the extending file's folder, else a
+    bundled layout by its name (xu, xiang); anything leading out of the folder is refused
+    (viz.model.bundled), before a byte of it is read."""
+    from viz.model import bundled
+
+    folder, names = file.parent, bundled.layouts()
+    local = folder / ref
+    if ref in names and not (os.path.lexists(local) and bundled.within(folder, local)):
+        return names[ref].resolve(), None
+    why = bundled.outside(folder, ref, names, "layout", f"{file.name}'s folder")
+    return local.resolve(), why
 
 
 def _merge(base: YMap, child: YMap, base_name: str) -> tuple[YMap, list[Problem]]:

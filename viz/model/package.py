@@ -3,9 +3,10 @@
 
 A bundled rite is a folder of assets/rites with a manifest.yaml; NAME is its `rite:` value
 (鄉射禮) or its folder's name (xiangshe). PATH is a rite folder, its manifest, or a one-file
-script. `text:` and `layout:` are paths relative to the manifest; without them a rite has the
-bundled 鄉射 text (assets/text/corpus.json) and the 州序 (layouts/xu.yaml). Reads only these
-keys; the manifest's other keys are read, and checked, by viz.model.script.source.
+script. `text:` and `layout:` name a file inside the rite's folder (relative to the manifest)
+or a bundled text or layout by name (viz.model.bundled: `text: 鄉射禮`, `layout: xu`); without
+them a rite has the bundled 鄉射 text (assets/text/corpus.json) and the 州序 (layouts/xu.yaml).
+Reads only these keys; the manifest's other keys are read, and checked, by viz.model.script.source.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from viz import ASSETS, DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz.model import bundled as by_name
 from viz.base.errors import InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YMap, load_file
 from viz.model.script.source import MANIFEST
@@ -65,16 +67,21 @@ def _read(manifest: str, _mtime: int, script: str) -> Package:
     title = _string(doc, "title") or name
     problems = []
     files: dict[str, Path | None] = {}
-    for key, want in (("text", "a corpus.json (or its folder)"), ("layout", "a layout file")):
+    for key, want, names in (("text", "a corpus.json (or its folder)", by_name.texts()),
+                             ("layout", "a layout file", by_name.layouts())):
         rel = doc.get(key)
         if rel is None:
             files[key] = None
             continue
-        f = base / str(rel) if isinstance(rel, str) and rel else None
+        f, why = by_name.locate(base, rel, names, key)
         ok = f is not None and (f.is_file() or (key == "text" and (f / "corpus.json").is_file()))
-        if not ok:
-            problems.append(Problem(doc.loc_of(key), f"{key}: expected {want} relative to the "
-                                                     f"manifest ({base}); found {clip(rel)}"))
+        if why is not None:
+            problems.append(Problem(doc.loc_of(key), f"{key}: {why}"))
+        elif not ok:
+            problems.append(Problem(doc.loc_of(key), f"{key}: expected {want} inside the rite's "
+                                                     f"folder ({base}), or a bundled {key} by "
+                                                     f"its name ({by_name.known(names)}); "
+                                                     f"found {clip(rel)}"))
         files[key] = f.resolve() if ok else f
     if problems:
         raise InputError(problems)

@@ -1,6 +1,7 @@
 """A rite shown before it is all compiled: the first stages at once, the rest in a worker thread.
 
-    p = Progressive(script_path, layout_path, readings=(), corpus=None, sets=(), seed=None)
+    p = Progressive(spec, corpus=None)   (a viz.model.spec.RiteSpec; or script_path, layout_path,
+                                       readings=(), corpus=None, sets=(), seed=None)
     p.first           Compiled   the whole rite from the cache, or its first stages (Rite.prefix)
     p.complete        bool       p.first is the whole rite (nothing to wait for)
     p.start()                    compile the whole rite in a daemon thread (after the first
@@ -24,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from viz.model.rite import Compiled, Rite
+from viz.model.rite import Compiled, Rite, _spec
+from viz.model.spec import RiteSpec
 
 FIRST_STAGES = 1  # compiled before the window opens (Rite.prefix reads on when it must)
 EVERY = 0.5  # seconds between snapshots sent to the window
@@ -43,23 +45,24 @@ class Done:
 
 
 class Progressive:
-    def __init__(self, script_path: str | Path, layout_path: str | Path,
+    def __init__(self, spec: RiteSpec | str | Path, layout_path: str | Path | None = None,
                  readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None,
                  every: float = EVERY, first: Compiled | None = None):
-        """first: what to show first if it is not the whole rite (Rite.prefix's, reaching a
-        stage asked for); by default the cache's whole rite or the first stages."""
-        self.args = (str(script_path), str(layout_path), tuple(readings))
-        self.sets, self.seed, self.every = tuple(sets), seed, every
-        rite = Rite(script_path, layout_path, corpus if first is None else first.corpus,
-                    self.sets, seed)
+        """spec: the rite and its readings (a script path with layout_path, readings, sets and
+        seed stands for RiteSpec.at(…) of them). first: what to show first if it is not the
+        whole rite (Rite.prefix's, reaching a stage asked for); by default the cache's whole
+        rite or the first stages."""
+        self.spec = _spec(spec, layout_path, readings, sets, seed)
+        self.every = every
+        rite = Rite(self.spec, corpus=corpus if first is None else first.corpus)
         self.corpus = rite.corpus
-        whole = rite.cached(self.args[2])
+        whole = rite.cached()
         if whole is None and first is not None and len(first.timeline.stages) >= (
                 first.script.stages_total or 0):
             whole = first
         self.complete = whole is not None
         self.first = whole if whole is not None else (
-            first if first is not None else rite.prefix(self.args[2], FIRST_STAGES))
+            first if first is not None else rite.prefix(stages=FIRST_STAGES))
         self.total = self.first.script.stages_total or len(self.first.timeline.stages)
         self.ready = self.total if self.complete else len(self.first.timeline.stages)
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
@@ -76,9 +79,7 @@ class Progressive:
     def _work(self) -> None:
         from viz.model.reload import Reloader
 
-        script, layout, readings = self.args
-        r = Reloader(script, layout, readings, self.corpus, self.sets, self.seed,
-                     on_stage=self._on_stage)
+        r = Reloader(self.spec, corpus=self.corpus, on_stage=self._on_stage)
         self._queue.put(Done(r))
 
     def _on_stage(self, compiler, si: int) -> None:

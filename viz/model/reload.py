@@ -4,7 +4,8 @@ For the window (edit while it plays) and `check --watch`. No watcher library and
 the caller polls, and a poll is a few `os.stat` calls (the files read last time and the YAML
 files of the rite folder), so it is cheap enough to run every half second.
 
-    r = Reloader(script_path, layout_path, readings=(), corpus=None)
+    r = Reloader(spec, corpus=None)   (a viz.model.spec.RiteSpec; or script_path, layout_path,
+                                       readings=(), corpus=None, sets=(), seed=None)
         # loads at once; r.result says whether that worked
     r.current            Compiled | None   the last good compile (None until one has succeeded)
     r.result             Result            the last attempt, good or bad
@@ -51,7 +52,8 @@ from pathlib import Path
 
 from viz.base import yamlsrc
 from viz.base.errors import InputError, Loc, Problem
-from viz.model.rite import DEFAULT_READING, Compiled, Rite, rite_corpus
+from viz.model.rite import DEFAULT_READING, Compiled, Rite, _spec, rite_corpus
+from viz.model.spec import RiteSpec
 
 Stat = tuple[int, int, int] | None  # (mtime_ns, size, inode), None: no such file
 
@@ -126,14 +128,17 @@ def _failure(e: BaseException, where: str) -> list[Problem]:
 class Reloader:
     """The rite at script_path and layout_path, reloaded when its files change (module doc)."""
 
-    def __init__(self, script_path: str | Path, layout_path: str | Path,
+    def __init__(self, spec: RiteSpec | str | Path, layout_path: str | Path | None = None,
                  readings: Sequence[str] = (), corpus=None, sets=(), seed: int | None = None,
                  on_stage=None):
-        """on_stage: handed to the first load's compile (viz.model.progressive shows the stages
-        compiled so far while the rest compile); later loads compile without it."""
-        self.sets, self.seed = tuple(sets), seed
-        self.script_path, self.layout_path = str(script_path), str(layout_path)
-        self.corpus = corpus if corpus is not None else rite_corpus(script_path)
+        """spec: the rite (its readings the first load's); a script path with layout_path,
+        readings, sets and seed stands for RiteSpec.at(…) of them. on_stage: handed to the first
+        load's compile (viz.model.progressive shows the stages compiled so far while the rest
+        compile); later loads compile without it."""
+        self.spec = _spec(spec, layout_path, readings, sets, seed)
+        self.script_path, self.layout_path = str(self.spec.script), str(self.spec.layout)
+        self.corpus = corpus if corpus is not None else rite_corpus(self.spec)
+        readings = self.spec.readings
         self.readings: tuple[str, ...] = tuple(readings)
         self.current: Compiled | None = None
         self._snapshot: dict[str, bytes | None] = {}  # the files of `current`
@@ -204,7 +209,7 @@ class Reloader:
                  readings: tuple[str, ...]) -> tuple[Compiled | None, list[Problem]]:
         try:
             with _serving(src):
-                rite = Rite(self.script_path, self.layout_path, self.corpus, self.sets, self.seed)
+                rite = Rite(self.spec, corpus=self.corpus)
                 return rite.get(readings, on_stage=self._on_stage), []
         except Exception as e:  # noqa: BLE001 (see _failure)
             return None, _failure(e, self.script_path)
@@ -246,7 +251,6 @@ class Reloader:
             return [DEFAULT_READING]
         try:
             with _serving(_Sources(self._snapshot)):
-                return Rite(self.script_path, self.layout_path, self.corpus, self.sets,
-                            self.seed).known_readings()
+                return Rite(self.spec, corpus=self.corpus).known_readings()
         except Exception:  # noqa: BLE001 (the snapshot compiled; a guard, as _compile's)
             return [DEFAULT_READING, *self._reading_key(self.readings)]

@@ -1,9 +1,9 @@
 """The rite as loaded: layout, text and script compiled per reading, on demand, and cached.
 
-`Rite(script_path, layout_path)` knows every reading its files name (the layout's variants and
-the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and compiles the
-rite under those readings the first time it is asked and returns the same `Compiled` after, so
-a window can switch reading live.
+`Rite(spec)` (a viz.model.spec.RiteSpec) knows every reading its files name (the layout's
+variants and the script's step variants, plus 鄭, the default); `rite.get(readings)` loads and
+compiles the rite under those readings the first time it is asked and returns the same
+`Compiled` after, so a window can switch reading live.
 
 A compile is also kept on disk (viz/base/cache.py, under the parse cache's folder; XIANGSHE_CACHE=off
 turns it off), named by the script and layout paths, the readings, the scenario (--set,
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viz.base.errors import Collector, InputError, Loc, Problem
+from viz.model.spec import DEFAULT_READING, RiteSpec
 
-DEFAULT_READING = "鄭"
 
 
 @dataclass(frozen=True)
@@ -30,31 +30,64 @@ class Compiled:
     warnings: tuple
     readings: tuple[str, ...]
 
+    @property
+    def partial(self) -> tuple[int, int] | None:
+        """(stages compiled, in all) for the rite's first stages alone (Rite.prefix), None for
+        the whole rite."""
+        n, total = len(self.timeline.stages), self.script.stages_total or 0
+        return (n, total) if n < total else None
 
-def load(script_path: str | Path, layout_path: str | Path, readings: Sequence[str] = (),
-         sets: Sequence[tuple[str, str]] = (), seed: int | None = None) -> Compiled:
-    """Layout, text and script → checked model → compiled timeline, under the readings and the
-    scenario (--set, --seed); InputError on any problem, a reading no file knows among them."""
-    return Rite(script_path, layout_path, sets=sets, seed=seed).get(tuple(readings))
+
+def load(spec: RiteSpec | str | Path, layout_path: str | Path | None = None,
+         readings: Sequence[str] = (), sets: Sequence[tuple[str, str]] = (),
+         seed: int | None = None) -> Compiled:
+    """Layout, text and script → checked model → compiled timeline, under the spec's readings
+    and scenario; InputError on any problem, a reading no file knows among them. Paths
+    (script, layout, readings, --set pairs, seed) stand for RiteSpec.at(…) of them."""
+    spec = _spec(spec, layout_path, readings, sets, seed)
+    return Rite(spec).get(spec.readings)
 
 
-def rite_corpus(script_path: str | Path):
-    """The text a script's rite names (its manifest's `text:`; else the bundled 鄉射 text)."""
+def _spec(spec, layout_path, readings=(), sets=(), seed=None) -> RiteSpec:
+    """A RiteSpec as given, or made of paths (a library caller's or a test's)."""
+    if isinstance(spec, RiteSpec):
+        return spec
+    return RiteSpec.at(spec, layout_path, readings, sets, seed)
+
+
+def rite_corpus(spec: RiteSpec | str | Path):
+    """The text a rite names (its manifest's `text:`; else the bundled 鄉射 text)."""
     from viz.model.package import of_script
     from viz.text import load_corpus
 
-    return load_corpus(of_script(script_path).text)
+    text = spec.package.text if isinstance(spec, RiteSpec) else of_script(spec).text
+    return load_corpus(text)
 
 
 class Rite:
-    def __init__(self, script_path: str | Path, layout_path: str | Path, corpus=None,
-                 sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
-        self.script_path, self.layout_path = str(script_path), str(layout_path)
-        self.sets, self.seed = tuple(sets), seed  # the scenario (--set, --seed): one per Rite
-        self.corpus = corpus if corpus is not None else rite_corpus(script_path)
+    def __init__(self, spec: RiteSpec | str | Path, layout_path: str | Path | None = None,
+                 corpus=None, sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
+        """spec: what to load (viz.model.spec.RiteSpec); a script path with layout_path, sets
+        and seed stands for RiteSpec.at(…) of them. corpus: the text, when loaded already."""
+        self.spec = _spec(spec, layout_path, (), sets, seed)
+        self.corpus = corpus if corpus is not None else rite_corpus(self.spec)
         self._cache: dict[tuple[str, ...], Compiled] = {}
         self._layout = None  # the layout as its file has it, for the readings it knows
         self._layout_reads = None  # the bytes that layout was loaded from
+
+    @property
+    def script_path(self) -> str:
+        return str(self.spec.script)
+
+    @property
+    def layout_path(self) -> str:
+        return str(self.spec.layout)
+
+    def _key(self, readings: Sequence[str] | None) -> tuple[str, ...]:
+        """The readings besides 鄭 (None: the spec's)."""
+        if readings is None:
+            return self.spec.readings
+        return tuple(r for r in readings if r != DEFAULT_READING)
 
     def default_layout(self):
         from viz.base.cache import Reads
@@ -91,18 +124,20 @@ class Rite:
     def _disk_key(self, key: tuple[str, ...], corpus_hash: bytes) -> str:
         from viz.base import cache
 
+        sc = self.spec.scenario
         return cache.digest(cache.program_salt(), self.script_path, self.layout_path, key,
-                            self.sets, self.seed, corpus_hash)
+                            sc.sets, sc.seed, corpus_hash)
 
-    def get(self, readings: Sequence[str] = (), on_stage=None) -> Compiled:
-        """The whole rite under these readings, compiled once (kept here and on disk). on_stage:
-        called after each stage when it compiles (viz.model.compile.compiler.Compiler.run)."""
+    def get(self, readings: Sequence[str] | None = None, on_stage=None) -> Compiled:
+        """The whole rite under these readings (None: the spec's), compiled once (kept here and
+        on disk). on_stage: called after each stage when it compiles
+        (viz.model.compile.compiler.Compiler.run)."""
         from viz.base import cache
 
         got = self.cached(readings)
         if got is not None:
             return got
-        key = tuple(r for r in readings if r != DEFAULT_READING)
+        key = self._key(readings)
         corpus_hash = _corpus_hash(self.corpus)
         if corpus_hash is None or cache.cache_dir() is None:
             got = self._compile(key, on_stage=on_stage)
@@ -124,12 +159,12 @@ class Rite:
             return str(p)
         return str(p.parent) if p.name == "manifest.yaml" else None
 
-    def cached(self, readings: Sequence[str] = ()) -> Compiled | None:
+    def cached(self, readings: Sequence[str] | None = None) -> Compiled | None:
         """The whole rite if it is compiled already (this object or the disk cache), else None;
         never compiles."""
         from viz.base import cache
 
-        key = tuple(r for r in readings if r != DEFAULT_READING)
+        key = self._key(readings)
         if key in self._cache:
             return self._cache[key]
         corpus_hash = _corpus_hash(self.corpus)
@@ -141,14 +176,14 @@ class Rite:
             self._cache[key] = got
         return got
 
-    def prefix(self, readings: Sequence[str] = (), stages: int = 1) -> Compiled:
+    def prefix(self, readings: Sequence[str] | None = None, stages: int = 1) -> Compiled:
         """The first `stages` stages compiled (only their section files are read): what can be
         shown while the rest compiles. Every stage but the last is as the whole rite has it (the
         last may close a round of shooting that the next stage would carry on);
         compiled.script.stages_total says how many the whole rite has. Not kept on disk."""
         from viz.model.script.reader import PrefixShort
 
-        key = tuple(r for r in readings if r != DEFAULT_READING)
+        key = self._key(readings)
         while True:
             try:
                 return self._compile(key, upto=stages)
@@ -167,12 +202,15 @@ class Rite:
         import re
 
         from viz.base.yamlsrc import load_file, read_text
+        from viz.model.bundled import outside
         from viz.model.script.source import MANIFEST
 
         p = Path(self.script_path)
         man = p / MANIFEST if p.is_dir() else p
         try:
             sections = list(load_file(man)["sections"])
+            if any(not isinstance(rel, str) or outside(man.parent, rel) for rel in sections):
+                return None  # the whole load refuses it, at its key
             texts = [read_text(man.parent / rel) for rel in sections[start:]]
         except (InputError, KeyError, TypeError):
             return None
@@ -195,8 +233,7 @@ class Rite:
         known = self.default_layout().variant_readings
         moved = tuple(r for r in key if any(r in k for k in known))
         layout = load_layout(self.layout_path, readings=moved) if moved else self.default_layout()
-        script = load_script(self.script_path, layout, self.corpus, key, self.sets, self.seed,
-                             upto)
+        script = load_script(self.spec.under(key), layout, self.corpus, upto=upto)
         out = Collector()
         timeline = compile_script(script, layout, out, on_stage)
         out.raise_if_errors()
@@ -208,6 +245,8 @@ class _Kept(Compiled):
     """A Compiled from the cache. Its script (two thirds of the unpickling; read by `check`'s
     summary, coverage, diff and a reload's readings, not by the window or the plates) is
     unpickled when first asked for."""
+
+    partial = None  # only whole rites are kept
 
     @property
     def script(self):

@@ -54,10 +54,20 @@ def rebind(node: Any, names: dict, cites: dict, key: Any = None) -> Any:
     return node
 
 
-def _other_rite(name: str, base: Path) -> Path | None:
-    """A rite named by a path (relative to the manifest), a bundled folder's name, or the rite:
-    of a bundled manifest."""
-    for p in (base / name, ASSETS / "rites" / name):
+def _other_rite(name: str, base: Path) -> Path | str | None:
+    """A rite named by a path inside this rite's folder (relative to the manifest), a bundled
+    folder's name, or the rite: of a bundled manifest; a path that leads out of the folder is
+    refused (the reason, a str)."""
+    from viz.model import bundled
+
+    here = base / name
+    if os.path.lexists(here) or os.path.isabs(name) or ".." in Path(name).parts:
+        rites = {m.parent.name: m.parent
+                 for m in sorted((ASSETS / "rites").glob("*/manifest.yaml"))}
+        why = bundled.outside(base, name, rites, "rite")
+        if why is not None and not (ASSETS / "rites" / name / "manifest.yaml").is_file():
+            return why
+    for p in (here, ASSETS / "rites" / name):
         if (p / "manifest.yaml").is_file() or p.is_file():
             return Path(os.path.normpath(p))
     for m in sorted((ASSETS / "rites").glob("*/manifest.yaml")):
@@ -130,10 +140,13 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
         rname = lk["rite"]
         if rname not in others:
             path = _other_rite(str(rname), base)
+            if isinstance(path, str):
+                out.error(lk.loc_of("rite"), f"like: rite: {path}")
+                return None
             if path is None:
-                out.error(lk.loc_of("rite"), f"like: no rite {clip(rname)} (a folder relative "
-                                             "to the manifest, a bundled rite's folder or its "
-                                             "rite: name)")
+                out.error(lk.loc_of("rite"), f"like: no rite {clip(rname)} (a folder inside "
+                                             "the rite's, a bundled rite's folder or its rite: "
+                                             "name)")
                 return None
             if depth >= MAX_DEPTH:
                 out.error(lk.loc_of("rite"), f"like: rites reach through each other more than "

@@ -286,10 +286,20 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
                   tuple(r.results), set_out, total)
 
 
-def load_script(path: str | Path, layout, corpus, readings: Sequence[str] = (),
+def load_script(spec, layout, corpus, readings: Sequence[str] = (),
                 sets: Sequence[tuple[str, str]] = (), seed: int | None = None,
                 upto: int | None = None) -> Script:
-    """A rite folder, its manifest, or a one-file script (upto: its first so many stages)."""
+    """The rite a viz.model.spec.RiteSpec names (its script: a rite folder, its manifest, or a
+    one-file script), under its readings and scenario; upto: its first so many stages. The
+    spec is opened here and nowhere before. A script path stands for a spec of it, with
+    readings, sets and seed."""
+    from viz.model.spec import RiteSpec
+
+    if isinstance(spec, RiteSpec):
+        path, readings = spec.script, spec.readings
+        sets, seed = spec.scenario.sets, spec.scenario.seed
+    else:
+        path = spec
     doc, files = read_document(path, upto)
     return read_script(doc, str(path), layout, corpus, readings, files, checked=True, sets=sets,
                        seed=seed, upto=upto)

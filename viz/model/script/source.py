@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
@@ -21,14 +22,13 @@ from typing import Any
 
 import jsonschema
 
-from viz import ASSETS
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.model import bundled
 from viz.model.schema import file_schema, schema_text
 
 MANIFEST = "manifest.yaml"
-BUNDLED = "assets/"  # a manifest's patterns: entry so named, not found beside it, is bundled
 
 
 # ---------------------------------------------------------------------------- structure
@@ -130,7 +130,7 @@ _MANIFEST_KEYS = {"rite": str, "title": str, "note": str, "text": str, "layout":
 def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str, ...]]:
     """A rite folder's manifest and the files it names → one document, every node located.
     upto: read only the first so many section files (the stages list's `total` says how many
-    the manifest names)."""
+    the manifest names), and only the pattern files they use (_wanted)."""
     man = load_file(path)
     if not isinstance(man, YMap):
         raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
@@ -154,7 +154,18 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
         if not isinstance(rel, (str, Path)) or not str(rel):
             out.error(loc, f"expected a file name, found {clip(rel)}")
             return None
-        p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
+        if isinstance(rel, Path):  # found in a patterns folder: the rite's own, or the library
+            p = rel
+            if not (bundled.within(base, p) or bundled.within(bundled.LIBRARY, p)):
+                out.error(loc, f"{kind}: {p.parent.name}/{p.name} leads out of the rite's folder "
+                               f"({base.name}/): a package reads only its own files")
+                return None
+        else:
+            why = bundled.outside(base, rel)
+            if why is not None:
+                out.error(loc, f"{kind}: {why}")
+                return None
+            p = base / rel
         if not p.is_file():
             what = "file or folder" if kind == "patterns" else "file"
             out.error(loc, f"no {what} {rel} beside the manifest ({base})")
@@ -186,14 +197,23 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
                else [])
     pfiles: list[tuple[str | Path, Loc, int]] = []
     for n, (rel, loc) in enumerate(entries):
-        d = Path(os.path.normpath(base / rel)) if isinstance(rel, str) and rel else None
-        if d is not None and not d.exists() and rel.startswith(BUNDLED):
-            d = ASSETS / rel[len(BUNDLED):]  # the bundled library, wherever the rite is copied
-            rel = d
-        if d is not None and d.is_dir():
+        # the rite's own file or folder, or the shared library by name (`library`), wherever
+        # the rite is copied
+        libs = bundled.libraries()
+        d, why = bundled.locate(base, rel, libs, "pattern library")
+        if d is None:
+            out.error(loc, f"patterns: {why}" if why else
+                      f"patterns: no file or folder {clip(rel)} in the rite's folder ({base}), "
+                      f"nor a bundled pattern library of that name ({bundled.known(libs)})")
+        elif d.is_dir():
             pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
         else:
-            pfiles.append((rel, loc, n))
+            pfiles.append((d, loc, n))
+    first = None
+    if upto is not None:  # a prefix: its stages first, then only the pattern files they use
+        first = [load(rel, man["sections"].loc_of(i), "stage")
+                 for i, rel in enumerate(man["sections"][:upto])]
+        pfiles = _wanted(pfiles, [st for st in first if st is not None], base)
     entry_of: dict[str, int] = {}
     warnings: list[Problem] = []
     for rel, loc, n in pfiles:
@@ -222,7 +242,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     for i, rel in enumerate(man["sections"]):
         if upto is not None and i >= upto:
             break
-        st = load(rel, man["sections"].loc_of(i), "stage")
+        st = first[i] if first is not None else load(rel, man["sections"].loc_of(i), "stage")
         if st is not None:
             stages.append(st)
             stages.item_locs.append(getattr(st, "loc", man["sections"].loc_of(i)))
@@ -232,6 +252,49 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     out.raise_if_errors()
     doc.source_warnings = warnings
     return doc, tuple(files)
+
+
+_USE = re.compile(r"""use:\s*["']?([^\s,"'}\]#]+)""")
+
+
+def _uses(node: Any) -> set[str]:
+    """The pattern names a parsed stage uses (use:), at any depth."""
+    if isinstance(node, Mapping):
+        got = {node["use"]} if isinstance(node.get("use"), str) else set()
+        return got.union(*(_uses(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_uses(v) for v in node))
+    return set()
+
+
+def _wanted(pfiles: list, stages: list, base: Path) -> list:
+    """A prefix's pattern files (issue 29: a one-shot command compiles only what it needs):
+    those whose text holds, as a key, a name the stages use, or one that those files' patterns
+    use in turn, found by scanning the text. A file defining a name that is used is never left
+    out (a scan keeps more, never fewer); a file that cannot be scanned is kept, for load to
+    report. A use the scan misses leaves the prefix short of a pattern: an error, and Rite.prefix
+    loads the whole rite instead."""
+    from viz.base.yamlsrc import read_text
+
+    texts: list[str | None] = []
+    for p, _, _ in pfiles:
+        try:
+            ok = isinstance(p, Path) and (bundled.within(base, p)
+                                          or bundled.within(bundled.LIBRARY, p))
+            texts.append(read_text(p) if ok else None)
+        except InputError:
+            texts.append(None)
+    need, chosen = _uses(stages), set()
+    while True:
+        keys = re.compile(r"""(?m)^[ \t]*["']?(?:%s)["']?[ \t]*:""" % "|".join(
+            re.escape(u) for u in sorted(need))) if need else None
+        new = {k for k, t in enumerate(texts) if k not in chosen and (
+            t is None or (keys is not None and keys.search(t)))}
+        if not new:
+            return [f for k, f in enumerate(pfiles) if k in chosen]
+        chosen |= new
+        for k in new:
+            need |= set(_USE.findall(texts[k] or ""))
 
 
 def read_document(path: str | Path, upto: int | None = None) -> tuple[Any, tuple[str, ...]]:
