@@ -97,7 +97,16 @@ def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
     assert f'src="plates/stage-{n:02d}.png"' in ying
     assert "及門，主人一相出迎於門外，再拜；" in ying  # 經, punctuated
     assert '<p class="zhu">相主人家臣擯贊傳命者</p>' in ying  # its 注 below
-    assert rite.timeline.steps[k].note.split(":")[0] in ying  # the script's note
+    # the script's note is English: a 中文 page says where it is; --lang en prints it
+    assert rite.timeline.steps[k].note.split(":")[0] not in ying and "atlas --lang en" in ying
+    from viz.base import lang
+
+    lang.use("en")
+    try:
+        en = atlas.index_html(rite.timeline, rite.corpus, atlas.pages(rite.timeline), "t")
+    finally:
+        lang.use(None)
+    assert rite.timeline.steps[k].note.split(":")[0] in en
     assert f'href="#stage-{n - 1:02d}"' in ying  # back to the stage before
     assert 'href="#top"' in ying and f'href="#stage-{n + 1:02d}"' not in ying  # the last
     assert "迎賔" not in before.split("<h2>")[1].split("</h2>")[0]

@@ -145,6 +145,71 @@ def drill(found: Sequence[Leg], px_per_chi: float, color: Color, faint: Color,
     return out
 
 
+LANE_PX = 5.0  # px between moves drawn side by side
+LANE_NEAR = 3.5  # px: moves closer than this, running the same way or against it, share a corridor
+LANE_STEP = 5.0  # px between the samples a move is looked at
+
+
+def lanes(found: Sequence[Leg], camera, gap: float = LANE_PX) -> list[Leg]:
+    """The legs with the stretches that run along another's (within LANE_NEAR px on the page,
+    parallel or against each other) moved apart into lanes `gap` px wide, in the order of the
+    legs, as a drill chart draws marchers who share a corridor side by side; each leg eases
+    into its lane and out of it, so it still starts and ends where its walker stood."""
+    if len(found) < 2:
+        return list(found)
+    pts, tan, own = [], [], []
+    for i, g in enumerate(found):
+        p = np.asarray(camera.to_screen(g.points), float).reshape(-1, 2)
+        d = _dense(p, LANE_STEP)
+        t = np.gradient(d, axis=0) if len(d) > 1 else np.zeros_like(d)
+        n = np.hypot(t[:, 0], t[:, 1])
+        t = t / np.where(n > 0, n, 1)[:, None]
+        # one sense for a line whichever way it is walked, so lanes agree going and coming
+        flip = (t[:, 0] < 0) | ((t[:, 0] == 0) & (t[:, 1] < 0))
+        t[flip] *= -1
+        pts.append(d)
+        tan.append(t)
+        own.append(np.full(len(d), i))
+    P, T, O = np.vstack(pts), np.vstack(tan), np.concatenate(own)
+    out: list[Leg] = []
+    start = 0
+    for i, g in enumerate(found):
+        d, t = pts[i], tan[i]
+        k = len(d)
+        off = np.zeros(k)
+        for j in range(k):
+            dist = np.hypot(P[:, 0] - d[j, 0], P[:, 1] - d[j, 1])
+            near = (dist < LANE_NEAR) & (O != i) & (np.abs(T @ t[j]) > 0.9)
+            if near.any():
+                others = np.unique(O[near])
+                group = np.sort(np.append(others, i))
+                off[j] = (int(np.searchsorted(group, i)) - (len(group) - 1) / 2) * gap
+        start += k
+        if not off.any():
+            out.append(g)
+            continue
+        # ease in and out (a moving average), and none at either end
+        w = 5
+        sm = np.convolve(np.pad(off, w, mode="edge"), np.ones(2 * w + 1) / (2 * w + 1), "same")
+        off = sm[w:-w]
+        ramp = np.minimum(np.arange(k), np.arange(k)[::-1]) / 3.0
+        off *= np.clip(ramp, 0, 1)
+        normal = np.stack([-t[:, 1], t[:, 0]], axis=1)
+        moved = d + normal * off[:, None]
+        out.append(dataclasses.replace(g, points=np.asarray(camera.to_world(moved), float)))
+    return out
+
+
+def _dense(p: np.ndarray, step: float) -> np.ndarray:
+    """A polyline (px) with a point every `step` px or closer along each segment (its corners
+    kept)."""
+    out = [p[:1]]
+    for a, b in zip(p[:-1], p[1:]):
+        n = max(int(np.hypot(*(b - a)) // step), 1)
+        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return np.vstack(out)
+
+
 def clipped(found: Sequence[Leg], camera, box: tuple[float, float, float, float],
             margin: float = 12.0) -> list[Leg]:
     """The legs as far as they are seen in `box` (px, x y w h, grown by `margin`) under this
