@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -72,10 +73,26 @@ def _xy_at(timeline, t: float, closing: bool = False) -> np.ndarray:
     return np.column_stack([v["x"], v["y"]])
 
 
+_WALKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # timeline → {(t0, t1): walks}
+
+
 def _walks(timeline, t0: float, t1: float) -> dict[int, tuple[np.ndarray, float]]:
     """The actors who may have moved over [t0, t1]: {actor: (his path as path() gives it, when
     his keyframes first leave where he stood at t0)}; from two places and one pass over the
-    motion channel. Anyone else stood still (no keyframe inside, the same place at both ends)."""
+    motion channel. Anyone else stood still (no keyframe inside, the same place at both ends).
+    Kept per timeline (a timeline never changes): the atlas finds every stage's moves to cut
+    its plates, and its forked workers draw them from what was found."""
+    try:
+        memo = _WALKED.setdefault(timeline, {})
+    except TypeError:  # a timeline that takes no weak reference
+        memo = {}
+    got = memo.get((t0, t1))
+    if got is None:
+        got = memo[(t0, t1)] = _walks_of(timeline, t0, t1)
+    return got
+
+
+def _walks_of(timeline, t0: float, t1: float) -> dict[int, tuple[np.ndarray, float]]:
     ch = timeline.channels["motion"]
     a, b = _xy_at(timeline, t0), _xy_at(timeline, t1, closing=True)
     near = (ch.t >= t0) & (ch.t <= t1)
@@ -172,19 +189,25 @@ def lanes(found: Sequence[Leg], camera, gap: float = LANE_PX) -> list[Leg]:
         own.append(np.full(len(d), i))
     P, T, O = np.vstack(pts), np.vstack(tan), np.concatenate(own)
     out: list[Leg] = []
-    start = 0
     for i, g in enumerate(found):
         d, t = pts[i], tan[i]
         k = len(d)
-        off = np.zeros(k)
-        for j in range(k):
-            dist = np.hypot(P[:, 0] - d[j, 0], P[:, 1] - d[j, 1])
-            near = (dist < LANE_NEAR) & (O != i) & (np.abs(T @ t[j]) > 0.9)
-            if near.any():
-                others = np.unique(O[near])
-                group = np.sort(np.append(others, i))
-                off[j] = (int(np.searchsorted(group, i)) - (len(group) - 1) / 2) * gap
-        start += k
+        # only the samples within reach of this leg's box are compared with it
+        b0, b1 = d.min(axis=0) - LANE_NEAR, d.max(axis=0) + LANE_NEAR
+        cand = np.nonzero((P[:, 0] >= b0[0]) & (P[:, 0] <= b1[0]) & (P[:, 1] >= b0[1])
+                          & (P[:, 1] <= b1[1]) & (O != i))[0]
+        if not len(cand):
+            out.append(g)
+            continue
+        dx = d[:, 0, None] - P[cand, 0][None, :]
+        dy = d[:, 1, None] - P[cand, 1][None, :]
+        near = ((dx * dx + dy * dy) < LANE_NEAR ** 2) & (np.abs(t @ T[cand].T) > 0.9)
+        rows, cols = np.nonzero(near)
+        legs_near = np.zeros((k, len(found)), bool)  # (sample, leg): who runs alongside
+        legs_near[rows, O[cand[cols]]] = True
+        size = legs_near.sum(axis=1) + 1
+        rank = legs_near[:, :i].sum(axis=1)
+        off = np.where(size > 1, (rank - (size - 1) / 2) * gap, 0.0)
         if not off.any():
             out.append(g)
             continue

@@ -362,7 +362,8 @@ def to_markdown(timeline, actor: int, cues_: list[Cue],
         lines += [tr("(Plans of each move are left out when the sheet goes to the terminal; "
                      "write it with -o FILE.md to get them beside it.)"), ""]
     for c in cues_:
-        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s ({clock(c.t0)}) · {c.stage} · "
+        span = tr("{t0:.1f}–{t1:.1f} s").format(t0=c.t0, t1=c.t1)
+        lines += [f"## {c.step + 1}. {span} ({clock(c.t0)}) · {c.stage} · "
                   f"「{c.cite}」", ""]
         if c.clause:
             lines += [f"> {c.clause} ({c.clause_id})", ""]
