@@ -36,8 +36,8 @@ def out_step(tl) -> int:
 @pytest.fixture(scope="module")
 def built(rite, tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("atlas") / "atlas"
-    info = atlas.build_atlas(rite, d, progress=False)  # processes, when the machine has cores
-    assert info.plates == len(rite.timeline.stages)
+    info = atlas.build_atlas(rite, d, progress=False, svg=True)  # processes, when the machine
+    assert info.plates == len(rite.timeline.stages)  # has cores
     return d
 
 
@@ -154,8 +154,18 @@ def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them():
 
 def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, built, tmp_path):
     again = tmp_path / "again"
-    atlas.build_atlas(rite, again, workers=1, progress=False)
+    atlas.build_atlas(rite, again, workers=1, progress=False, svg=True)
     assert files(again) == files(built)
+
+
+def test_without_svg_the_plates_are_pngs_and_each_links_its_png(rite, built, tmp_path):
+    d = tmp_path / "png"
+    atlas.build_atlas(rite, d, workers=1, progress=False)
+    got, whole = files(d), files(built)
+    assert sorted(got) == sorted(k for k in whole if not k.endswith(".svg"))
+    assert all(got[k] == whole[k] for k in got if k.endswith(".png"))
+    page = got["index.html"].decode("utf-8")
+    assert ".svg" not in page and '<a href="plates/stage-01.png"><img' in page
 
 
 def test_an_existing_atlas_is_kept_unless_forced(rite, tmp_path):

@@ -3,7 +3,8 @@
     DIR/index.html               every plate beside its 經 (punctuated), the 注 under each
                                  clause, and the notes on the choices the script made; a
                                  contents list and previous/next links; one plate a printed page
-    DIR/plates/stage-01.png|svg  from viz.export.plate.render_plate (steps: step-001.png|svg)
+    DIR/plates/stage-01.png      from viz.export.plate.render_plate (steps: step-001.png), and
+                                 with `svg` (atlas --svg) stage-01.svg beside it
     DIR/fonts/                   the bundled font subset and its licence (OFL), which the page
                                  names first: a machine with no CJK font still shows the text
 
@@ -88,21 +89,23 @@ def pages(timeline, steps: bool = False, corpus=None) -> list[Page]:
 # --- drawing the plates, in processes ---------------------------------------------------------
 
 _compiled = None  # the rite a forked worker draws from (set in the parent before the fork)
+_svg = False  # … and whether it writes each plate's SVG too
 
 
 def _draw(page: Page) -> tuple[str, bytes, bytes]:
-    from viz.export.plate import render_plate
+    from viz.export.plate import plate_layers, png_bytes, svg_text
 
-    png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
-                            part=page.part)
-    return page.anchor, png, svg.encode("utf-8")
+    p = plate_layers(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
+                     part=page.part)
+    return page.anchor, png_bytes(p), svg_text(p).encode("utf-8") if _svg else b""
 
 
 def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
-                progress: bool = True) -> dict[str, tuple[bytes, bytes]]:
-    """{anchor: (PNG, SVG)} for every page; in `workers` processes (default: one per core)."""
-    global _compiled
-    _compiled = compiled
+                progress: bool = True, svg: bool = True) -> dict[str, tuple[bytes, bytes]]:
+    """{anchor: (PNG, SVG)} for every page (SVG b"" unless `svg`); in `workers` processes
+    (default: one per core)."""
+    global _compiled, _svg
+    _compiled, _svg = compiled, svg
     n = workers if workers is not None else (os.cpu_count() or 1)
     bar = Progress(len(pages_), "atlas", enabled=progress)
     out: dict[str, tuple[bytes, bytes]] = {}
@@ -125,7 +128,7 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
                 out[anchor] = (png, svg)
                 bar.update()
     finally:
-        _compiled = None
+        _compiled, _svg = None, False
     bar.close()
     return out
 
@@ -292,8 +295,10 @@ def _english(text: str) -> bool:
     return re.search(r"[A-Za-z]{2,}", text) is not None
 
 
-def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a4") -> str:
-    """The atlas' one page: contents, then each plate beside its text; printed, on `paper`."""
+def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a4",
+               svg: bool = True) -> str:
+    """The atlas' one page: contents, then each plate beside its text; printed, on `paper`;
+    svg: each plate links its SVG (else its PNG)."""
     esc = html.escape
     contents = "\n".join(f'<li><a href="#{p.anchor}">{esc(p.title)}</a></li>' for p in pages_)
     n = len(pages_)
@@ -314,13 +319,15 @@ def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a
                 if i else "<span></span>")
         nxt = (f'<a href="#{pages_[i + 1].anchor}">{esc(pages_[i + 1].title)} →</a>'
                if i + 1 < len(pages_) else f'<a href="#top">{esc(tr("↑ contents"))}</a>')
-        png, svg = f"{PLATES}/{p.anchor}.png", f"{PLATES}/{p.anchor}.svg"
+        png = f"{PLATES}/{p.anchor}.png"
+        vec = f"{PLATES}/{p.anchor}.svg" if svg else png
         body.append(
             f'<section class="page" id="{p.anchor}">\n'
-            f'<figure><a href="{svg}"><img src="{png}" width="{PLATE_SIZE[0]}" '
+            f'<figure><a href="{vec}"><img src="{png}" width="{PLATE_SIZE[0]}" '
             f'height="{PLATE_SIZE[1]}" alt="{esc(p.title)}"></a>'
-            f'<figcaption>{esc(tr("t = {t:.1f} s").format(t=p.t))} · <a href="{svg}">SVG</a> · '
-            f'<a href="{png}">PNG</a></figcaption></figure>\n'
+            f'<figcaption>{esc(tr("t = {t:.1f} s").format(t=p.t))}'
+            + (f' · <a href="{vec}">SVG</a>' if svg else "")
+            + f' · <a href="{png}">PNG</a></figcaption></figure>\n'
             f'<div class="text"><h2>{esc(p.title)}</h2>\n'
             f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p, corpus)}\n"
             f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
@@ -367,18 +374,20 @@ class AtlasInfo:
 
 def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
                 workers: int | None = None, progress: bool = True,
-                title: str = "鄉射禮圖", paper: str = "a4") -> AtlasInfo:
+                title: str = "鄉射禮圖", paper: str = "a4", svg: bool = False) -> AtlasInfo:
     """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
-    writing anything when a file it would write exists, unless `overwrite`."""
+    writing anything when a file it would write exists, unless `overwrite`. svg: each plate's
+    SVG too (a third of the drawing time; `plate --stage N -o FILE.svg` draws one)."""
     start = time.perf_counter()
     d = Path(folder)
     tl = compiled.timeline
     pages_ = pages(tl, steps, compiled.corpus)
     files: list[tuple[Path, bytes]] = [
-        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper)
+        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper, svg)
                           .encode("utf-8"))]
     files += font_files(d)
-    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in ("png", "svg")]
+    kinds = ("png", "svg") if svg else ("png",)
+    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in kinds]
     # before the slow part (write_all checks again as it writes)
     if not d.is_dir() and not d.parent.is_dir():
         raise OutputError(f"cannot create {d}: folder {d.parent} does not exist (create it "
@@ -386,9 +395,9 @@ def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite:
     if not overwrite:
         refuse_existing(p for p, _ in files)
     t0 = time.perf_counter()
-    drawn = draw_plates(compiled, pages_, workers, progress)
+    drawn = draw_plates(compiled, pages_, workers, progress, svg)
     seconds = time.perf_counter() - t0
     files = files[:3] + [(d / PLATES / f"{p.anchor}.{ext}", drawn[p.anchor][k])
-                         for p in pages_ for k, ext in enumerate(("png", "svg"))]
+                         for p in pages_ for k, ext in enumerate(kinds)]
     write_all(files, overwrite, folders=[d, d / PLATES, d / FONTS])
     return AtlasInfo(d, len(pages_), len(files), seconds, time.perf_counter() - start)
