@@ -208,7 +208,7 @@ def test_screenshot_twice_gives_two_files_and_never_overwrites(app, tmp_path):
     assert (folder / "xiangshe-0001.png").read_bytes() == b"mine"
     img = pygame.image.load(io.BytesIO((folder / "xiangshe-0003.png").read_bytes()))
     assert img.get_size() == SIZE
-    assert app.state.toast.startswith("saved shots/xiangshe-0003.png")
+    assert app.state.toast.startswith("已存 shots/xiangshe-0003.png")
 
 
 def test_a_screenshot_into_a_plain_file_says_why_and_does_not_hang(tmp_path):
@@ -220,7 +220,7 @@ def test_a_screenshot_into_a_plain_file_says_why_and_does_not_hang(tmp_path):
     worker.start()
     worker.join(20)
     assert not worker.is_alive(), "S hangs when ./screenshots is a plain file"
-    assert got == [None] and a.state.toast.startswith("未存 not saved: ")
+    assert got == [None] and a.state.toast.startswith("未存：")
     assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
@@ -232,7 +232,7 @@ def test_a_failed_save_is_said_in_the_window(app, monkeypatch, error):
 
     monkeypatch.setattr(viz.app.window, "atomic_write_bytes", refuse)
     press(app, pygame.K_s)
-    assert app.running and app.state.toast == f"未存 not saved: {error}"
+    assert app.running and app.state.toast == f"未存：{error}"
 
 
 def test_a_screenshot_into_a_read_only_folder_says_why(app):
@@ -241,11 +241,11 @@ def test_a_screenshot_into_a_read_only_folder_says_why(app):
         from test_fileio import mounted
 
         with mounted(app.shots_dir, "--bind", "-o", "ro", str(app.shots_dir)):
-            assert app.screenshot() is None and app.state.toast.startswith("未存 not saved: ")
+            assert app.screenshot() is None and app.state.toast.startswith("未存：")
         return
     app.shots_dir.chmod(0o500)
     try:
-        assert app.screenshot() is None and app.state.toast.startswith("未存 not saved: ")
+        assert app.screenshot() is None and app.state.toast.startswith("未存：")
     finally:
         app.shots_dir.chmod(0o700)
 

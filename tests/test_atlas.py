@@ -36,8 +36,8 @@ def out_step(tl) -> int:
 @pytest.fixture(scope="module")
 def built(rite, tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("atlas") / "atlas"
-    info = atlas.build_atlas(rite, d, progress=False)  # processes, when the machine has cores
-    assert info.plates == len(rite.timeline.stages)
+    info = atlas.build_atlas(rite, d, progress=False, svg=True)  # processes, when the machine
+    assert info.plates == len(rite.timeline.stages)  # has cores
     return d
 
 
@@ -97,7 +97,16 @@ def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
     assert f'src="plates/stage-{n:02d}.png"' in ying
     assert "及門，主人一相出迎於門外，再拜；" in ying  # 經, punctuated
     assert '<p class="zhu">相主人家臣擯贊傳命者</p>' in ying  # its 注 below
-    assert rite.timeline.steps[k].note.split(":")[0] in ying  # the script's note
+    # the script's note is English: a 中文 page says where it is; --lang en prints it
+    assert rite.timeline.steps[k].note.split(":")[0] not in ying and "atlas --lang en" in ying
+    from viz.base import lang
+
+    lang.use("en")
+    try:
+        en = atlas.index_html(rite.timeline, rite.corpus, atlas.pages(rite.timeline), "t")
+    finally:
+        lang.use(None)
+    assert rite.timeline.steps[k].note.split(":")[0] in en
     assert f'href="#stage-{n - 1:02d}"' in ying  # back to the stage before
     assert 'href="#top"' in ying and f'href="#stage-{n + 1:02d}"' not in ying  # the last
     assert "迎賔" not in before.split("<h2>")[1].split("</h2>")[0]
@@ -145,8 +154,18 @@ def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them():
 
 def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, built, tmp_path):
     again = tmp_path / "again"
-    atlas.build_atlas(rite, again, workers=1, progress=False)
+    atlas.build_atlas(rite, again, workers=1, progress=False, svg=True)
     assert files(again) == files(built)
+
+
+def test_without_svg_the_plates_are_pngs_and_each_links_its_png(rite, built, tmp_path):
+    d = tmp_path / "png"
+    atlas.build_atlas(rite, d, workers=1, progress=False)
+    got, whole = files(d), files(built)
+    assert sorted(got) == sorted(k for k in whole if not k.endswith(".svg"))
+    assert all(got[k] == whole[k] for k in got if k.endswith(".png"))
+    page = got["index.html"].decode("utf-8")
+    assert ".svg" not in page and '<a href="plates/stage-01.png"><img' in page
 
 
 def test_an_existing_atlas_is_kept_unless_forced(rite, tmp_path):

@@ -21,6 +21,7 @@ from viz.app import classroom
 from viz.app.bindings import NO_NOTES, NO_PREVIOUS, NOBODY_MOVED
 from viz.app.speeds import SPEEDS
 from viz.app.window import App
+from viz.base.lang import tr_done  # toasts in the reader's language (中文 by default)
 from viz.draw import hud
 from viz.model.timeline import Timeline, build_channel
 from viz.query import waits
@@ -141,7 +142,7 @@ def test_p_plays_one_step_and_pauses_at_its_end(app):
     app.update(100.0)
     assert app.t == 40.0 and not app.state.playing
     press(app, pygame.K_p)  # nothing after the last step
-    assert not app.state.playing and app.state.toast == classroom.PRESENT_END
+    assert not app.state.playing and app.state.toast == tr_done(classroom.PRESENT_END)
 
 
 def test_space_or_a_jump_ends_the_presenters_step(app):
@@ -180,7 +181,7 @@ def test_f11_goes_fullscreen_and_back_under_the_dummy_driver(tmp_path):
     full = pygame.display.get_surface()
     assert a.classroom.fullscreen and full.get_flags() & pygame.FULLSCREEN
     assert a.size == full.get_size() == tuple(pygame.display.get_desktop_sizes()[0])
-    assert a.state.toast == classroom.FULLSCREEN_ON
+    assert a.state.toast == tr_done(classroom.FULLSCREEN_ON)
     a.draw(full)  # draws at the new size
     press(a, pygame.K_F11)
     back = pygame.display.get_surface()
@@ -197,7 +198,7 @@ def test_f11_that_the_display_refuses_is_said(app, monkeypatch):
     monkeypatch.setattr(classroom.pygame.display, "set_mode", refuse)
     press(app, pygame.K_F11)
     assert not app.classroom.fullscreen
-    assert app.state.toast == classroom.NO_FULLSCREEN.format("That operation is not supported")
+    assert app.state.toast == tr_done(classroom.NO_FULLSCREEN.format("That operation is not supported"))
 
 
 # ---------------------------------------------------------------- key repeat
@@ -238,7 +239,7 @@ def test_r_and_v_once_each_when_held_together(live):
 def test_n_says_when_the_clause_has_no_note(app):
     app.seek(7.0)  # 賔拜: no 注
     press(app, pygame.K_n)
-    assert app.state.show_notes and app.state.toast == NO_NOTES
+    assert app.state.show_notes and app.state.toast == tr_done(NO_NOTES)
     press(app, pygame.K_n)
     app.state = type(app.state)()
     app.seek(1.0)  # 主人坐取爵: 注 取爵於篚
@@ -253,7 +254,7 @@ def test_g_says_when_there_is_no_previous_step_or_nobody_moved(tmp_path):
     tl = Timeline(tl.actors, tl.props, tl.stages, steps, tl.channels, tl.events, tl.duration)
     app = App(Layout(), tl, fake_corpus(), size=SIZE, shots_dir=tmp_path)
     press(app, pygame.K_g)
-    assert app.ghosts and app.state.toast == NO_PREVIOUS
+    assert app.ghosts and app.state.toast == tr_done(NO_PREVIOUS)
     press(app, pygame.K_g)
     for t, said in ((12.0, ""),  # the 司射 left as step 3 began: his ghost shows it
                     (17.0, NOBODY_MOVED),  # step 4: nobody has moved since 15 s
@@ -261,7 +262,7 @@ def test_g_says_when_there_is_no_previous_step_or_nobody_moved(tmp_path):
         app.state = type(app.state)()
         app.seek(t)
         press(app, pygame.K_g)
-        assert app.ghosts and app.state.toast == said, t
+        assert app.ghosts and app.state.toast == tr_done(said), t
         press(app, pygame.K_g)
 
 

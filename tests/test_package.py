@@ -182,7 +182,7 @@ def test_plate_sheet_and_atlas_carry_the_rite(capsys, toy, tmp_path):
     text = svg.read_text(encoding="utf-8")
     assert "<title>謀賔圖 主人戒賔，賔拜辱。</title>" in text and "賔出迎" not in text
     code, out, _ = run(capsys, "sheet", "zhuren", "--rite", str(toy))
-    assert code == 0 and out.startswith(f"# 主人 — {TITLE} cue sheet")
+    assert code == 0 and out.startswith(f"# 主人 — {TITLE}行事表")
     code, _, err = run(capsys, "atlas", "--rite", str(toy), "-o", str(tmp_path / "atlas"))
     assert code == 0, err
     page = (tmp_path / "atlas" / "index.html").read_text(encoding="utf-8")

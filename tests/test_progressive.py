@@ -134,6 +134,7 @@ def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monke
     import pygame
 
     from viz.app.window import App
+    from viz.base.lang import tr
     from viz.draw.compose import compose
     from viz.draw.display import Text
     from viz.draw.hud import COMPILING
@@ -159,7 +160,7 @@ def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monke
     def hud_texts():
         comp = compose(app.model, app.view(), app.size, app.t, app.closing)
         return [pr.text for ly in comp.layers for pr in ly.prims if isinstance(pr, Text)]
-    assert COMPILING.format(2, 37) in hud_texts()
+    assert tr(COMPILING).format(2, 37) in hud_texts()
     surface = pygame.Surface(app.size)
     app.draw(surface)
     p.start()
@@ -170,7 +171,7 @@ def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monke
         app.poll(0.01)
         time.sleep(0.01)
     assert app.state.compiling == (6, 37) and len(app.timeline.stages) == 6
-    assert COMPILING.format(6, 37) in hud_texts()
+    assert tr(COMPILING).format(6, 37) in hud_texts()
     assert 2.9 < app.t < 3.1  # the same moment, shown from the larger part
     app.seek(10 ** 6)  # to the end of what is ready: playing waits for the rest
     app.update(1.0)

@@ -16,6 +16,7 @@ from test_scoring import compiled, range_field, script  # noqa: F401  (range_fie
 
 from viz.app import drum
 from viz.app.window import DRUM_NONE, DRUM_OFF, DRUM_ON, DRUM_SILENT, App
+from viz.base.lang import tr_done  # toasts in the reader's language (中文 by default)
 from viz.draw import hud
 from viz.draw.hud import ScoreInfo, beat_text, score_info, score_lines, score_rows
 from viz.model.scoring import score_values
@@ -285,17 +286,17 @@ def press(app, k, mod=0):
 
 def test_d_toggles_the_drum_with_a_toast(score_app, range_field, corpus):  # noqa: F811
     press(score_app, pygame.K_d)
-    assert score_app.drum.on and score_app.state.toast == DRUM_ON
+    assert score_app.drum.on and score_app.state.toast == tr_done(DRUM_ON)
     press(score_app, pygame.K_d)
-    assert not score_app.drum.on and score_app.state.toast == DRUM_OFF
+    assert not score_app.drum.on and score_app.state.toast == tr_done(DRUM_OFF)
     silent = App(range_field, score_app.timeline, corpus, size=SIZE)
     silent.drum = drum.Drum(FakeMixer(works=False))
     press(silent, pygame.K_d)
-    assert silent.state.toast == DRUM_NONE.format(why="no sound: No available audio device")
+    assert silent.state.toast == tr_done(DRUM_NONE.format(why="no sound: No available audio device"))
     assert not silent.drum.on
     dummy = App(range_field, score_app.timeline, corpus, size=SIZE)  # the real mixer, dummy
     press(dummy, pygame.K_d)
-    assert dummy.drum.on and dummy.state.toast == DRUM_SILENT.format(why=dummy.drum.why)
+    assert dummy.drum.on and dummy.state.toast == tr_done(DRUM_SILENT.format(why=dummy.drum.why))
     assert "SDL_AUDIODRIVER=dummy" in dummy.state.toast
     press(dummy, pygame.K_d)
     assert any(k == "D" for k, _ in hud.KEYS)

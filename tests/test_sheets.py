@@ -88,7 +88,7 @@ def test_csv_has_a_row_per_cue(rite, frames):
     rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
     cs = sheets.cues(tl, rite.layout, rite.corpus, i, frames)
     assert len(rows) == len(cs) > 10
-    assert [int(r["step"]) for r in rows] == [c.step for c in cs]
+    assert [int(r["step"]) for r in rows] == [c.step + 1 for c in cs]  # as html and md number
     assert rows[0]["stage"] == "1 戒賔" and rows[0]["cite"] == cs[0].cite == "主人戒賔"
     j = next(j for j, c in enumerate(cs) if c.step == out_step(tl))
     row = rows[j]
@@ -137,7 +137,7 @@ def test_the_command(tmp_path, capsys):
     bad = run_cli("sheet", "--script", str(small), "nobody", capsys=capsys)
     assert bad.returncode == 2 and "shangshe1 (上耦上射)" in bad.stderr
     md = run_cli("sheet", "--script", str(small), "主人", capsys=capsys)
-    assert md.returncode == 0 and md.stdout.startswith("# 主人 — 鄉射禮 cue sheet")
+    assert md.returncode == 0 and md.stdout.startswith("# 主人 — 鄉射禮行事表")
     assert "主人一相出迎於門外" in md.stdout
     actors = load_all(small, DEFAULT_LAYOUT).timeline.actors
     d = tmp_path / "all"

@@ -432,7 +432,9 @@ def test_a_failed_reload_overlays_its_messages_and_keeps_playing(live):
     assert live.state.problems == ("sections/x.yaml:3:7: expected a mapping",
                                    "cast.yaml:1:1: file not found")
     texts = panel_texts(live)
-    assert "sections/x.yaml:3:7: expected a mapping" in texts and hud.PROBLEMS in texts
+    from viz.base.lang import tr
+
+    assert "sections/x.yaml:3:7: expected a mapping" in texts and tr(hud.PROBLEMS) in texts
     live.update(1.0)
     assert live.timeline is tl and live.t == pytest.approx(1.0)
     surface = pygame.Surface(SIZE)

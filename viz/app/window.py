@@ -386,7 +386,9 @@ class App:
         self.toast(SPEED.format(self.state.speed))
 
     def toast(self, text: str) -> None:
-        self._set(toast=text)
+        from viz.base.lang import tr_done
+
+        self._set(toast=tr_done(text))
         self.toast_until = self.now + TOAST_SECONDS
 
     def first_step_citing(self, span: tuple[int, int]) -> int | None:

@@ -573,21 +573,25 @@ def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) ->
 CLIPPED_DIFFER = frozenset({pygame.draw.aalines, pygame.draw.aaline, _polygon_px})
 
 
-def _dashes(a: np.ndarray, on: float, off: float) -> list[np.ndarray]:
-    """Split a screen polyline into dash segments of `on` px separated by `off` px."""
+def _dashes(a: np.ndarray, on: float, off: float) -> list[tuple[tuple[float, float], ...]]:
+    """Split a screen polyline into dash segments of `on` px separated by `off` px (in plain
+    Python floats, the same numbers numpy gave: a plate's trails are thousands of dashes, and
+    a numpy call per dash took a tenth of the atlas' time)."""
     out, period = [], on + off
     pos = 0.0  # distance along the line, carried across vertices so the pattern is continuous
-    for p, q in itertools.pairwise(a):
-        seg = float(np.hypot(*(q - p)))
+    hypot = np.hypot
+    for (px, py), (qx, qy) in itertools.pairwise(np.asarray(a, float).tolist()):
+        dx, dy = qx - px, qy - py
+        seg = float(hypot(dx, dy))
         if seg == 0:
             continue
-        d = (q - p) / seg
+        ux, uy = dx / seg, dy / seg
         s = 0.0
         while s < seg:
             phase = (pos + s) % period
             if phase < on:
                 e = min(seg, s + on - phase)
-                out.append(np.array([p + d * s, p + d * e]))
+                out.append(((px + ux * s, py + uy * s), (px + ux * e, py + uy * e)))
                 s = e
             else:
                 s = min(seg, s + period - phase)
@@ -620,10 +624,10 @@ def _line(ln: Line, cam: Camera, size) -> tuple[Extent, Ops]:
         return None, ()
     parts = _dashes(a, *ln.dash) if ln.dash else [a]
     w = max(round(ln.width), 1)
-    extent = _around(_ipts(a), w + 2)
+    extent = _around(_ipts(a.tolist()), w + 2)
     ops: list = []
     for part in parts:
-        pts = _ipts(part)
+        pts = _ipts(part.tolist() if isinstance(part, np.ndarray) else part)
         if w == 1:
             ops.append((pygame.draw.aalines, (ln.color, False, pts)))
         else:

@@ -180,6 +180,8 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder (created if missing; its parent must exist)")
     a.add_argument("--steps", action="store_true", help="a plate per step, not per stage")
+    a.add_argument("--svg", action="store_true",
+                   help="each plate's SVG beside its PNG too (a third more time)")
     a.add_argument("--paper", choices=PAPERS, default="a4",
                    help="the paper index.html prints on, landscape (default a4)")
     a.add_argument("--force", action="store_true", help="replace files that exist in DIR")
@@ -192,7 +194,7 @@ def cmd_atlas(args: argparse.Namespace, spec) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     d = load_all(spec)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
-                       title=f"{spec.package.title}圖", paper=args.paper)
+                       title=f"{spec.package.title}圖", paper=args.paper, svg=args.svg)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

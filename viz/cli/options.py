@@ -17,7 +17,7 @@ from viz.base.errors import InputError, Loc, Problem
 VALUE_OPTIONS = {"--rite", "--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
                  "--stage", "-o",
                  "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
-                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
+                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi", "--lang"}
 
 
 def load_all(spec, layout_path: str | Path | None = None, readings: tuple = ()):
@@ -196,6 +196,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="a scenario setting the text leaves open (repeatable): 大夫=0|1|2, "
                         "衆賔=2..9, skill.ACTOR=0..1 (an archer's chance of a hit); an unknown "
                         "key is an error listing the known ones")
+    p.add_argument("--lang", choices=("zh", "en"), default=None,
+                   help="the language of the program's own words in the window, sheets, plates "
+                        "and atlas: zh 中文 (default) or en English; the text stays as it is")
     p.add_argument("--seed", type=int, default=None, metavar="N",
                    help="seed of the shooting's hit model (default 1: the bundled rite always "
                         "plays the same; the same seed gives the same rite)")
@@ -233,6 +236,9 @@ def on_rite(cmd: Callable[[argparse.Namespace, object], int]
     first (spec_of, in the command, so a bad --rite or --set is reported as the command's
     other errors are)."""
     def run(args: argparse.Namespace) -> int:
+        from viz.base import lang
+
+        lang.use(getattr(args, "lang", None))
         return cmd(args, spec_of(args))
     return run
 

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from viz.base.lang import tr
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.scene import OTHER_PARTY, PARTY_COLORS, literal, text_width_em
 from viz.model.scenario import numeral
@@ -541,7 +542,7 @@ def problems_overlay(map_box, problems: tuple[str, ...]) -> list[Primitive]:
     bh = 34 + 17 * len(rows)
     out: list[Primitive] = [Rect((x + 12, y + 12, bw, bh), (255, 246, 240, 235), RED, 1.5,
                                  radius=5),
-                            Text((x + 22, y + 20), PROBLEMS, 13, RED, "nw", screen=True)]
+                            Text((x + 22, y + 20), tr(PROBLEMS), 13, RED, "nw", screen=True)]
     for k, line in enumerate(rows):
         out.append(Text((x + 22, y + 40 + 17 * k), line, 12, INK, "nw", screen=True))
     return out
@@ -833,7 +834,7 @@ def _compiling(x0: float, x1: float, ty: float, compiling: tuple[int, int]) -> l
             out.append(Line(((a, ty + 6 - (a - hx)), (b, ty + 6 - (b - hx))), (170, 160, 146),
                             1.0, screen=True))
         hx += 8.0
-    text = COMPILING.format(*compiling)
+    text = tr(COMPILING).format(*compiling)
     if x1 - x0 > text_width(text, 11) + 12:
         out.append(Text(((x0 + x1) / 2, ty), text, 11, INK, "c", bg=(236, 229, 214),
                         screen=True))
@@ -941,16 +942,16 @@ def stage_list(timeline, frame, size: tuple[int, int], st: HudState) -> list[Pri
     w, h = size
     out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 70)),
                             Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
-                            Text((bx + 14, by + 14), STAGE_LIST.format(n=n), 15, RED, "w",
+                            Text((bx + 14, by + 14), tr(STAGE_LIST).format(n=n), 15, RED, "w",
                                  screen=True),
-                            Text((bx + bw - 12, by + 14), STAGE_LIST_HINT, 10, GREY, "e",
+                            Text((bx + bw - 12, by + 14), tr(STAGE_LIST_HINT), 10, GREY, "e",
                                  screen=True),
                             Text((bx + 14, by + 40), STAGE_LIST_TYPED.format(st.stages or ""), 14,
                                  INK, "w", screen=True)]
     if not st.stages:
-        out.append(Text((bx + 50, by + 40), STAGE_LIST_ASK, 11, GREY, "w", screen=True))
+        out.append(Text((bx + 50, by + 40), tr(STAGE_LIST_ASK), 11, GREY, "w", screen=True))
     elif not found:
-        out.append(Text((bx + bw - 12, by + 40), STAGE_LIST_NONE, 11, GREY, "e", screen=True))
+        out.append(Text((bx + bw - 12, by + 40), tr(STAGE_LIST_NONE), 11, GREY, "e", screen=True))
     out.append(Line(((bx + 8, by + LIST_HEAD_H - 4), (bx + bw - 8, by + LIST_HEAD_H - 4)),
                     (200, 190, 170), 1.0, screen=True))
     for k, s in enumerate(timeline.stages[top:top + rows]):
@@ -1009,9 +1010,9 @@ def help_overlay(size: tuple[int, int]) -> list[Primitive]:
     bx, by = (w - bw) / 2, max((h - bh) / 2, 0)
     out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 110)),
                             Rect((bx, by, bw, bh), (250, 247, 240), INK, 1.5, radius=8),
-                            Text((bx + bw / 2, by + 18), HELP_TITLE, 16, RED, "c", screen=True)]
+                            Text((bx + bw / 2, by + 18), tr(HELP_TITLE), 16, RED, "c", screen=True)]
     for i, (k, what) in enumerate(KEYS):
         yy = by + 44 + row * i
         out.append(Text((bx + 150, yy), k, 13, INK, "e", screen=True))
-        out.append(Text((bx + 168, yy), what, 13, INK, "w", screen=True))
+        out.append(Text((bx + 168, yy), tr(what), 13, INK, "w", screen=True))
     return out

@@ -52,6 +52,7 @@ from viz.draw.display import (
     Sprite,
     Text,
 )
+from viz.base.lang import tr
 from viz.draw.scene import literal
 from viz.query.words import clause_said
 
@@ -85,8 +86,17 @@ LEGEND = ("立", "坐", "面向", "始", "行至", "次第（依經文）", "袒
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (TITLE, PART, ELSEWHERE_TITLE, STEP_NOTE,
                                                     INSET_TITLE, MOVES, FOLLOW, WHO, LIST_SEP,
                                                     MORE, ARROW, COUNT, SPAN, OMITTED, ELLIPSIS, *LEGEND))
+HALL_NEAR = 8.0  # 尺: who stands this near the 堂 is at the 堂 (the plan shows it whole)
+MIN_SPAN = 40.0  # 尺: the least width and depth of the ground a plan shows
 PLAN_PAD = 4.0  # 尺 of ground the plan shows beyond the 堂 and the outermost people and moves
 MAX_MOVES = 25  # numbered moves a stage plate holds; a busier stage is split into parts
+PRINT_H_MM = 183.0  # the height a plate is printed at in the atlas (A4 landscape, less margins)
+LIST_MM = 3.0  # the move list's smallest type, printed (mm): a class reads it at arm's length
+
+
+def list_min_px(height: float) -> float:
+    """The move list's smallest type (px) on a plate `height` px high: LIST_MM printed."""
+    return LIST_MM * height / PRINT_H_MM
 
 
 @dataclass(frozen=True)
@@ -374,12 +384,28 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
              if f.kind == "hall"]
     hall = (np.vstack(halls) if halls
             else np.array([[site[0], site[1]], [site[2], site[3]]]))
-    pts = [hall[:, :2], frame.xy[frame.present]]
-    # where the moves start and end (a walk out to the range is drawn as far as the plan
-    # goes, and on in the range's inset)
-    pts += [g.points[[0, -1]] for g in found]
+    # who stands in the school, and where the moves start and end (a walk out to the range is
+    # drawn as far as the plan goes, and on in the range's inset)
+    pts = [frame.xy[frame.present]] + [g.points[[0, -1]] for g in found]
     a = np.vstack(pts)
     a = a[(a[:, 0] >= x0) & (a[:, 0] <= x1) & (a[:, 1] >= y0) & (a[:, 1] <= y1)]
+    hall = hall[:, :2]
+    hx0, hy0 = hall.min(axis=0)
+    hx1, hy1 = hall.max(axis=0)
+    on_hall = ((a[:, 0] >= hx0 - HALL_NEAR) & (a[:, 0] <= hx1 + HALL_NEAR)
+               & (a[:, 1] >= hy0 - HALL_NEAR)) if len(a) else np.zeros(0, bool)
+    if not len(a) or on_hall.any():
+        a = np.vstack([hall, a])  # someone on or by the 堂: the whole 堂, where the rite is
+    else:
+        # nobody on the 堂 (the 主人 alone in the court, back from the 賔's gate): the plan is
+        # framed to them, with the 堂's edge above them when it is close, and no narrower
+        # than MIN_SPAN (a plan four-fifths empty 堂 told nothing)
+        if a[:, 1].max() >= hy0 - HALL_NEAR * 3:
+            xs = np.clip([a[:, 0].min() - MIN_SPAN / 2, a[:, 0].max() + MIN_SPAN / 2], hx0, hx1)
+            a = np.vstack([a, [[xs[0], hy0], [xs[1], hy0]]])
+        cx, cy = (a.min(axis=0) + a.max(axis=0)) / 2
+        half = np.maximum((a.max(axis=0) - a.min(axis=0)) / 2, MIN_SPAN / 2)
+        a = np.vstack([a, [cx - half[0], cy - half[1]], [cx + half[0], cy + half[1]]])
     pad = PLAN_PAD
     return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
             float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
@@ -530,7 +556,8 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
             written.append(Line((a, b), GREY, 1.0, screen=True))
         written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
     boxes = [p.box for p in placed]
-    seen = trails_mod.clipped(found, cam, box) if found else []
+    # moves along one corridor (the 三耦 up and down by the 西階) side by side, not on one line
+    seen = trails_mod.lanes(trails_mod.clipped(found, cam, box), cam) if found else []
     # each move numbered where it is first seen: its start, or where it comes into the view
     # (a walk in from the far gate, or from the school to the 賔's gate)
     first: dict[tuple[int, int], trails_mod.Leg] = {}
@@ -675,9 +702,9 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         share = (iw - gap) / 2 if want_range and want_gate else iw
         x0 = ix
         for want, where, name, head_, who, legs_ in (
-                (want_range, rng, "plate.inset", INSET_TITLE, far_idx, far_legs),
+                (want_range, rng, "plate.inset", tr(INSET_TITLE), far_idx, far_legs),
                 (want_gate, model.elsewhere, "plate.gate",
-                 ELSEWHERE_TITLE.format(name=_gate_name(model.layout)), gate_idx, gate_legs)):
+                 tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout)), gate_idx, gate_legs)):
             if want:
                 bw = _inset_width(model, where, share, ih, pg.px)
                 todo.append((name, (x0, iy, bw, ih), where, head_, who, legs_))
@@ -692,10 +719,10 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
         gh = _inset_height(model, model.elsewhere, iw, ih - rh - gap,
                            pg.px) if want_gate else 0
         if want_range:
-            todo.append(("plate.inset", (ix, iy, iw, rh), rng, INSET_TITLE, far_idx,
+            todo.append(("plate.inset", (ix, iy, iw, rh), rng, tr(INSET_TITLE), far_idx,
                          far_legs))
         if want_gate:
-            name = ELSEWHERE_TITLE.format(name=_gate_name(model.layout))
+            name = tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout))
             todo.append(("plate.gate", (ix, iy + (rh + gap if rh else 0), iw, gh),
                          model.elsewhere, name, gate_idx, gate_legs))
     for name, box, where, head_, who, legs_ in todo:
@@ -714,12 +741,17 @@ def _drawn(model: Model, bounds) -> tuple[float, float]:
 
 
 def _walls(layout, cam: Camera) -> list[labels.BoxT]:
-    """The boxes (px) of the walls drawn on the plan."""
+    """The boxes (px) of the walls and the stairs drawn on the plan: no name is written over
+    them (a name over a stair hid the treads a reader counts the 等 by)."""
     out = []
     for f in layout.features:
         if f.kind == "wall":
             pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
             out.append((*pts.min(axis=0), *pts.max(axis=0)))
+    for st in getattr(layout, "stairs", ()):
+        x0, y0, x1, y1 = st.rect
+        pts = cam.to_screen(np.asarray([(x0, y0), (x1, y1)], float))
+        out.append((*pts.min(axis=0), *pts.max(axis=0)))
     return [tuple(float(v) for v in b) for b in out]
 
 
@@ -868,9 +900,11 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     if part is not None and model.corpus is not None:
         # the text takes what the move list (a line a row at the smallest type it may take),
         # the scale and the legend leave, and at most half the column
-        rows = len({g.number for g in found})
+        rows = len(_gathered(tl, found))
         k = px * 0.85
-        below = (2 * k * 1.9 + k) + k * 4.6 + (px * 1.7 + rows * px * 0.7 * 1.55 if rows else 0)
+        least = list_min_px(pg.page[3] + 2 * pg.page[1])
+        below = (2 * k * 1.9 + k) + k * 4.6 + px * 0.6 + (px * 1.7 + (rows + 0.5) * least * 1.55
+                                                         if rows else 0)
         text, cy = _stage_text(model, part, x, cy, w, px, min(y + h * 0.5, y + h - below))
         out += text
         words, clause = "", None
@@ -884,7 +918,7 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
                 out.append(Text((x, cy), line, px * 0.9, GREY, "nw", screen=True))
                 cy += px * 0.9 * 1.55
     if clause is not None:
-        out.append(Text((x, cy + 4), STEP_NOTE.format(kind=clause.kind, id=clause.id,
+        out.append(Text((x, cy + 4), tr(STEP_NOTE).format(kind=clause.kind, id=clause.id,
                                                       page=page or "—"), px * 0.8,
                         GREY, "nw", screen=True))
         cy += px * 2.4
@@ -895,7 +929,7 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
     out += bar
     h -= bar_h
     if found:
-        head = MOVES if follow is None else FOLLOW.format(name=tl.actors[follow].name)
+        head = tr(MOVES) if follow is None else tr(FOLLOW).format(name=tl.actors[follow].name)
         out.append(Text((x, cy), head, px, ZHU, "nw", screen=True))
         cy += px * 1.7
         one_step = len({g.step for g in found}) == 1
@@ -919,12 +953,13 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
             return ends[k]
 
         # rows in the text's order; numbers in a row whose words are the same (the script
-        # splits one clause into several steps) share one row, "2–6"
+        # splits one clause into several steps, the 三耦 shoot pair after pair) share one
+        # row, "4–7", naming everyone who moves in them
         runs: list[tuple[int, int, tuple[str, str]]] = []
-        for n, cite in trails_mod.cites(tl, found):
+        for a, b, cite in _gathered(tl, found):
             # each as the plate writes him when his move ends (the 相 is not yet 司正), in
             # the cast's order
-            mine = sorted({g.actor: g.step for g in found if g.number == n}.items())
+            mine = sorted({g.actor: g.step for g in found if a <= g.number <= b}.items())
             who = list(dict.fromkeys(_name_of(tl, at_end(k), i) for i, k in mine))
             names = LIST_SEP.join(who[:4]) + (MORE if len(who) > 4 else "")
             # one step: its words head the column already, so each number names who moves
@@ -936,15 +971,26 @@ def _side(model: Model, t: float, closing: bool, pg: _Frame, words: str, page: s
                 text = (cite, "")
             else:
                 text = (cite, WHO.format(cite="", names=names))
-            if runs and runs[-1][2] == text and runs[-1][1] == n - 1:
-                runs[-1] = (runs[-1][0], n, text)
-            else:
-                runs.append((n, n, text))
-        out += _move_rows(runs, x, cy, w, y + h, px)
+            runs.append((a, b, text))
+        out += _move_rows(runs, x, cy, w, y + h, px, least=list_min_px(
+            pg.page[3] + 2 * pg.page[1]))
     return out
 
 
 CLOSERS = "」』）〕"
+
+
+def _gathered(tl, found) -> list[tuple[int, int, str]]:
+    """The move list's rows: (first number, last number, the words they enact), numbers in a
+    row while their cited words are the same (one step's numbers each its own row)."""
+    rows: list[tuple[int, int, str]] = []
+    one_step = len({g.step for g in found}) == 1
+    for n, cite in trails_mod.cites(tl, found):
+        if rows and not one_step and rows[-1][2] == cite and rows[-1][1] == n - 1:
+            rows[-1] = (rows[-1][0], n, cite)
+        else:
+            rows.append((n, n, cite))
+    return rows
 
 
 def stage_clauses(model: Model, part: Part) -> tuple[list, set[str]]:
@@ -990,15 +1036,25 @@ def _stage_text(model: Model, part: Part, x: float, top: float, w: float, px: fl
     if not runs:
         return [], top
     # whole pixels, as the back ends draw type
-    for size in sorted({round(px * k) for k in (1.05, 0.95, 0.85, 0.78, 0.7, 0.64)},
+    for size in sorted({round(px * k) for k in (1.05, 0.95, 0.85, 0.78, 0.7, 0.64, 0.58)},
                        reverse=True):
         wrapped = [(mark, hud.wrap(words, size, w - size)) for mark, words in runs]
         if top + sum(len(ls) for _, ls in wrapped) * size * 1.55 <= bottom:
             break
     out: list[Primitive] = []
     cy = top
+    # at the smallest type still too long (the move list keeps its room): the lines that fit,
+    # the last ending in an ellipsis (the atlas prints the text whole after the plates)
+    room = max(int((bottom - top) // (size * 1.55)), 1)
     for mark, lines in wrapped:
         for line in lines:
+            room -= 1
+            if room < 0:
+                break
+            if room == 0 and (line is not lines[-1] or (mark, lines) != wrapped[-1]):
+                line = _fit(line + ELLIPSIS, size, w - size)
+                if not line.endswith(ELLIPSIS):
+                    line = line[:-1] + ELLIPSIS
             out.append(Text((x, cy), line, size, ZHU if mark else INK, "nw", screen=True))
             cy += size * 1.55
     return out, cy + px * 0.6
@@ -1009,11 +1065,12 @@ def _span(a: int, b: int) -> str:
 
 
 def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: float, w: float,
-               bottom: float, px: float) -> list[Primitive]:
+               bottom: float, px: float, least: float = 0.0) -> list[Primitive]:
     """The numbered moves, each row its number(s) in 朱 and its words (the words cited, and
-    who moves), in the room between top and bottom: smaller type, then one line a row with the
-    words cut short (who moves kept), before any row is left out; when even that does not
-    hold them all, a last row says which numbers are left out."""
+    who moves), in the room between top and bottom: smaller type down to `least` px (LIST_MM
+    printed), then one line a row with the words cut short (who moves kept), before any row is
+    left out; when even that does not hold them all, a last row says which numbers are left
+    out."""
     def layout(size: float):
         tag = max(labels.text_size(_span(a, b), size * 0.85, pad=2)[0] for a, b, _ in runs)
         indent = tag + size * 0.6
@@ -1028,7 +1085,9 @@ def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: floa
         cut = hud.wrap(words, size, left)[0] if left > size * 2 else ""
         return [cut + ELLIPSIS + who]
 
-    for size in (px * 0.95, px * 0.85, px * 0.75, px * 0.7):
+    sizes = sorted({max(round(px * k, 1), least) for k in (1.2, 1.1, 1.0, 0.95, 0.85, 0.75,
+                                                           0.7)}, reverse=True)
+    for size in sizes:
         indent, wrapped = layout(size)
         if top + sum(len(ls) for *_, ls in wrapped) * size * 1.55 <= bottom:
             break
@@ -1041,7 +1100,7 @@ def _move_rows(runs: list[tuple[int, int, tuple[str, str]]], x: float, top: floa
         rest = r + 1 < len(wrapped)
         # the row fits whole, with a line left for the note of what is left out if more follow
         if cy + (len(lines) + rest) * step > bottom:
-            out.append(Text((x, cy), OMITTED.format(span=_span(a, runs[-1][1])), size, GREY,
+            out.append(Text((x, cy), tr(OMITTED).format(span=_span(a, runs[-1][1])), size, GREY,
                             "nw", screen=True))
             break
         label = _span(a, b)
@@ -1102,28 +1161,30 @@ def _legend(x: float, bottom: float, px: float) -> tuple[list[Primitive], float]
     out: list[Primitive] = [Line(((x, top - k * 0.6), (x + k * 16, top - k * 0.6)), GREY, 1.0,
                                  screen=True)]
     y0, y1 = top + row * 0.5, top + row * 1.5
-    step = k * 5.2
+    # a column wide enough for the longest word that has another after it (English is longer)
+    step = max(k * 5.2, max(labels.text_size(tr(LEGEND[i]), k)[0] for i in (0, 1, 2, 3, 4))
+               + k * 2.8)
     # row one: standing, seated, facing
     out += [Circle((x + k * 0.5, y0), 2.6, INK, None, screen=True),
-            Text((x + k * 1.3, y0), LEGEND[0], k, INK, "w", screen=True),
+            Text((x + k * 1.3, y0), tr(LEGEND[0]), k, INK, "w", screen=True),
             Polygon(((x + step + k * 0.5 - 3, y0 - 3), (x + step + k * 0.5 + 3, y0 - 3),
                      (x + step + k * 0.5 + 3, y0 + 3), (x + step + k * 0.5 - 3, y0 + 3)),
                     PAPER, INK, 1.5, screen=True),
-            Text((x + step + k * 1.3, y0), LEGEND[1], k, INK, "w", screen=True),
+            Text((x + step + k * 1.3, y0), tr(LEGEND[1]), k, INK, "w", screen=True),
             Circle((x + 2 * step + k * 0.2, y0), 2.6, INK, None, screen=True),
             Line(((x + 2 * step + k * 0.2, y0), (x + 2 * step + k * 1.2, y0)), INK, 2.0,
                  screen=True),
-            Text((x + 2 * step + k * 1.6, y0), LEGEND[2], k, INK, "w", screen=True),
+            Text((x + 2 * step + k * 1.6, y0), tr(LEGEND[2]), k, INK, "w", screen=True),
             Circle((x + 3 * step + k * 0.5, y0), 3.3, dress.SKIN, INK, 1.3, screen=True),
-            Text((x + 3 * step + k * 1.3, y0), LEGEND[6], k, INK, "w", screen=True)]
+            Text((x + 3 * step + k * 1.3, y0), tr(LEGEND[6]), k, INK, "w", screen=True)]
     # row two: where a move starts, the move, its number
     out += [Circle((x + k * 0.5, y1), 3.5, None, ZHU_FAINT, 1.5, screen=True),
-            Text((x + k * 1.3, y1), LEGEND[3], k, INK, "w", screen=True),
+            Text((x + k * 1.3, y1), tr(LEGEND[3]), k, INK, "w", screen=True),
             Line(((x + step, y1), (x + step + k * 1.6, y1)), ZHU, 1.5, dash=(2.0, 4.0),
                  screen=True),
             Polygon(((x + step + k * 2.2, y1), (x + step + k * 1.6, y1 - 3),
                      (x + step + k * 1.6, y1 + 3)), ZHU, ZHU, 1.0, screen=True),
-            Text((x + step + k * 2.6, y1), LEGEND[4], k, INK, "w", screen=True),
+            Text((x + step + k * 2.6, y1), tr(LEGEND[4]), k, INK, "w", screen=True),
             Text((x + 2 * step + k * 0.5, y1), "1", k * 0.9, PAPER, "c", bg=ZHU, screen=True),
-            Text((x + 2 * step + k * 1.3, y1), LEGEND[5], k, INK, "w", screen=True)]
+            Text((x + 2 * step + k * 1.3, y1), tr(LEGEND[5]), k, INK, "w", screen=True)]
     return out, 2 * row + k

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -72,10 +73,26 @@ def _xy_at(timeline, t: float, closing: bool = False) -> np.ndarray:
     return np.column_stack([v["x"], v["y"]])
 
 
+_WALKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # timeline → {(t0, t1): walks}
+
+
 def _walks(timeline, t0: float, t1: float) -> dict[int, tuple[np.ndarray, float]]:
     """The actors who may have moved over [t0, t1]: {actor: (his path as path() gives it, when
     his keyframes first leave where he stood at t0)}; from two places and one pass over the
-    motion channel. Anyone else stood still (no keyframe inside, the same place at both ends)."""
+    motion channel. Anyone else stood still (no keyframe inside, the same place at both ends).
+    Kept per timeline (a timeline never changes): the atlas finds every stage's moves to cut
+    its plates, and its forked workers draw them from what was found."""
+    try:
+        memo = _WALKED.setdefault(timeline, {})
+    except TypeError:  # a timeline that takes no weak reference
+        memo = {}
+    got = memo.get((t0, t1))
+    if got is None:
+        got = memo[(t0, t1)] = _walks_of(timeline, t0, t1)
+    return got
+
+
+def _walks_of(timeline, t0: float, t1: float) -> dict[int, tuple[np.ndarray, float]]:
     ch = timeline.channels["motion"]
     a, b = _xy_at(timeline, t0), _xy_at(timeline, t1, closing=True)
     near = (ch.t >= t0) & (ch.t <= t1)
@@ -143,6 +160,77 @@ def drill(found: Sequence[Leg], px_per_chi: float, color: Color, faint: Color,
         if g.ends:
             out.append(Circle(pts[-1], 2.5 * k, color, None))
     return out
+
+
+LANE_PX = 5.0  # px between moves drawn side by side
+LANE_NEAR = 3.5  # px: moves closer than this, running the same way or against it, share a corridor
+LANE_STEP = 5.0  # px between the samples a move is looked at
+
+
+def lanes(found: Sequence[Leg], camera, gap: float = LANE_PX) -> list[Leg]:
+    """The legs with the stretches that run along another's (within LANE_NEAR px on the page,
+    parallel or against each other) moved apart into lanes `gap` px wide, in the order of the
+    legs, as a drill chart draws marchers who share a corridor side by side; each leg eases
+    into its lane and out of it, so it still starts and ends where its walker stood."""
+    if len(found) < 2:
+        return list(found)
+    pts, tan, own = [], [], []
+    for i, g in enumerate(found):
+        p = np.asarray(camera.to_screen(g.points), float).reshape(-1, 2)
+        d = _dense(p, LANE_STEP)
+        t = np.gradient(d, axis=0) if len(d) > 1 else np.zeros_like(d)
+        n = np.hypot(t[:, 0], t[:, 1])
+        t = t / np.where(n > 0, n, 1)[:, None]
+        # one sense for a line whichever way it is walked, so lanes agree going and coming
+        flip = (t[:, 0] < 0) | ((t[:, 0] == 0) & (t[:, 1] < 0))
+        t[flip] *= -1
+        pts.append(d)
+        tan.append(t)
+        own.append(np.full(len(d), i))
+    P, T, O = np.vstack(pts), np.vstack(tan), np.concatenate(own)
+    out: list[Leg] = []
+    for i, g in enumerate(found):
+        d, t = pts[i], tan[i]
+        k = len(d)
+        # only the samples within reach of this leg's box are compared with it
+        b0, b1 = d.min(axis=0) - LANE_NEAR, d.max(axis=0) + LANE_NEAR
+        cand = np.nonzero((P[:, 0] >= b0[0]) & (P[:, 0] <= b1[0]) & (P[:, 1] >= b0[1])
+                          & (P[:, 1] <= b1[1]) & (O != i))[0]
+        if not len(cand):
+            out.append(g)
+            continue
+        dx = d[:, 0, None] - P[cand, 0][None, :]
+        dy = d[:, 1, None] - P[cand, 1][None, :]
+        near = ((dx * dx + dy * dy) < LANE_NEAR ** 2) & (np.abs(t @ T[cand].T) > 0.9)
+        rows, cols = np.nonzero(near)
+        legs_near = np.zeros((k, len(found)), bool)  # (sample, leg): who runs alongside
+        legs_near[rows, O[cand[cols]]] = True
+        size = legs_near.sum(axis=1) + 1
+        rank = legs_near[:, :i].sum(axis=1)
+        off = np.where(size > 1, (rank - (size - 1) / 2) * gap, 0.0)
+        if not off.any():
+            out.append(g)
+            continue
+        # ease in and out (a moving average), and none at either end
+        w = 5
+        sm = np.convolve(np.pad(off, w, mode="edge"), np.ones(2 * w + 1) / (2 * w + 1), "same")
+        off = sm[w:-w]
+        ramp = np.minimum(np.arange(k), np.arange(k)[::-1]) / 3.0
+        off *= np.clip(ramp, 0, 1)
+        normal = np.stack([-t[:, 1], t[:, 0]], axis=1)
+        moved = d + normal * off[:, None]
+        out.append(dataclasses.replace(g, points=np.asarray(camera.to_world(moved), float)))
+    return out
+
+
+def _dense(p: np.ndarray, step: float) -> np.ndarray:
+    """A polyline (px) with a point every `step` px or closer along each segment (its corners
+    kept)."""
+    out = [p[:1]]
+    for a, b in zip(p[:-1], p[1:]):
+        n = max(int(np.hypot(*(b - a)) // step), 1)
+        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return np.vstack(out)
 
 
 def clipped(found: Sequence[Leg], camera, box: tuple[float, float, float, float],

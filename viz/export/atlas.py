@@ -3,7 +3,8 @@
     DIR/index.html               every plate beside its 經 (punctuated), the 注 under each
                                  clause, and the notes on the choices the script made; a
                                  contents list and previous/next links; one plate a printed page
-    DIR/plates/stage-01.png|svg  from viz.export.plate.render_plate (steps: step-001.png|svg)
+    DIR/plates/stage-01.png      from viz.export.plate.render_plate (steps: step-001.png), and
+                                 with `svg` (atlas --svg) stage-01.svg beside it
     DIR/fonts/                   the bundled font subset and its licence (OFL), which the page
                                  names first: a machine with no CJK font still shows the text
 
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viz.backends import fonts
+from viz.base import lang
+from viz.base.lang import html_lang, tr
 from viz.base.fileio import OutputError
 from viz.draw.plate import Part, stage_parts
 from viz.export.common import (
@@ -86,21 +89,23 @@ def pages(timeline, steps: bool = False, corpus=None) -> list[Page]:
 # --- drawing the plates, in processes ---------------------------------------------------------
 
 _compiled = None  # the rite a forked worker draws from (set in the parent before the fork)
+_svg = False  # … and whether it writes each plate's SVG too
 
 
 def _draw(page: Page) -> tuple[str, bytes, bytes]:
-    from viz.export.plate import render_plate
+    from viz.export.plate import plate_layers, png_bytes, svg_text
 
-    png, svg = render_plate(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
-                            part=page.part)
-    return page.anchor, png, svg.encode("utf-8")
+    p = plate_layers(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
+                     part=page.part)
+    return page.anchor, png_bytes(p), svg_text(p).encode("utf-8") if _svg else b""
 
 
 def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
-                progress: bool = True) -> dict[str, tuple[bytes, bytes]]:
-    """{anchor: (PNG, SVG)} for every page; in `workers` processes (default: one per core)."""
-    global _compiled
-    _compiled = compiled
+                progress: bool = True, svg: bool = True) -> dict[str, tuple[bytes, bytes]]:
+    """{anchor: (PNG, SVG)} for every page (SVG b"" unless `svg`); in `workers` processes
+    (default: one per core)."""
+    global _compiled, _svg
+    _compiled, _svg = compiled, svg
     n = workers if workers is not None else (os.cpu_count() or 1)
     bar = Progress(len(pages_), "atlas", enabled=progress)
     out: dict[str, tuple[bytes, bytes]] = {}
@@ -123,7 +128,7 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
                 out[anchor] = (png, svg)
                 bar.update()
     finally:
-        _compiled = None
+        _compiled, _svg = None, False
     bar.close()
     return out
 
@@ -155,31 +160,64 @@ figcaption { font-size: .85em; color: var(--grey); margin-top: .3em; }
          padding-top: .5em; }
 .notes li { margin-bottom: .35em; }
 .pager { display: flex; justify-content: space-between; margin-top: 1em; font-size: .9em; }
+.print { display: none; }
 @media print {
-  /* A4 or Letter, landscape (atlas --paper): one plate a page, which carries the stage's
-     title, its whole text (the clauses it draws in 朱) and its numbered moves; the 經 with its
-     注 and the notes follow in two columns, from a new page */
+  /* A4 or Letter, landscape (atlas --paper): the contents (each plate's page), then one plate
+     a page, which carries the stage's title, its whole text (the clauses it draws in 朱) and
+     its numbered moves; then the 經 with its 注 and the notes, plate after plate, in two
+     columns (each naming its plate's page). Every page numbered at its foot. */
   body { background: white; font-size: 10pt; }
-  header, .pager, figcaption { display: none; }  /* each plate carries its own title */
+  header, .pager, figcaption, section.page .text { display: none; }
+  .print { display: block; }
+  .contents-page { break-after: page; page-break-after: always; }
+  .contents-page h1 { font-size: 16pt; margin: 0 0 2mm; }
+  .contents-page h2 { font-size: 12pt; margin: 0 0 2mm; color: var(--zhu); }
+  .contents-page a { color: inherit; text-decoration: none; }
+  .contents-page ol { columns: 3; column-gap: 8mm; margin: 0; padding: 0; list-style: none; }
+  .contents-page li { display: flex; line-height: 5.6mm; white-space: nowrap; }
+  .contents-page li .t { overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
+  .contents-page li .dots { flex: 1 1 0; border-bottom: 1px dotted var(--grey); margin: 0 1mm 1.4mm; }
+  .contents-page li .p { flex: none; }
   section.page { display: block; break-before: page; page-break-before: always; border: none;
                  padding: 0; }
   figure { position: static; width: 100%; break-inside: avoid; break-after: page;
            page-break-after: always; }
   figure img { display: block; border: none; width: auto; max-width: 100%; max-height: 183mm;
                margin: 0 auto; }
-  .text { min-width: 0; columns: 2; column-gap: 10mm; }
-  .text h2 { column-span: all; font-size: 13pt; }
-  .jing { font-size: 11pt; line-height: 1.7; }
+  .texts { break-before: page; page-break-before: always; columns: 2; column-gap: 9mm;
+           column-fill: auto; }
+  .texts > h2 { column-span: all; font-size: 14pt; margin: 0 0 2mm; }
+  .texts h3 { font-size: 11.5pt; margin: 2.5mm 0 1mm; break-after: avoid; }
+  .texts h3 .p { color: var(--grey); font-size: 8.5pt; font-weight: normal; margin-left: 2mm; }
+  .jing { font-size: 10pt; line-height: 1.55; }
+  .zhu { font-size: 8.5pt; line-height: 1.45; margin: 0 0 1mm 4mm; }
   .jing.cited { background: none; color: var(--zhu); }
   .jing, .zhu, .notes li { break-inside: avoid; }
-  .notes { column-span: all; }
+  .notes { font-size: 8.5pt; margin-top: 1mm; padding-top: 1mm; }
+  .notes ul { margin: .5mm 0; padding-left: 4mm; }
+  .notes li { margin-bottom: .6mm; }
 }
 """
 
 
 def page_css(paper: str = "a4") -> str:
-    """The atlas page's stylesheet, printing on `paper` (a4, letter) landscape."""
-    return CSS + f"@page {{ size: {page_size(paper, 'landscape')}; margin: 12mm; }}\n"
+    """The atlas page's stylesheet, printing on `paper` (a4, letter) landscape, each page's
+    number at its foot (Chromium draws @page margin boxes)."""
+    return CSS + (f"@page {{ size: {page_size(paper, 'landscape')}; margin: 12mm; "
+                  "@bottom-center { content: counter(page); font-size: 9pt; color: #786e62; } }\n")
+
+
+CONTENTS_ROWS = 90  # entries a printed contents page holds (3 columns of 30)
+
+
+def contents_pages(n: int) -> int:
+    """How many printed pages the contents of n plates take (one more for the text's entry)."""
+    return max(1, -(-(n + 1) // CONTENTS_ROWS))
+
+
+def plate_page(i: int, n: int) -> int:
+    """The printed page of plate i (from 0) of n: after the contents, a plate a page."""
+    return contents_pages(n) + i + 1
 
 
 def _section_of(timeline, corpus, stage: int):
@@ -234,39 +272,80 @@ CLOSERS = "」』）〕"
 def _notes_block(timeline, page: Page, corpus=None) -> str:
     esc = html.escape
     steps = [(k, timeline.steps[k]) for k in page.steps]
+    # the script's notes are its reasoning, most of them in English: a 中文 page shows those
+    # written in 中文 alone, and says where the others are
+    shown = [(k, s) for k, s in steps if s.note and (lang.current() == "en"
+                                                     or not _english(s.note))]
+    left = len([s for _, s in steps if s.note]) - len(shown)
     items = [f"<li>{k + 1}「{esc(enacted_words(corpus, s))}」：{esc(s.note)}</li>"
-             for k, s in steps if s.note]
+             for k, s in shown]
+    if left:
+        items.append("<li>" + esc(tr("The script's notes are written in English: "
+                                     "`atlas --lang en` prints them.")) + "</li>")
     if not items:
         return ""
-    return ('<div class="notes"><b>Choices the script makes where the text is silent</b>'
-            f"<ul>\n{''.join(items)}\n</ul></div>")
+    return (f'<div class="notes"><b>{esc(tr("Choices the script makes where the text is silent"))}'
+            f"</b><ul>\n{''.join(items)}\n</ul></div>")
 
 
-def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a4") -> str:
-    """The atlas' one page: contents, then each plate beside its text; printed, on `paper`."""
+def _english(text: str) -> bool:
+    """Whether a note is (in part) English prose: three Latin letters in a row."""
+    import re
+
+    return re.search(r"[A-Za-z]{2,}", text) is not None
+
+
+def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a4",
+               svg: bool = True) -> str:
+    """The atlas' one page: contents, then each plate beside its text; printed, on `paper`;
+    svg: each plate links its SVG (else its PNG)."""
     esc = html.escape
     contents = "\n".join(f'<li><a href="#{p.anchor}">{esc(p.title)}</a></li>' for p in pages_)
+    n = len(pages_)
+    texts_at = contents_pages(n) + n + 1
+    rows = [(f"#{p.anchor}", p.title, plate_page(i, n)) for i, p in enumerate(pages_)]
+    rows.append(("#texts", tr("Text, notes and choices"), texts_at))
+    printed = "".join(
+        f'<div class="print contents-page">'
+        + (f"<h1>{esc(title)}</h1><h2>{esc(tr('Contents'))}</h2>" if j == 0 else "")
+        + "<ol>" + "".join(f'<li><a class="t" href="{a}">{esc(t)}</a><span class="dots">'
+                           f'</span><span class="p">{pg}</span></li>'
+                           for a, t, pg in rows[j:j + CONTENTS_ROWS]) + "</ol></div>\n"
+        for j in range(0, len(rows), CONTENTS_ROWS))
+    texts = []
     body = []
     for i, p in enumerate(pages_):
         prev = (f'<a href="#{pages_[i - 1].anchor}">← {esc(pages_[i - 1].title)}</a>'
                 if i else "<span></span>")
         nxt = (f'<a href="#{pages_[i + 1].anchor}">{esc(pages_[i + 1].title)} →</a>'
-               if i + 1 < len(pages_) else '<a href="#top">↑ contents</a>')
-        png, svg = f"{PLATES}/{p.anchor}.png", f"{PLATES}/{p.anchor}.svg"
+               if i + 1 < len(pages_) else f'<a href="#top">{esc(tr("↑ contents"))}</a>')
+        png = f"{PLATES}/{p.anchor}.png"
+        vec = f"{PLATES}/{p.anchor}.svg" if svg else png
         body.append(
             f'<section class="page" id="{p.anchor}">\n'
-            f'<figure><a href="{svg}"><img src="{png}" width="{PLATE_SIZE[0]}" '
+            f'<figure><a href="{vec}"><img src="{png}" width="{PLATE_SIZE[0]}" '
             f'height="{PLATE_SIZE[1]}" alt="{esc(p.title)}"></a>'
-            f'<figcaption>t = {p.t:.1f} s · <a href="{svg}">SVG</a> · '
-            f'<a href="{png}">PNG</a></figcaption></figure>\n'
+            f'<figcaption>{esc(tr("t = {t:.1f} s").format(t=p.t))}'
+            + (f' · <a href="{vec}">SVG</a>' if svg else "")
+            + f' · <a href="{png}">PNG</a></figcaption></figure>\n'
             f'<div class="text"><h2>{esc(p.title)}</h2>\n'
             f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p, corpus)}\n"
             f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
-    main, used = _substituted("\n".join(body))
+        # printed, the texts follow the plates, each naming its plate's page
+        where = tr("plate {n}, page {page}").format(n=i + 1, page=plate_page(i, n))
+        texts.append(f'<h3>{esc(p.title)}<span class="p">{esc(where)}</span></h3>\n'
+                     + _text_block(timeline, corpus, p).replace(' id="', ' data-id="')
+                     + "\n" + _notes_block(timeline, p, corpus))
+    main, used = _substituted(printed + "\n".join(body)
+                              + f'\n<div class="print texts" id="texts"><h2>'
+                              f'{esc(tr("Text, notes and choices"))}</h2>\n'
+                              + "\n".join(texts) + "</div>")
     # the character itself is not written: no font here draws it, so it would show as a box
-    subs = "".join(f'<p class="zhu">{esc(b)} stands for the character U+{ord(a):04X}, which no '
-                   "font here draws.</p>" for a, b in used)
-    return (f'<!DOCTYPE html>\n<html lang="zh-Hant">\n<head><meta charset="utf-8">\n'
+    subs = "".join('<p class="zhu">' + esc(tr("{shown} stands for the character U+{code:04X}, "
+                                             "which no font here draws.").format(
+                                                 shown=b, code=ord(a))) + "</p>"
+                   for a, b in used)
+    return (f'<!DOCTYPE html>\n<html lang="{html_lang()}">\n<head><meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{esc(title)}</title>\n<style>{page_css(paper)}</style>\n</head>\n<body>\n"
             f'<header id="top"><h1>{esc(title)}</h1>\n'
@@ -295,18 +374,20 @@ class AtlasInfo:
 
 def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
                 workers: int | None = None, progress: bool = True,
-                title: str = "鄉射禮圖", paper: str = "a4") -> AtlasInfo:
+                title: str = "鄉射禮圖", paper: str = "a4", svg: bool = False) -> AtlasInfo:
     """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
-    writing anything when a file it would write exists, unless `overwrite`."""
+    writing anything when a file it would write exists, unless `overwrite`. svg: each plate's
+    SVG too (a third of the drawing time; `plate --stage N -o FILE.svg` draws one)."""
     start = time.perf_counter()
     d = Path(folder)
     tl = compiled.timeline
     pages_ = pages(tl, steps, compiled.corpus)
     files: list[tuple[Path, bytes]] = [
-        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper)
+        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper, svg)
                           .encode("utf-8"))]
     files += font_files(d)
-    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in ("png", "svg")]
+    kinds = ("png", "svg") if svg else ("png",)
+    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in kinds]
     # before the slow part (write_all checks again as it writes)
     if not d.is_dir() and not d.parent.is_dir():
         raise OutputError(f"cannot create {d}: folder {d.parent} does not exist (create it "
@@ -314,9 +395,9 @@ def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite:
     if not overwrite:
         refuse_existing(p for p, _ in files)
     t0 = time.perf_counter()
-    drawn = draw_plates(compiled, pages_, workers, progress)
+    drawn = draw_plates(compiled, pages_, workers, progress, svg)
     seconds = time.perf_counter() - t0
     files = files[:3] + [(d / PLATES / f"{p.anchor}.{ext}", drawn[p.anchor][k])
-                         for p in pages_ for k, ext in enumerate(("png", "svg"))]
+                         for p in pages_ for k, ext in enumerate(kinds)]
     write_all(files, overwrite, folders=[d, d / PLATES, d / FONTS])
     return AtlasInfo(d, len(pages_), len(files), seconds, time.perf_counter() - start)

@@ -25,6 +25,8 @@ import numpy as np
 
 from viz.draw import trails
 from viz.export.common import FONT_FACE, FONT_FAMILY, SHEET_FORMATS, page_size
+from viz.base import lang
+from viz.base.lang import html_lang, tr
 from viz.model.timeline import POSTURES
 from viz.query.state import QueryError, dir_name
 from viz.query.words import clause_said, enacted_words
@@ -210,12 +212,41 @@ def plan_png(layout, cue: Cue, size: tuple[int, int] = PLAN_SIZE, breaks=None) -
         prims.append(Line(pts, PATH_COLOR, 2.0))
         prims.append(_arrowhead(cam, pts))
     prims.append(Circle(pts[-1], 0.6, PATH_COLOR, PATH_COLOR, 1.0, min_px=3.5))
+    prims += _plan_names(cam, cue, size)
     surf = pygame.Surface(size)
     surf.fill((250, 246, 238))
     pgdraw.draw(surf, prims, cam)
     buf = io.BytesIO()
     pygame.image.save(surf, buf, "plan.png")
     return buf.getvalue()
+
+
+PLAN_NAME_PX = 13.0
+
+
+def _plan_names(cam, cue: Cue, size: tuple[int, int]) -> list:
+    """The names of the places where the move starts and ends, beside its two ends and clear
+    of the path (one name when both are the same place), so the plan reads without the sheet's
+    columns: the start's in grey, the end's in the path's red."""
+    from viz.draw import labels
+    from viz.draw.display import Text
+
+    xy = cam.to_screen(np.asarray(cue.path, float).reshape(-1, 2))
+    # the path as small boxes a name must not cover (the path sampled every few px)
+    dense = [xy[0]]
+    for a, b in zip(xy[:-1], xy[1:]):
+        n = max(int(np.hypot(*(b - a)) // 4), 1)
+        dense += [a + (b - a) * (k / n) for k in range(1, n + 1)]
+    taken = [labels.circle_box(float(x), float(y), 4.0) for x, y in dense]
+    names = [(cue.end_place, xy[-1], PATH_COLOR)]
+    if cue.start_place != cue.end_place:
+        names.insert(0, (cue.start_place, xy[0], START_COLOR))
+    reqs = [labels.Label((float(p[0]), float(p[1])),
+                         *labels.text_size(n, PLAN_NAME_PX, pad=2), r=5.0)
+            for n, p, _ in names]
+    placed = labels.place_clear(reqs, taken, (1, 1, size[0] - 1, size[1] - 1))
+    return [Text(q.center, n, PLAN_NAME_PX, color, "c", bg=(250, 246, 238), screen=True)
+            for (n, _, color), q in zip(names, placed)]
 
 
 def _arrowhead(cam, pts):
@@ -236,15 +267,13 @@ def _arrowhead(cam, pts):
 
 # --- formats ----------------------------------------------------------------------------------
 
-def _xy(p: tuple[float, float]) -> str:
-    return f"({p[0]:.1f}, {p[1]:.1f})"
-
-
 def _where(c: Cue) -> str:
+    """Where he is, by the places' names (a handout names places; the coordinates are in the
+    csv and in `state --json`)."""
     if c.moves:
-        return (f"{c.start_place} {_xy(c.start)} → {c.end_place} {_xy(c.end)}, "
-                f"{c.walked:.1f} 尺")
-    return f"{c.end_place} {_xy(c.end)}"
+        return tr("{start} → {end}, {walked:.1f} 尺").format(
+            start=c.start_place, end=c.end_place, walked=c.walked)
+    return c.end_place
 
 
 def _facing(c: Cue) -> str:
@@ -252,18 +281,19 @@ def _facing(c: Cue) -> str:
 
 
 def _does(c: Cue) -> str:
-    parts = (["行"] if c.moves else ["轉"] if c.facing[0] != c.facing[1] else []) + list(c.gestures)
+    parts = ([tr("walks")] if c.moves else [tr("turns")] if c.facing[0] != c.facing[1]
+             else []) + list(c.gestures)
     if c.takes:
-        parts.append("取 " + LIST_SEP.join(c.takes))
+        parts.append(tr("takes {}").format(LIST_SEP.join(c.takes)))
     if c.gives:
-        parts.append("授/奠 " + LIST_SEP.join(c.gives))
+        parts.append(tr("gives or puts down {}").format(LIST_SEP.join(c.gives)))
     if c.says:
-        parts.append("曰 " + " ".join(f"「{s}」" for s in c.says))
+        parts.append(tr("says {}").format(" ".join(f"「{s}」" for s in c.says)))
     if c.comes:
-        parts.append({"enters": "入", "leaves": "出"}[c.comes])
+        parts.append(tr({"enters": "enters", "leaves": "leaves"}[c.comes]))
     if c.dress != c.dress_from:  # 袒決遂, or 襲 when all is taken off
-        parts.append("服 " + (c.dress or "襲"))
-    return "; ".join(parts or [c.posture])
+        parts.append(tr("wears {}").format(c.dress or "襲"))
+    return tr("; ").join(parts or [c.posture])
 
 
 def _held(c: Cue) -> str:
@@ -274,8 +304,18 @@ def _held(c: Cue) -> str:
 def _head(timeline, actor: int) -> tuple[str, str]:
     """The sheet's title (the role's name) and the line under it (id, label, party, note)."""
     a = timeline.actors[actor]
-    note = f" · {a.note}" if a.note else ""
-    return a.name, f"{a.id} · label {a.label} · party {a.party}{note}"
+    note = f" · {a.note}" if a.note and (lang.current() == "en" or not _latin(a.note)) else ""
+    return a.name, tr("{id} · label {label} · party {party}").format(
+        id=a.id, label=a.label, party=a.party) + note
+
+
+def _latin(text: str) -> bool:
+    """Whether the words are (in part) English prose: a note written in English is not shown
+    on a 中文 handout (the script's notes are its own reasoning, written in English; the
+    cast's and the text's words are 中文)."""
+    import re
+
+    return re.search(r"[A-Za-z]{2,}", text) is not None
 
 
 def to_csv(timeline, cues_: list[Cue]) -> str:
@@ -285,8 +325,8 @@ def to_csv(timeline, cues_: list[Cue]) -> str:
                 "from_x", "from_y", "to_place", "to_x", "to_y", "walked_chi", "facing_from",
                 "facing_to", "gestures", "posture", "holding", "takes", "gives", "says",
                 "comes", "dress"])
-    for c in cues_:
-        w.writerow([c.step, f"{c.t0:.2f}", f"{c.t1:.2f}", c.stage, c.cite, c.clause_id, c.clause,
+    for c in cues_:  # the step's number as the sheets and the window print it (from 1)
+        w.writerow([c.step + 1, f"{c.t0:.2f}", f"{c.t1:.2f}", c.stage, c.cite, c.clause_id, c.clause,
                     c.start_place, f"{c.start[0]:.1f}", f"{c.start[1]:.1f}", c.end_place,
                     f"{c.end[0]:.1f}", f"{c.end[1]:.1f}", f"{c.walked:.1f}", *c.facing,
                     LIST_SEP.join(c.gestures), c.posture, LIST_SEP.join(c.holding),
@@ -302,8 +342,14 @@ def clock(t: float) -> str:
 
 
 def _sheet(rite: str, plural: str = "") -> str:
-    """"cue sheet", after the rite's title when there is one (鄉射禮 cue sheet)."""
-    return f"{rite} cue sheet{plural}".strip()
+    """"cue sheet", after the rite's title when there is one (鄉射禮 cue sheet, 鄉射禮行事表)."""
+    return tr("{rite} cue sheets" if plural else "{rite} cue sheet").format(rite=rite).strip()
+
+
+def _about(n: int) -> str:
+    """The line under a sheet's title after the role: how many cues, what the columns mean."""
+    return tr("{n} cues; times in seconds from the start; places by the name of the nearest "
+              "(their coordinates in 尺 are in the csv)").format(n=n)
 
 
 def to_markdown(timeline, actor: int, cues_: list[Cue],
@@ -311,21 +357,23 @@ def to_markdown(timeline, actor: int, cues_: list[Cue],
     """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan); rite:
     the rite's title, in the heading."""
     name, ident = _head(timeline, actor)
-    lines = [f"# {name} — {_sheet(rite)}", "", f"{ident}; {len(cues_)} cues; times in seconds "
-             "from the start; positions in 尺 (x east, y north of the 堂廉's middle).", ""]
+    lines = [f"# {name} — {_sheet(rite)}", "", f"{ident}{tr('; ')}{_about(len(cues_))}", ""]
     if plan_link is None:
-        lines += ["(Plans of each move are left out when the sheet goes to the terminal; "
-                  "write it with -o FILE.md to get them beside it.)", ""]
+        lines += [tr("(Plans of each move are left out when the sheet goes to the terminal; "
+                     "write it with -o FILE.md to get them beside it.)"), ""]
     for c in cues_:
-        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s ({clock(c.t0)}) · {c.stage} · "
+        span = tr("{t0:.1f}–{t1:.1f} s").format(t0=c.t0, t1=c.t1)
+        lines += [f"## {c.step + 1}. {span} ({clock(c.t0)}) · {c.stage} · "
                   f"「{c.cite}」", ""]
         if c.clause:
             lines += [f"> {c.clause} ({c.clause_id})", ""]
-        lines += [f"- where: {_where(c)}", f"- facing: {_facing(c)}", f"- does: {_does(c)}",
-                  f"- holds: {_held(c)}"]
+        lines += [f"- {tr('where')}{tr(': ')}{_where(c)}",
+                  f"- {tr('facing')}{tr(': ')}{_facing(c)}",
+                  f"- {tr('does')}{tr(': ')}{_does(c)}",
+                  f"- {tr('holds ／ wears')}{tr(': ')}{_held(c)}"]
         link = plan_link(c) if plan_link is not None and c.moves else None
         if link:
-            lines += ["", f"![his path in step {c.step + 1}]({link})"]
+            lines += ["", f"![{tr('his path in step {n}').format(n=c.step + 1)}]({link})"]
         lines.append("")
     return "\n".join(lines)
 
@@ -363,7 +411,7 @@ img { display: block; max-width: 100%; height: auto; }
 """
 
 COLUMNS = ("n", "t", "text", "where", "facing", "does", "holds", "plan")
-HEADS = ("#", "s", "text", "where", "facing", "does", "holds ／ wears", "plan")
+HEADS = ("#", "s", "text", "where", "facing", "does", "holds ／ wears", "plan")  # msgids
 
 
 def _style(paper: str) -> str:
@@ -391,7 +439,7 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4",
 
                 breaks = scene.range_breaks(layout)
             data = base64.b64encode(plan_png(layout, c, breaks=breaks)).decode("ascii")
-            img = (f'<img width="{PLAN_SIZE[0]}" height="{PLAN_SIZE[1]}" alt="path" '
+            img = (f'<img width="{PLAN_SIZE[0]}" height="{PLAN_SIZE[1]}" alt="{esc(tr("path"))}" '
                    f'src="data:image/png;base64,{data}">')
         else:
             img = ""
@@ -404,13 +452,12 @@ def to_html(timeline, layout, actor: int, cues_: list[Cue], paper: str = "a4",
             f"<td>{esc(_where(c))}</td><td>{esc(_facing(c))}</td><td>{esc(_does(c))}</td>"
             f'<td>{esc(_held(c))}</td><td class="plan">{img}</td></tr>')
     cols = "".join(f'<col class="{k}">' for k in COLUMNS)
-    heads = "".join(f"<th>{h}</th>" for h in HEADS)
-    return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+    heads = "".join(f"<th>{esc(tr(h))}</th>" for h in HEADS)
+    return (f'<!DOCTYPE html>\n<html lang="{html_lang()}"><head><meta charset="utf-8">'
             f"<title>{esc(name)} — {esc(_sheet(rite))}</title><style>{_style(paper)}</style>"
             f"</head><body>\n<h1>{esc(name)} — {esc(_sheet(rite))}</h1>\n"
-            f"<p class=\"small\">{esc(ident)}; {len(cues_)} cues; times in seconds from the "
-            "start; positions in 尺 (x east, y north of the "
-            f"堂廉's middle).</p>\n<table><colgroup>{cols}</colgroup><thead><tr>{heads}</tr>"
+            f'<p class="small">{esc(ident)}{esc(tr("; "))}{esc(_about(len(cues_)))}</p>\n'
+            f"<table><colgroup>{cols}</colgroup><thead><tr>{heads}</tr>"
             "</thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></body></html>\n")
 
 
@@ -458,7 +505,7 @@ def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a
         items = "\n".join(f'<li><a href="{html.escape(f)}">{html.escape(timeline.actors[i].name)}'
                           f"</a> <span class=\"small\">{html.escape(timeline.actors[i].id)}</span>"
                           "</li>" for i, f in names)
-        return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
+        return (f'<!DOCTYPE html>\n<html lang="{html_lang()}"><head><meta charset="utf-8">'
                 f"<title>{html.escape(head)}</title><style>{_style(paper)}</style></head>"
                 f"<body>\n<h1>{html.escape(head)}</h1>\n<ul>\n{items}\n</ul></body></html>\n")
     return f"# {head}\n\n" + "\n".join(
