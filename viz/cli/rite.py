@@ -33,6 +33,11 @@ def _speed(text: str) -> float:
 
 
 def cmd_play(args) -> int:
+    from viz.app.nodisplay import refuse_without_display
+
+    refused = refuse_without_display()  # before the rite loads or a font is read: one line
+    if refused is not None:
+        return refused
     from viz.app.window import run
     from viz.model.progressive import Progressive
     from viz.model.reload import Reloader
