@@ -209,8 +209,13 @@ class App:
         return self.selected if self.selected is not None else self.pointer.archer()
 
     def fit(self) -> None:
-        """F: back to the framing of the moment (and no longer following anyone)."""
-        self.manual = None
+        """F: fit everything (the stage's whole extent: the view no longer follows the step's
+        people); F again, back to following the action. No longer following anyone either."""
+        whole = framing(self.model, self.size, self.t, self.closing, self.inset_on, None,
+                        whole=True)
+        cam = ManualCamera(whole.camera.scale, whole.camera.center)
+        self.manual = None if self.manual == cam else cam
+        self._manual_kind = whole.kind
         self.following = False
 
     def resize(self, size: tuple[int, int]) -> None:

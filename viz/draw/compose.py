@@ -35,6 +35,11 @@ HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its 
 UI_BASE = (1366, 768)  # px: the window at which the UI scale is 1
 UI_STEPS = (0.8, 2.0)  # the least and greatest user scale (Ctrl − / Ctrl +)
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
+# The default view follows the action (Model.step_bounds): who acts in a step, and those near
+STEP_NEAR = 20.0  # 尺 round them within which others are framed with them
+STEP_PAD = 6.0  # 尺 of margin
+STEP_MIN = (90.0, 64.0)  # 尺: the least the view shows across and deep (a hall's bay or two)
+STEP_SHARE = 0.45  # of the stage's extent (by area): beyond it, the stage is framed whole
 
 # The words the composer itself writes (templates; the model's names aside)
 INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
@@ -131,13 +136,37 @@ class Model:
             self._stage_bounds[stage] = self._measure_stage(stage)
         return self._stage_bounds[stage]
 
-    def _measure_stage(self, stage: int) -> Bounds:
+    @cached_property
+    def _deep_lim(self) -> tuple[bool, Bounds]:
+        """(deep, lim): the school and just outside its gate; the range has its inset (in a
+        court deep enough to hold the 侯, the gate lies beyond the range: the view reaches it
+        with breaks)."""
         site, rng = scene.site_bounds(self.layout), self.range
-        # the school and just outside its gate; the range has its inset (in a court deep
-        # enough to hold the 侯, the gate lies beyond the range: the view reaches it with breaks)
         deep = rng is not None and self.whole[1] < rng[1] - 20.0
-        lim = (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
-               self.near[3])
+        return deep, (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
+                      self.near[3])
+
+    def _in_main(self, xy: np.ndarray) -> np.ndarray:
+        """Which of these points the main view shows (not those in the range, with an inset)."""
+        deep, lim = self._deep_lim
+        rng = self.range
+        keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
+                & (xy[:, 1] <= lim[3]))
+        if deep:  # not those in the range, which the inset shows
+            keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
+        return keep
+
+    def _box(self, a: np.ndarray, pad: float) -> Bounds:
+        deep, lim = self._deep_lim
+        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
+             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
+        for brk in self.breaks if deep else ():
+            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
+                b = (b[0], brk.south + 1.0, b[2], b[3])
+        return b
+
+    def _measure_stage(self, stage: int) -> Bounds:
+        site = scene.site_bounds(self.layout)
         pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
                if f.kind == "hall"]
         tl = self.timeline
@@ -146,20 +175,68 @@ class Model:
             for t in np.linspace(s.t0, s.t1, 48):
                 fr = tl.sample(float(t))
                 xy = fr.xy[np.nonzero(fr.present)[0]]
-                keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
-                        & (xy[:, 1] <= lim[3]))
-                if deep:  # not those in the range, which the inset shows
-                    keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
-                pts.append(xy[keep])
+                pts.append(xy[self._in_main(xy)])
         a = np.vstack(pts) if pts else np.zeros((0, 2))
         if not len(a):
             return site
-        pad = 8.0
-        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
-             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
-        for brk in self.breaks if deep else ():
-            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
-                b = (b[0], brk.south + 1.0, b[2], b[3])
+        return self._box(a, 8.0)
+
+    @cached_property
+    def _step_bounds(self) -> dict[int, Bounds | None]:
+        return {}
+
+    def step_bounds(self, step: int) -> Bounds | None:
+        """What the default view frames during a step: the people who act in it (move, change
+        posture or speak) where they start and where they go, and whoever stands within
+        STEP_NEAR 尺 of them (the 賔 the 主人 greets, the 衆賔 behind him), at least STEP_MIN
+        尺 across. None when there is nobody to follow, or they spread over most of the stage
+        (the stage's own extent is framed then)."""
+        if step not in self._step_bounds:
+            self._step_bounds[step] = self._measure_step(step)
+        return self._step_bounds[step]
+
+    def _measure_step(self, step: int) -> Bounds | None:
+        tl = self.timeline
+        if not tl.steps or not 0 <= step < len(tl.steps):
+            return None
+        st = tl.steps[step]
+        frames = [tl.sample(float(t)) for t in np.linspace(st.t0, st.t1, 9)[:-1]]
+        frames.append(tl.sample(st.t1, True))
+        present = np.logical_or.reduce([f.present for f in frames])
+        xy = np.stack([f.xy for f in frames])  # (k, n, 2)
+        moved = (np.abs(xy - xy[0]).max(axis=(0, 2)) > 0.3)
+        posture = np.stack([f.posture for f in frames]) if hasattr(frames[0], "posture") \
+            else None
+        if posture is not None:
+            moved |= (posture != posture[0]).any(axis=0)
+        for f in frames:
+            for i, _ in f.captions:
+                if 0 <= i < len(moved):
+                    moved[i] = True
+        act = moved & present
+        if not act.any():
+            return None
+        pts = xy[:, act].reshape(-1, 2)
+        pts = pts[self._in_main(pts)]
+        if not len(pts):
+            return None
+        lo, hi = pts.min(axis=0) - STEP_NEAR, pts.max(axis=0) + STEP_NEAR
+        end = frames[-1]
+        around = end.xy[(end.present | frames[0].present)]
+        near = around[((around >= lo) & (around <= hi)).all(axis=1)]
+        a = np.vstack([pts, near[self._in_main(near)]])
+        b = self._box(a, STEP_PAD)
+        w, h = b[2] - b[0], b[3] - b[1]
+        if w < STEP_MIN[0]:
+            c = (b[0] + b[2]) / 2
+            b = (c - STEP_MIN[0] / 2, b[1], c + STEP_MIN[0] / 2, b[3])
+        if h < STEP_MIN[1]:
+            c = (b[1] + b[3]) / 2
+            b = (b[0], c - STEP_MIN[1] / 2, b[2], c + STEP_MIN[1] / 2)
+        whole = self.stage_bounds(st.stage)
+        area = (b[2] - b[0]) * (b[3] - b[1])
+        if area >= STEP_SHARE * (whole[2] - whole[0]) * (whole[3] - whole[1]):
+            return None  # they spread over the stage: frame all of it
         return b
 
 
@@ -284,26 +361,31 @@ def inset_body(box: Box) -> Box:
 
 
 def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False,
-            inset: bool = True, manual: ManualCamera | None = None, frame=None) -> Framing:
-    """Frame the moment: the 賔's gate when the rite is there; else the stage's extent with
-    the range in its inset, or (inset off, or no room) the whole site and range in one view.
-    `frame` may pass timeline.sample(t, closing) when the caller has it already."""
+            inset: bool = True, manual: ManualCamera | None = None, frame=None,
+            whole: bool = False) -> Framing:
+    """Frame the moment: the 賔's gate when the rite is there; else the people of the step
+    and where they go (Model.step_bounds), or the stage's extent when they spread over it
+    (whole: always the stage's extent, as F asks), with the range in its inset, or (inset
+    off, or no room) the whole site and range in one view. `frame` may pass
+    timeline.sample(t, closing) when the caller has it already."""
     tl = model.timeline
     frame = tl.sample(t, closing) if frame is None else frame
     kind = view_kind(model, frame)
     stage = tl.stage_at(t, closing)
-    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual)
+    step = -1 if whole or manual is not None or not tl.steps else tl.step_at(t, closing)
+    follow = model.step_bounds(step) if step >= 0 and kind == "site" else None
+    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow)
     fr = model.framings.get(key)
     if fr is None:
         if len(model.framings) >= FRAMINGS:
             model.framings.clear()
-        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual)
+        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual, follow)
     return replace(fr, camera=fr.camera.copy(),
                    inset=None if fr.inset is None else fr.inset.copy())
 
 
 def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: bool,
-             manual: ManualCamera | None) -> Framing:
+             manual: ManualCamera | None, follow: Bounds | None = None) -> Framing:
     mbox = areas(size)["map"]
     mx, my, mw, mh = mbox
     ibox = _inset_box(model, size, kind) if inset else None
@@ -314,7 +396,8 @@ def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: 
     elif kind == "elsewhere":
         cam.fit(model.elsewhere, margin=30)
     elif ibox is not None:
-        cam.fit(model.stage_bounds(stage), margin=18, box=(mx, my, mw - column_w(size), mh))
+        cam.fit(follow or model.stage_bounds(stage), margin=18,
+                box=(mx, my, mw - column_w(size), mh))
     else:
         b = model.whole
         dh = float(cam.ymap.fwd(b[3]) - cam.ymap.fwd(b[1]))

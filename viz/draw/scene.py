@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
 from string import Formatter
 
@@ -92,6 +92,7 @@ NAME_PX = 12.0  # px (× the UI scale): the smallest name on a token or a format
 TOKEN_PX = 13.5  # px (× the UI scale): a token's smallest radius, so a two-character name fits
 DETAIL_PX = 10.0  # px per 尺 (× the UI scale) from which what is held and set out is named
 DOT = 0.42  # a formation's member: this share of a token's radius
+JOIN = 3.0  # members of one body whose centres stand within this many token radii: one formation
 PROP_INK = (96, 64, 30)
 GROUP_BG = (255, 252, 240)
 CUP = set("觶爵觚散角")
@@ -737,15 +738,21 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
     k = max(o.px_per_chi, 1e-6)
     r = token_radius(o) * k
     yk = -np.asarray(ymap_for(o.breaks).fwd(xy[:, 1]), float) * k
-    # tokens that would meet (of either party: none hides another), joined (union-find)
+    # members of one body (the cast's bodies:) standing together, joined (union-find): tokens
+    # that would meet, or stand within a token's width of each other (a row of the 三耦 is one
+    # formation, not six tokens side by side). People of different bodies, or of none, are
+    # never joined: a formation's name is one body's (never the officers with the archers).
     dx = xy[:, None, 0] * k - xy[None, :, 0] * k
     dy = yk[:, None] - yk[None, :]
-    a, b = np.nonzero(np.triu(dx * dx + dy * dy < (2.0 * r + 1.0) ** 2, 1))
+    body = _bodies(timeline)[idx]
+    same = (body[:, None] == body[None, :]) & (body[:, None] >= 0)
+    a, b = np.nonzero(np.triu(same & (dx * dx + dy * dy < (JOIN * r + 1.0) ** 2), 1))
     if not len(a):
         return {}, [], []
     # dots and names on whole pixels, as to_px puts tokens and tags (_place_tags)
     px, py = np.round(xy[:, 0] * k).tolist(), np.round(yk).tolist()
     members = _members(len(idx), a, b)
+    present = Counter(body.tolist())  # each body's members in the scene
     groups: dict[int, int] = {}
     reqs: list = []
     dots: list[labels.BoxT] = []
@@ -758,13 +765,14 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
         for i in who:
             groups[i] = g
         g += 1
+        whole = present[int(body[ns[0]])] == len(ns)  # all of his body there is here
         key = (id(timeline), who, tuple(px[n] for n in ns), tuple(py[n] for n in ns), r,
-               o.ui)
+               o.ui, whole)
         kept = _formation_memo.get(key)
         if kept is None:  # worked out again only when one of them moved
             if len(_formation_memo) > 4096:
                 _formation_memo.clear()
-            kept = _formation_memo[key] = _formation(timeline, who, ns, px, py, r, k, o)
+            kept = _formation_memo[key] = _formation(timeline, who, ns, px, py, r, k, o, whole)
         dots += kept[0]
         reqs.append(kept[1])
     return groups, reqs, dots
@@ -804,30 +812,64 @@ _formation_memo: dict[tuple, tuple] = {}  # (members and where they stand) → (
 
 
 def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[float], r: float,
-               k: float, o: SceneOptions) -> tuple[list, tuple]:
-    """One formation's dots' boxes and its name's placement request."""
+               k: float, o: SceneOptions, whole: bool = False) -> tuple[list, tuple]:
+    """One formation's dots' boxes and its name's placement request. The name stands at its
+    members: it is tried first above the member at the formation's top (the middle one of a
+    row), then around him, then further out with a leader line to him. whole: every member of
+    the body present is in it (named by the body: 三耦, 衆賔 六人)."""
     rd = r * DOT * 1.9
     size = name_px(o)
     dots = [(px[n] - rd, py[n] - rd, px[n] + rd, py[n] + rd) for n in ns]
-    # the middle on a whole pixel and the reach up to an even one: the name is placed again
-    # when the formation has moved a pixel or grown, not each time one of it crosses one
-    cx, cy = round(sum(px[n] for n in ns) / len(ns)), round(sum(py[n] for n in ns) / len(ns))
-    reach = 2 * math.ceil(max(math.hypot(px[n] - cx, py[n] - cy) for n in ns) / 2) + rd
-    named = _group_names.get((id(timeline), who))
+    cx = sum(px[n] for n in ns) / len(ns)
+    top = min(ns, key=lambda n: (py[n], abs(px[n] - cx)))
+    named = _group_names.get((id(timeline), who, whole))
     if named is None:
         acts = [timeline.actors[i] for i in who]
-        text = group_name([a.name for a in acts],
-                          [short_label(a.label or a.name) for a in acts])
+        text = body_name(acts) if whole else ""
+        text = text or group_name([a.name for a in acts],
+                                  [short_label(a.label or a.name) for a in acts])
         parties = {a.party for a in acts}
         if len(_group_names) > 4096:
             _group_names.clear()
-        named = _group_names[(id(timeline), who)] = (
+        named = _group_names[(id(timeline), who, whole)] = (
             text, party_color(acts[0].party) if len(parties) == 1 else INK)
     text, col = named
-    t = Text((cx / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size, max_px=size,
-             bg=GROUP_BG, border=col)
-    req = labels.Label((cx, cy), *labels.text_size(text, round(size), 2), r=reach)
+    t = Text((px[top] / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size,
+             max_px=size, bg=GROUP_BG, border=col)
+    req = labels.Label((px[top], py[top]), *labels.text_size(text, round(size), 2), r=rd,
+                       order=GROUP_ORDER)
     return dots, ("group", who[0], t, req)
+
+
+GROUP_ORDER = ("n", "ne", "nw", "e", "w", "s", "se", "sw")  # a formation's name: above it first
+
+
+def body_name(acts) -> str:
+    """A whole body's name, as the cast's bodies: give it: 三耦 (a count in its name), else with
+    the count (衆賔 六人); "" when they are not all of one body."""
+    bodies = {a.body for a in acts}
+    if len(bodies) != 1 or not next(iter(bodies)):
+        return ""
+    name = next(iter(bodies))
+    if any(c in NUMERALS for c in name):
+        return name
+    return GROUP_NOTE.format(stem=name, n=numeral(len(acts)))
+
+
+_body_ids: dict[int, tuple] = {}  # id(timeline) → (timeline, each actor's body as a number)
+
+
+def _bodies(timeline) -> np.ndarray:
+    """Each actor's body as a number (-1: none), the same number for one body."""
+    got = _body_ids.get(id(timeline))
+    if got is None or got[0] is not timeline:
+        names: dict[str, int] = {}
+        arr = np.asarray([names.setdefault(a.body, len(names)) if getattr(a, "body", "")
+                          else -1 for a in timeline.actors], int)
+        if len(_body_ids) > 16:
+            _body_ids.clear()
+        got = _body_ids[id(timeline)] = (timeline, arr)
+    return got[1]
 
 
 def set_down_objects(timeline, frame, o: SceneOptions) -> tuple[bytes, list[Primitive]]:
