@@ -182,7 +182,8 @@ def _when(p: argparse.ArgumentParser) -> None:
     g.add_argument("--at", type=float, metavar="SECONDS", help="a time from the start")
     g.add_argument("--after", metavar="TEXT",
                    help="when the step citing the last character of TEXT has finished")
-    g.add_argument("--stage", metavar="NAME", help="the end of that stage (its name, a beginning of one name, or its number)")
+    g.add_argument("--stage", metavar="NAME", help="the start of that stage, its first instant "
+                   "(its number, its name or a name's beginning; as play --stage opens)")
 
 
 def _size(text: str) -> tuple[int, int]:
