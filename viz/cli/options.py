@@ -147,6 +147,10 @@ def resolve_rite(args: argparse.Namespace) -> None:
     if args.rite is not None and script:
         raise InputError(Problem(Loc("--rite", 1, 1), "--rite and --script both name the rite's "
                                                       "script; give one of them"))
+    if getattr(args, "reading", None):  # 敖继公 as the files write it: 敖繼公
+        from viz.text.variants import traditional
+
+        args.reading = [traditional(r) for r in args.reading]
     first = script[0] if isinstance(script, list) and script else script
     pkg = find(args.rite) if args.rite is not None else of_script(first) if first else default()
     args.package = pkg
