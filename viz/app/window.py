@@ -102,12 +102,12 @@ def _save_new(folder: Path, data: bytes) -> Path:
 
 def choose_size(desktop: tuple[int, int] | None,
                 default: tuple[int, int] = DEFAULT_SIZE) -> tuple[int, int]:
-    """The window's first size: the default, made smaller to fit SCREEN_SHARE of the display
-    (1366×768 → 1229×675); the default when the display's size is unknown."""
+    """The window's first size: SCREEN_SHARE of the display, what its title bar, taskbar and
+    dock leave (1366×768 → 1229×675, 1920×1080 → 1728×950); the default when the display's
+    size is unknown."""
     if not desktop or min(desktop) <= 0:
         return default
-    return (max(min(default[0], int(desktop[0] * SCREEN_SHARE[0])), 64),
-            max(min(default[1], int(desktop[1] * SCREEN_SHARE[1])), 64))
+    return (max(int(desktop[0] * SCREEN_SHARE[0]), 64), max(int(desktop[1] * SCREEN_SHARE[1]), 64))
 
 
 def desktop_size() -> tuple[int, int] | None:
@@ -525,7 +525,8 @@ class App:
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None, progressive=None, t: float = 0.0, speed: float = 1.0,
-        playing: bool = True, fullscreen: bool = False, title: str = "鄉射禮") -> int:
+        playing: bool = True, fullscreen: bool = False, title: str = "鄉射禮",
+        ui: float = 1.0) -> int:
     """Open the window and play; returns the exit status. title: the rite's (its manifest's
     title:), first in the window's title. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
@@ -546,6 +547,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
               progressive=progressive)
     if fullscreen:
         app.classroom.toggle_fullscreen()
+    app.ui = float(ui)  # --scale: as Ctrl + / − would make it
     app.seek(t)
     app._set(speed=speed)
     if playing:

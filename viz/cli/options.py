@@ -16,7 +16,7 @@ from viz.base.errors import InputError, Loc, Problem
 VALUE_OPTIONS = {"--rite", "--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
                  "--stage", "-o",
                  "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
-                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi"}
+                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi", "--scale"}
 
 
 def load_all(script_path: str | Path, layout_path: str | Path, readings: tuple = (),

@@ -454,7 +454,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected, marks.thing)
     lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
     layers = [_static(model, "plan", mbox, cam,
-                      lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
+                      lambda: _plan(model, cam, True, hide, ui) + objects, hide,
+                      lying + f"ui{ui:g}".encode())]
     layers += marks.layers("", mbox, cam)
     layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
     layers += marks.rings("", mbox, cam)
@@ -745,10 +746,10 @@ def _static(model: Model, name: str, clip: Box, camera: Camera,
 
 
 def _plan(model: Model, camera: Camera, places: bool,
-          hide: frozenset = frozenset()) -> list[Primitive]:
+          hide: frozenset = frozenset(), ui: float | None = None) -> list[Primitive]:
     lay = things.shown(model.layout, hide)
     return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
-            + scene.place_labels(lay, camera.scale, places))
+            + scene.place_labels(lay, camera.scale, places, ui))
 
 
 def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):

@@ -303,9 +303,15 @@ def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
     return out
 
 
-def place_labels(layout, px_per_chi: float, places: bool = True) -> list[Primitive]:
+PLACE_PX = 12.0  # px (× the UI scale): the window's place names, legible from a classroom's back
+PLACE_INK = (112, 102, 88)
+
+
+def place_labels(layout, px_per_chi: float, places: bool = True,
+                 ui: float | None = None) -> list[Primitive]:
     """Names of features and places, small and grey, leaving out those that would collide at
-    this zoom: features first (they are drawn), then places in the layout's order."""
+    this zoom: features first (they are drawn), then places in the layout's order. ui: the
+    window's UI scale (names PLACE_PX × ui and up, darker); None: a plate's small names."""
     taken: list[tuple[float, float, float, float]] = []
     out: list[Primitive] = []
 
@@ -328,6 +334,8 @@ def place_labels(layout, px_per_chi: float, places: bool = True) -> list[Primiti
         (x, y), anchor = _feature_label_at(f)
         named.add(f.name)
         size = 12.0 if f.kind in ("hall", "stair", "gate") else 11.0
+        if ui is not None:
+            size = (PLACE_PX + (1.0 if size == 12.0 else 0.0)) * ui
         if free(x, y, text, size, anchor):
             out.append(Text((x, y), text, size, LABEL, anchor))
     # regions, the roof's parts and points one only passes through are not worth a label
@@ -337,10 +345,10 @@ def place_labels(layout, px_per_chi: float, places: bool = True) -> list[Primiti
         if name in named or name in skip or "via point" in note:
             continue
         x, y = float(p.x), float(p.y)
-        if free(x, y - 0.6 / max(px_per_chi, 1e-6) * 4, name, 10.0, "n"):
+        size, ink = (10.0, (140, 130, 116)) if ui is None else (PLACE_PX * ui, PLACE_INK)
+        if free(x, y - 0.6 / max(px_per_chi, 1e-6) * 4, name, size, "n"):
             out.append(Circle((x, y), 0.25, (150, 140, 126), None, min_px=1.5))
-            out.append(Text((x, y - 0.6 / max(px_per_chi, 1e-6) * 4), name, 10, (140, 130, 116),
-                            "n"))
+            out.append(Text((x, y - 0.6 / max(px_per_chi, 1e-6) * 4), name, size, ink, "n"))
     return out
 
 

@@ -12,21 +12,23 @@ from viz.draw.compose import Model, View, compose
 
 
 def render_surface(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
-                   closing: bool = False) -> pygame.Surface:
+                   closing: bool = False, ui: float = 1.0) -> pygame.Surface:
     """The frame at t (closing: as the step ending at t left it, e.g. `--after TEXT`) on an
     offscreen Surface: the layers the window draws for the same size, t and default view."""
     # neither pygame.init() nor a display: surfaces and the font are all a shot needs
     model = pgdraw.with_font(Model(layout, timeline, corpus))
     size = (int(size[0]), int(size[1]))
     surface = pygame.Surface(size)
-    pgdraw.draw_layers(surface, compose(model, View(), size, t, closing).layers)
+    pgdraw.draw_layers(surface, compose(model, View(ui=ui), size, t, closing).layers)
     return surface
 
 
 def render_png(layout, timeline, corpus, t: float, size: tuple[int, int] = (1280, 800),
                path: str | Path = "shot.png", overwrite: bool = False,
-               closing: bool = False) -> Path:
-    """Write the frame at t to `path` atomically; refuses to replace a file unless overwrite."""
+               closing: bool = False, ui: float = 1.0) -> Path:
+    """Write the frame at t to `path` atomically; refuses to replace a file unless overwrite.
+    ui: the user's scale (the window's Ctrl + / −, play's and shot's --scale)."""
     buf = io.BytesIO()
-    pygame.image.save(render_surface(layout, timeline, corpus, t, size, closing), buf, "shot.png")
+    pygame.image.save(render_surface(layout, timeline, corpus, t, size, closing, ui), buf,
+                      "shot.png")
     return atomic_write_bytes(path, buf.getvalue(), overwrite=overwrite)
