@@ -38,7 +38,7 @@ FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom mak
 # The default view follows the action (Model.step_bounds): who acts in a step, and those near
 STEP_NEAR = 20.0  # 尺 round them within which others are framed with them
 STEP_PAD = 6.0  # 尺 of margin
-STEP_MIN = (90.0, 64.0)  # 尺: the least the view shows across and deep (a hall's bay or two)
+STEP_MIN = (120.0, 84.0)  # 尺: the least the view shows across and deep (a hall's bay or two)
 STEP_SHARE = 0.45  # of the stage's extent (by area): beyond it, the stage is framed whole
 
 # The words the composer itself writes (templates; the model's names aside)
@@ -789,6 +789,7 @@ def _people(model: Model, frame, o: SceneOptions) -> list[Primitive]:
     """What is held (glyphs) and counts of what lies set down, then the people, then what
     they say (back to front)."""
     if not frame.present.any() and not frame.prop_visible.any():
+        scene.forget_drawn(o.captions)
         return []  # nobody and nothing in this view (the inset, mostly)
     tl = model.timeline
     captions = o.captions

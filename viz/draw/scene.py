@@ -710,6 +710,7 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
         tags[name] = old
         out.setdefault((kind, who), []).extend(old[3])
     memo.tags = tags
+    _last_pass[bool(o.captions)] = _record(keys, reqs, placed, groups, tokens, o)
     held: dict[int, list[Primitive]] = {}
     for (kind, who), prims in out.items():
         if kind in ("bow", "held"):
@@ -718,6 +719,46 @@ def _place_tags(timeline, frame, o: SceneOptions) -> _Tags:
                  [p for (kind, _), prims in out.items() if kind == "said" for p in prims],
                  groups, [p for (kind, _), prims in out.items() if kind == "group"
                           for p in prims])
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A name the last frame drew, as placed (px of the view's plane: the screen's, moved)."""
+
+    kind: str  # "group" (a formation's name), "held", "bow", "said", "set_down", "thing"
+    who: tuple[int, ...]  # its people (a formation's members; one owner; none)
+    text: str
+    box: labels.BoxT
+    anchor: tuple[float, float]
+
+
+_last_pass: dict[bool, tuple[list[Drawn], list[labels.BoxT]]] = {}
+
+
+def last_drawn(main: bool = True) -> tuple[list[Drawn], list[labels.BoxT]]:
+    """The names the last frame drew in the main view (main) or the range inset, and its
+    tokens' and dots' boxes: what tests/test_classroom_labels.py checks (a formation's name
+    stands at its members, is one body's, meets no other name)."""
+    return _last_pass.get(main, ([], []))
+
+
+def forget_drawn(main: bool) -> None:
+    """Nothing was drawn in that view this frame (nobody in it)."""
+    _last_pass.pop(bool(main), None)
+
+
+def _record(keys, reqs, placed, groups: dict[int, int], tokens, o: SceneOptions):
+    members: dict[int, list[int]] = {}
+    for i, g in groups.items():
+        members.setdefault(g, []).append(i)
+    by_first = {min(ms): tuple(sorted(ms)) for ms in members.values()}
+    out = []
+    for (kind, who, t, req), p in zip(reqs, placed, strict=True):
+        if o.lod and p.clash > 0 and kind not in ("group", "thing"):
+            continue  # left out, as _place_tags leaves it
+        people = by_first.get(who, (who,)) if kind == "group" else ((who,) if who >= 0 else ())
+        out.append(Drawn(kind, people, t.text, p.box, req.anchor))
+    return out, list(tokens)
 
 
 def _formations(timeline, frame, c: _Cols, o: SceneOptions, memo: _ViewMemo):
@@ -844,12 +885,24 @@ def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[fl
     text, col = named
     t = Text((px[top] / k, 0.0), text, size / k, col, "c", unit="chi", min_px=size,
              max_px=size, bg=GROUP_BG, border=col)
-    req = labels.Label((px[top], py[top]), *labels.text_size(text, round(size), 2), r=rd,
-                       order=GROUP_ORDER)
+    w, h = labels.text_size(text, round(size), 2)
+    also = []  # then beside each of the others, nearest the top first; then a row further out
+    near = sorted((n for n in ns if n != top),
+                  key=lambda n: (py[n] - py[top]) ** 2 + (px[n] - px[top]) ** 2)[:GROUP_BESIDE]
+    for n in near:
+        for d in GROUP_ORDER:
+            dx, dy = labels.DIRS[d]
+            cx, cy = px[n] + dx * (rd + 1 + w / 2), py[n] + dy * (rd + 1 + h / 2)
+            also.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    for n in [top, *near]:
+        also += [tuple(b) for b in labels._rings(labels.Label((px[n], py[n]), w, h, r=rd), 1, 1)
+                 .tolist()]
+    req = labels.Label((px[top], py[top]), w, h, r=rd, order=GROUP_ORDER, also=tuple(also))
     return dots, ("group", who[0], t, req)
 
 
 GROUP_ORDER = ("n", "ne", "nw", "e", "w", "s", "se", "sw")  # a formation's name: above it first
+GROUP_BESIDE = 12  # members beside whom a formation's name is tried before further out
 
 
 def body_name(acts) -> str:
