@@ -85,3 +85,25 @@ def test_one_dev_py_at_a_time_makes_the_venv(tmp_path):
     for t in threads:
         t.join()
     assert order == ["first in", "first out", "second in"]
+
+
+def test_a_stage_played_out_of_the_texts_order_says_both_numbers_and_why():
+    """鄉飲酒禮 plays 經第24節 (the 遵者) after 一人舉觶, as its first clause bids."""
+    from types import SimpleNamespace as NS
+
+    from viz.draw.hud import out_of_order
+    secs = {"一人舉觶": NS(index=10, name="一人舉觶"), "24": NS(index=24, name="遵者入之禮"),
+            "升歌": NS(index=11, name="升歌")}
+    corpus = NS(section_named=secs.get, clauses=[
+        NS(section=24, text="賔若有遵者諸公大夫則既一人舉觶乃入"), NS(section=11, text="設席")])
+    stages = [NS(index=9, name="一人舉觶", section="一人舉觶"),
+              NS(index=10, name="遵者入之禮", section="24"),
+              NS(index=11, name="遵者酢主人", section="24"),
+              NS(index=12, name="升歌", section="升歌")]
+    stages = [NS(index=i, name=f"s{i}", section="") for i in range(9)] + stages
+    tl = NS(stages=stages)
+    corpus.section_named = lambda name: secs.get(name)
+    assert out_of_order(tl, stages[9], corpus) == ""
+    assert out_of_order(tl, stages[12], corpus) == (
+        "第13節目 · 經第11節：經第24節遵者入之禮演於第11–12節目，經云「賔若有遵者諸公大夫則既一人舉觶乃入」")
+    assert out_of_order(tl, stages[10], corpus).startswith("第11節目 · 經第24節：經云「賔若有遵者")
