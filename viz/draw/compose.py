@@ -234,10 +234,23 @@ class Model:
             c = (b[1] + b[3]) / 2
             b = (b[0], c - STEP_MIN[1] / 2, b[2], c + STEP_MIN[1] / 2)
         whole = self.stage_bounds(st.stage)
+        b = _slid_within(b, whole)  # widened past the school's wall: slid back over it
         area = (b[2] - b[0]) * (b[3] - b[1])
         if area >= STEP_SHARE * (whole[2] - whole[0]) * (whole[3] - whole[1]):
             return None  # they spread over the stage: frame all of it
         return b
+
+
+def _slid_within(b: Bounds, whole: Bounds) -> Bounds:
+    """b moved (not resized) to lie within whole along each axis where it is the smaller."""
+    out = list(b)
+    for lo, hi in ((0, 2), (1, 3)):
+        size = b[hi] - b[lo]
+        if size >= whole[hi] - whole[lo]:
+            continue
+        shift = max(whole[lo] - b[lo], 0.0) + min(whole[hi] - b[hi], 0.0)
+        out[lo], out[hi] = b[lo] + shift, b[hi] + shift
+    return (out[0], out[1], out[2], out[3])
 
 
 @dataclass(frozen=True)
