@@ -107,3 +107,16 @@ def test_a_stage_played_out_of_the_texts_order_says_both_numbers_and_why():
     assert out_of_order(tl, stages[12], corpus) == (
         "第13節目 · 經第11節：經第24節遵者入之禮演於第11–12節目，經云「賔若有遵者諸公大夫則既一人舉觶乃入」")
     assert out_of_order(tl, stages[10], corpus).startswith("第11節目 · 經第24節：經云「賔若有遵者")
+
+
+@pytest.mark.parametrize("mouse", [(5, 5), (300, 200), (590, 390), (20, 395)])
+def test_the_tooltip_stays_on_screen(mouse):
+    """Turned back near the right edge, a long tip is not pushed past the left one."""
+    from viz.draw import hud
+    from viz.draw.compose import _tooltip
+
+    size = (600, 400)
+    tip = "衆賔之長 · 立 · 執弓矢 · 上耦上射之南 · 東面"
+    t = _tooltip(tip, mouse, size)
+    w = hud.text_width(tip, 13) + 8
+    assert t.anchor.endswith("w") and 0 <= t.pos[0] and t.pos[0] + w <= size[0]

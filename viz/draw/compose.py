@@ -928,13 +928,16 @@ def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float, hit: Pick) -> 
 
 
 def _tooltip(tip: str, mouse, size) -> Text:
-    """Beside the cursor, turned back inside the window near its right and bottom edges."""
+    """Beside the cursor, turned back inside the window near its right and bottom edges, and
+    never past its left edge either (a long tip near the right of a narrow map is moved left
+    only as far as the window's edge)."""
     x, y = mouse
-    right = x + 14 + hud.text_width(tip, 13) + 8 > size[0]
+    w = max((hud.text_width(line, 13) for line in tip.split("\n")), default=0.0) + 8
+    left = x + 14 if x + 14 + w <= size[0] else max(x - 10 - w, 2.0)
+    left = min(left, max(size[0] - w - 2, 2.0))
     below = y + 40 > size[1]
-    return Text((x + (-10 if right else 14), y + (-10 if below else 12)), tip, 13, hud.INK,
-                ("s" if below else "n") + ("e" if right else "w"), bg=(255, 253, 244),
-                border=hud.INK, screen=True)
+    return Text((left, y + (-10 if below else 12)), tip, 13, hud.INK,
+                ("s" if below else "n") + "w", bg=(255, 253, 244), border=hud.INK, screen=True)
 
 
 def chars_drawn(model: Model) -> str:
