@@ -181,3 +181,12 @@ def test_the_model_is_unchanged_by_the_framing(whole, capsys):
     assert main(["state", "--stage", "初射", "--json"]) == 0
     s = json.loads(capsys.readouterr().out)
     assert all("body" not in a for a in s["actors"])
+
+
+def test_no_empty_range_inset_before_the_hou_is_set_up(model, whole):
+    """戒賔 and 設席陳器: no 侯 yet and nobody on the range, so no empty inset frame; once the
+    侯 is up (初射) the inset is drawn."""
+    tl = whole.timeline
+    for n in (0, 1):
+        assert drawn_framing(model, View(), SIZE, tl.stages[n].t0 + 1.0).inset_box is None
+    assert drawn_framing(model, View(), SIZE, tl.stages[17].t0).inset_box is not None

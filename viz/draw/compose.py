@@ -509,7 +509,23 @@ def drawn_framing(model: Model, view: View, size: tuple[int, int], t: float,
     frame = model.timeline.sample(t, closing) if frame is None else frame
     fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
                         view.compare)
+    if fr.inset is not None and _range_empty(model, frame):
+        fr = replace(fr, inset=None, inset_box=None)  # no empty frame (戒賔: no 侯 yet)
     return _clear_of_people(model, fr, frame, size, ui_scale(size, view.ui))
+
+
+def _range_empty(model: Model, frame) -> bool:
+    """Nothing to see on the range: the 侯 not yet set up (or taken down), nobody on it and
+    nothing lying there."""
+    rng = model.range
+    if rng is None or "侯" not in things.hidden(model.timeline, frame):
+        return False
+    x0, y0, x1, y1 = rng
+
+    def inside(xy, on):
+        return bool((on & (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0)
+                     & (xy[:, 1] <= y1)).any())
+    return not (inside(frame.xy, frame.present) or inside(frame.prop_xy, frame.prop_visible))
 
 
 def pick(model: Model, view: View, size: tuple[int, int], t: float, closing: bool,
