@@ -183,10 +183,29 @@ def test_f11_goes_fullscreen_and_back_under_the_dummy_driver(tmp_path):
     assert a.size == full.get_size() == tuple(pygame.display.get_desktop_sizes()[0])
     assert a.state.toast == tr_done(classroom.FULLSCREEN_ON)
     a.draw(full)  # draws at the new size
+    a.classroom._switched -= classroom.FULLSCREEN_SETTLE  # a second press, a moment later
     press(a, pygame.K_F11)
     back = pygame.display.get_surface()
     assert not a.classroom.fullscreen and not back.get_flags() & pygame.FULLSCREEN
     assert a.size == back.get_size() == (640, 400)
+
+
+def test_f11_held_switches_once(tmp_path):
+    """Held, F11's repeat comes back after the switch as fresh presses (the window lost the
+    keyboard's focus: KEYUP, KEYDOWN …): it switches once, and again only on a later press."""
+    surface = pygame.display.set_mode((640, 400), pygame.RESIZABLE)
+    a = App(Layout(), fake_timeline(), fake_corpus(), size=surface.get_size(),
+            shots_dir=tmp_path)
+    now = [100.0]
+    a.classroom.clock = lambda: now[0]
+    for _ in range(6):  # 60 ms apart, as pygame.key.set_repeat(350, 60) sends them
+        press(a, pygame.K_F11)
+        now[0] += 0.06
+    assert a.classroom.fullscreen
+    now[0] += 1.0  # let go, and pressed again
+    press(a, pygame.K_F11)
+    assert not a.classroom.fullscreen
+    pygame.display.set_mode((640, 400), pygame.RESIZABLE)
 
 
 def test_f11_that_the_display_refuses_is_said(app, monkeypatch):

@@ -31,7 +31,7 @@ def test_check_passes_on_the_bundled_files(capsys):
 
 def test_state_json_after_the_bows_on_the_hall(capsys):
     # 主人阼階上當楣北面再拜，賔西階上當楣北面答再拜
-    code, out, _ = run(capsys, "state", "--stage", "迎賔", "--json")
+    code, out, _ = run(capsys, "state", "--after", "賔西階上當楣北面答再拜", "--json")
     assert code == 0
     s = json.loads(out)
     assert s["stage"]["name"] == "迎賔" and s["step"]["page"] == "011-4b"

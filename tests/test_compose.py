@@ -120,8 +120,11 @@ def test_a_stage_is_measured_once_per_model_and_a_frame_samples_once():
     compose(m, View(), SIZE, 1.0)
     first = tl.samples
     assert first > 10  # the stage's extent, sampled through it
-    compose(m, View(), SIZE, 6.25)
-    assert tl.samples == first + 1
+    compose(m, View(), SIZE, 6.25)  # another step: measured once (who acts in it) …
+    step = tl.samples - first - 1
+    assert 0 < step <= 10
+    compose(m, View(), SIZE, 6.3)  # … and then a frame of it samples once
+    assert tl.samples == first + step + 2
 
 
 def test_closing_shows_the_step_just_finished_not_the_next():

@@ -180,7 +180,7 @@ def test_two_readings_given(capsys, small):
 
 @pytest.mark.parametrize("args,message", [
     ((), "give --reading NAME"),
-    (("--reading", "王肅"), "--reading:1:1: no file knows the reading '王肅'"),
+    (("--reading", "王肅"), "--reading: no file knows the reading '王肅'"),
     (("--reading", "a", "--reading", "b", "--reading", "c"), "found 3 --reading"),
 ])
 def test_diff_errors(capsys, small, args, message):

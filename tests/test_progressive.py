@@ -107,12 +107,12 @@ def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, ca
     assert compiled[2:] == [None]  # the window's look shows the whole rite's bar
     from viz.draw.plate import stage_parts
     from viz.export.plate import render_plate
-    from viz.query.state import resolve_moment, stage_index
+    from viz.query.state import stage_index
 
-    m = resolve_moment(whole.timeline, whole.corpus, stage="迎賔")
     part, = stage_parts(whole.timeline, stage_index(whole.timeline, "迎賔"), whole.corpus)
+    t = part.moment(whole.timeline)  # a stage plate is the stage whole: drawn at its end
     assert (tmp_path / "a.svg").read_text(encoding="utf-8") == render_plate(
-        whole, m.t, m.closing, part=part)[1]  # the stage plate, one: 迎賔 has 12 moves
+        whole, t, True, part=part)[1]  # the stage plate, one: 迎賔 has 12 moves
     capsys.readouterr()
 
 

@@ -19,7 +19,7 @@ from viz.app.readings import POLL_SECONDS
 from viz.app.window import App
 from viz.base.errors import Loc, Problem
 from viz.draw import ghosts, hud, trails
-from viz.draw.compose import View, column_w, compose
+from viz.draw.compose import ManualCamera, View, column_w, compose, framing
 from viz.draw.display import Circle, Line, Text
 from viz.model.reload import Result
 from viz.model.timeline import Timeline, build_channel
@@ -252,8 +252,11 @@ def test_c_follows_him_centred_until_a_pan_zoom_or_f(app):
                                   flipped=False))
     assert not app.following
     press(app, pygame.K_c)
-    press(app, pygame.K_f)
-    assert not app.following and app.manual is None
+    press(app, pygame.K_f)  # F: everything (the stage whole), no longer following …
+    whole = framing(app.model, app.size, app.t, app.closing, app.inset_on, whole=True).camera
+    assert not app.following and app.manual == ManualCamera(whole.scale, whole.center)
+    press(app, pygame.K_f)  # … F again: the framing of the moment, which follows the action
+    assert app.manual is None
 
 
 def test_g_shows_where_everyone_was_at_the_end_of_the_previous_step(app):

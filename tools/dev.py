@@ -199,8 +199,55 @@ def versions():
     return " ".join(out.split()) if code == 0 else "(versions unknown)"
 
 
+class Locked(object):
+    """Only one dev.py at a time makes or installs into .venv (`play` and `video` started
+    together): the other waits for it, then finds .venv up to date (.venv.lock in the clone,
+    an OS lock the system lets go of when the process ends, however it ends)."""
+
+    def __init__(self, path):
+        self.path, self.f = path, None
+
+    def __enter__(self):
+        self.f = open(self.path, "a+")
+        try:
+            self._lock(blocking=False)
+        except OSError:
+            say("another tools/dev.py is making .venv; waiting for it")
+            self._lock(blocking=True)
+        return self
+
+    def _lock(self, blocking):
+        if os.name == "nt":
+            import msvcrt
+            mode = msvcrt.LK_LOCK if blocking else msvcrt.LK_NBLCK
+            self.f.seek(0)
+            msvcrt.locking(self.f.fileno(), mode, 1)
+        else:
+            import fcntl
+            fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+
+    def __exit__(self, *exc):
+        try:
+            if os.name == "nt":
+                import msvcrt
+                self.f.seek(0)
+                msvcrt.locking(self.f.fileno(), msvcrt.LK_UNLCK, 1)
+            else:
+                import fcntl
+                fcntl.flock(self.f.fileno(), fcntl.LOCK_UN)
+        finally:
+            self.f.close()
+        return False
+
+
 def ensure(extras, fresh=False):
-    """.venv exists, runs, and holds the project with these extras, as pyproject.toml says."""
+    """.venv exists, runs, and holds the project with these extras, as pyproject.toml says;
+    one dev.py at a time (Locked)."""
+    with Locked(VENV + ".lock"):
+        _ensure(extras, fresh)
+
+
+def _ensure(extras, fresh=False):
     if fresh and os.path.exists(VENV):
         say("deleting .venv (--fresh)")
         shutil.rmtree(VENV)

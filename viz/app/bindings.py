@@ -169,8 +169,8 @@ class Bindings:
         if app.following:
             app.manual = None
             app.recentre()
-        else:
-            app.fit()
+        else:  # the framing of the moment, in the new free part
+            app.manual = None
 
     def action_scale_ui(self, delta: int) -> None:
         """Ctrl + / Ctrl −: names, tokens and glyphs a step larger or smaller (the window's

@@ -11,6 +11,8 @@ Textual screen reaches its app): F11 fullscreen, W "skip the waits", P the prese
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pygame
 
@@ -23,6 +25,9 @@ SKIP_ON = "略候 skip the waits: on (nobody moves in {seconds:.0f} s of the rit
 SKIP_OFF = "略候 off: every moment is played"
 PRESENT = "講 to the end of step {step}"
 PRESENT_END = "講 at the end: nothing more to play"
+# F11 held: the switch drops the keyboard's focus, so the key's own repeat comes back as fresh
+# presses (KEYUP, KEYDOWN …); a press this soon after a switch is that repeat, not a new one
+FULLSCREEN_SETTLE = 0.8  # s
 TEXTS = (FULLSCREEN_ON, FULLSCREEN_OFF, NO_FULLSCREEN, SKIP_ON, SKIP_OFF, PRESENT, PRESENT_END)
 
 
@@ -44,6 +49,8 @@ class Classroom:
         self.windowed: tuple[int, int] = app.size  # the window's size to go back to
         self._waits: tuple = (None, np.zeros((0, 2)))  # (timeline, its waits)
         self.stop_step: int | None = None  # the step P plays to its end
+        self.clock = time.monotonic  # (tests set their own)
+        self._switched = -float("inf")  # when F11 last switched
 
     # ---------------------------------------------------------------- F11
 
@@ -51,6 +58,8 @@ class Classroom:
         """F11: fullscreen or back; the new surface's size becomes the App's (whether it
         worked is said in the toast)."""
         app = self.app
+        if self.clock() - self._switched < FULLSCREEN_SETTLE:
+            return False  # F11 held: one switch a press, however long
         if not pygame.display.get_init() or pygame.display.get_surface() is None:
             app.toast(NO_FULLSCREEN.format("no window"))
             return False
@@ -63,6 +72,7 @@ class Classroom:
             app.toast(NO_FULLSCREEN.format(e))
             return False
         self.fullscreen = want
+        self._switched = self.clock()
         app.resize(surface.get_size())
         app.expose()
         app.toast(FULLSCREEN_ON if want else FULLSCREEN_OFF)

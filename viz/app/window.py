@@ -102,12 +102,12 @@ def _save_new(folder: Path, data: bytes) -> Path:
 
 def choose_size(desktop: tuple[int, int] | None,
                 default: tuple[int, int] = DEFAULT_SIZE) -> tuple[int, int]:
-    """The window's first size: the default, made smaller to fit SCREEN_SHARE of the display
-    (1366×768 → 1229×675); the default when the display's size is unknown."""
+    """The window's first size: SCREEN_SHARE of the display, what its title bar, taskbar and
+    dock leave (1366×768 → 1229×675, 1920×1080 → 1728×950); the default when the display's
+    size is unknown."""
     if not desktop or min(desktop) <= 0:
         return default
-    return (max(min(default[0], int(desktop[0] * SCREEN_SHARE[0])), 64),
-            max(min(default[1], int(desktop[1] * SCREEN_SHARE[1])), 64))
+    return (max(int(desktop[0] * SCREEN_SHARE[0]), 64), max(int(desktop[1] * SCREEN_SHARE[1]), 64))
 
 
 def desktop_size() -> tuple[int, int] | None:
@@ -209,8 +209,13 @@ class App:
         return self.selected if self.selected is not None else self.pointer.archer()
 
     def fit(self) -> None:
-        """F: back to the framing of the moment (and no longer following anyone)."""
-        self.manual = None
+        """F: fit everything (the stage's whole extent: the view no longer follows the step's
+        people); F again, back to following the action. No longer following anyone either."""
+        whole = framing(self.model, self.size, self.t, self.closing, self.inset_on, None,
+                        whole=True)
+        cam = ManualCamera(whole.camera.scale, whole.camera.center)
+        self.manual = None if self.manual == cam else cam
+        self._manual_kind = whole.kind
         self.following = False
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -522,7 +527,8 @@ class App:
 def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
         layout_path: str | Path | None = None, size: tuple[int, int] | None = None,
         reloader=None, progressive=None, t: float = 0.0, speed: float = 1.0,
-        playing: bool = True, fullscreen: bool = False, title: str = "鄉射禮") -> int:
+        playing: bool = True, fullscreen: bool = False, title: str = "鄉射禮",
+        ui: float = 1.0) -> int:
     """Open the window and play; returns the exit status. title: the rite's (its manifest's
     title:), first in the window's title. Without a size the window fits the
     display (choose_size). With a reloader (viz.model.reload), R and V switch and compare readings
@@ -543,6 +549,7 @@ def run(layout, timeline, corpus=None, script_path: str | Path | None = None,
               progressive=progressive)
     if fullscreen:
         app.classroom.toggle_fullscreen()
+    app.ui = float(ui)  # --scale: as Ctrl + / − would make it
     app.seek(t)
     app._set(speed=speed)
     if playing:

@@ -82,6 +82,8 @@ class Loc:
     col: int  # 1-based
 
     def __str__(self) -> str:
+        if self.line <= 0:  # an option of the command line, not a line of a file
+            return self.file
         return f"{self.file}:{self.line}:{self.col}"
 
 

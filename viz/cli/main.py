@@ -36,10 +36,35 @@ def _command_first(argv: list[str], commands: list[str]) -> list[str]:
     if any(a in ("-h", "--help") for a in argv):
         return argv
     for i, tok in enumerate(argv):
-        if not tok.startswith("-") and (i == 0 or argv[i - 1] not in VALUE_OPTIONS
-                                        or "=" in argv[i - 1]):
+        prev = argv[i - 1] if i else ""
+        if prev.startswith("--") and "=" not in prev and prev not in KNOWN_FLAGS:
+            continue  # the value of an option no command has (--sped 4): argparse says so
+        if not tok.startswith("-") and (i == 0 or prev not in VALUE_OPTIONS or "=" in prev):
             raise UnknownCommand(tok, commands)
     return ["play", *argv]
+
+
+KNOWN_FLAGS = {"--help", "--paused", "--fullscreen", "--json", "--force", "--strict", "--watch",
+               "--text", "--all", "--punct"}  # options without a value (others: VALUE_OPTIONS)
+
+
+def _unknown_options(p: argparse.ArgumentParser, command: str | None, extra: list[str]):
+    """argparse's 'unrecognized arguments', from the command's own parser (its usage, its
+    name: `python main.py play: error: …`), with the nearest option it takes."""
+    import difflib
+
+    sub = p._subparsers._group_actions[0].choices.get(command) if command else None  # noqa: SLF001
+    target = sub or p
+    opts = sorted(o for a in target._actions for o in a.option_strings  # noqa: SLF001
+                  if o.startswith("--"))
+    hint = ""
+    for word in extra:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=")[0], opts, n=1, cutoff=0.6)
+            if close:
+                hint = f" (did you mean {close[0]}?)"
+                break
+    target.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
 
 class UnknownCommand(Exception):
@@ -72,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except UnknownCommand as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    args = p.parse_args(argv)
+    args, extra = p.parse_known_args(argv)
+    if extra:  # named by the command it was given to, with the nearest option it has
+        _unknown_options(p, args.command, extra)
     try:
         return args.func(args)
     except InputError as e:

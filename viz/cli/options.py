@@ -17,7 +17,8 @@ from viz.base.errors import InputError, Loc, Problem
 VALUE_OPTIONS = {"--rite", "--script", "--layout", "--reading", "--set", "--seed", "--at", "--after",
                  "--stage", "-o",
                  "--output", "--size", "--part", "--from", "--to", "--fps", "--speed", "--audio",
-                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi", "--lang"}
+                 "--jobs", "--format", "--style", "--trails", "--follow", "--dpi", "--lang",
+                 "--scale"}
 
 
 def load_all(spec, layout_path: str | Path | None = None, readings: tuple = ()):
@@ -119,7 +120,10 @@ def spec_of(args: argparse.Namespace):
     pkg = replace(pkg, script=Path(first) if first else Path(_shown(pkg.script)),
                   layout=Path(layout) if layout else Path(_shown(pkg.layout)))
     scenario = Scenario(_sets(args, pkg), getattr(args, "seed", None))
-    return RiteSpec(pkg, tuple(getattr(args, "reading", None) or ()), scenario)
+    from viz.text.variants import traditional  # 敖继公 as the files write it: 敖繼公
+
+    readings = tuple(traditional(r) for r in (getattr(args, "reading", None) or ()))
+    return RiteSpec(pkg, readings, scenario)
 
 
 def _sets(args, pkg) -> tuple[tuple[str, str], ...]:
@@ -209,7 +213,8 @@ def _when(p: argparse.ArgumentParser) -> None:
     g.add_argument("--at", type=float, metavar="SECONDS", help="a time from the start")
     g.add_argument("--after", metavar="TEXT",
                    help="when the step citing the last character of TEXT has finished")
-    g.add_argument("--stage", metavar="NAME", help="the end of that stage (its name, a beginning of one name, or its number)")
+    g.add_argument("--stage", metavar="NAME", help="the start of that stage, its first instant "
+                   "(its number, its name or a name's beginning; as play --stage opens)")
 
 
 def _size(text: str) -> tuple[int, int]:

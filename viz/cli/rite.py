@@ -31,7 +31,25 @@ def _speed(text: str) -> float:
     return v
 
 
+def _scale(text: str) -> float:
+    from viz.draw.compose import UI_STEPS
+
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not UI_STEPS[0] <= v <= UI_STEPS[1]:
+        raise argparse.ArgumentTypeError(f"expected a number from {UI_STEPS[0]:g} to "
+                                         f"{UI_STEPS[1]:g}; found {text!r}")
+    return v
+
+
 def cmd_play(args, spec) -> int:
+    from viz.app.nodisplay import refuse_without_display
+
+    refused = refuse_without_display()  # before the rite loads or a font is read: one line
+    if refused is not None:
+        return refused
     from viz.app.window import run
     from viz.model.progressive import Progressive
     from viz.model.reload import Reloader
@@ -44,6 +62,8 @@ def cmd_play(args, spec) -> int:
         first, _ = load_moment(args, spec, whole=False)
     p = Progressive(spec, first=first)
     start = dict(speed=args.speed, playing=not args.paused, fullscreen=args.fullscreen)
+    if args.scale != 1.0:
+        start["ui"] = args.scale
     if not p.complete:
         d = p.first
         start["t"] = _stage_start(d.timeline, args.stage)
@@ -77,7 +97,8 @@ def cmd_shot(args, spec) -> int:
     # start, the bar hatched where the rest of the rite is not compiled
     d, m = load_moment(args, spec, whole=False)
     path = render_png(d.layout, d.timeline, d.corpus, m.t, size=args.size, path=args.output,
-                      overwrite=args.force, closing=m.closing, compiling=d.partial)
+                      overwrite=args.force, closing=m.closing, compiling=d.partial,
+                      ui=args.scale)
     print(f"wrote {path} (t = {m.t:.1f} s)")
     return 0
 
@@ -216,6 +237,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--paused", action="store_true", help="open paused (Space plays)")
     play.add_argument("--fullscreen", action="store_true",
                       help="open fullscreen, at the display's size (F11 switches)")
+    play.add_argument("--scale", type=_scale, default=1.0, metavar="K",
+                      help="draw names, tokens and place names K times as large (0.8 to 2; "
+                           "Ctrl + and Ctrl − change it in the window)")
     play.set_defaults(func=on_rite(cmd_play))
     shot = sub.add_parser("shot", help="render one frame to a PNG, headless")
     _common(shot)
@@ -223,6 +247,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     shot.add_argument("-o", "--output", required=True, metavar="FILE.png")
     shot.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH")
     shot.add_argument("--force", action="store_true", help="replace FILE.png if it exists")
+    shot.add_argument("--scale", type=_scale, default=1.0, metavar="K",
+                      help="as the window's Ctrl + / −: names, tokens and place names K times "
+                           "as large (0.8 to 2)")
     shot.set_defaults(func=on_rite(cmd_shot))
     st = sub.add_parser("state", help="who is where, facing which way, holding what, at a time")
     _common(st)

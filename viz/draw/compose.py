@@ -35,6 +35,11 @@ HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its 
 UI_BASE = (1366, 768)  # px: the window at which the UI scale is 1
 UI_STEPS = (0.8, 2.0)  # the least and greatest user scale (Ctrl − / Ctrl +)
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
+# The default view follows the action (Model.step_bounds): who acts in a step, and those near
+STEP_NEAR = 20.0  # 尺 round them within which others are framed with them
+STEP_PAD = 6.0  # 尺 of margin
+STEP_MIN = (120.0, 84.0)  # 尺: the least the view shows across and deep (a hall's bay or two)
+STEP_SHARE = 0.45  # of the stage's extent (by area): beyond it, the stage is framed whole
 
 # The words the composer itself writes (templates; the model's names aside)
 INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
@@ -131,13 +136,37 @@ class Model:
             self._stage_bounds[stage] = self._measure_stage(stage)
         return self._stage_bounds[stage]
 
-    def _measure_stage(self, stage: int) -> Bounds:
+    @cached_property
+    def _deep_lim(self) -> tuple[bool, Bounds]:
+        """(deep, lim): the school and just outside its gate; the range has its inset (in a
+        court deep enough to hold the 侯, the gate lies beyond the range: the view reaches it
+        with breaks)."""
         site, rng = scene.site_bounds(self.layout), self.range
-        # the school and just outside its gate; the range has its inset (in a court deep
-        # enough to hold the 侯, the gate lies beyond the range: the view reaches it with breaks)
         deep = rng is not None and self.whole[1] < rng[1] - 20.0
-        lim = (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
-               self.near[3])
+        return deep, (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
+                      self.near[3])
+
+    def _in_main(self, xy: np.ndarray) -> np.ndarray:
+        """Which of these points the main view shows (not those in the range, with an inset)."""
+        deep, lim = self._deep_lim
+        rng = self.range
+        keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
+                & (xy[:, 1] <= lim[3]))
+        if deep:  # not those in the range, which the inset shows
+            keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
+        return keep
+
+    def _box(self, a: np.ndarray, pad: float) -> Bounds:
+        deep, lim = self._deep_lim
+        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
+             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
+        for brk in self.breaks if deep else ():
+            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
+                b = (b[0], brk.south + 1.0, b[2], b[3])
+        return b
+
+    def _measure_stage(self, stage: int) -> Bounds:
+        site = scene.site_bounds(self.layout)
         pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
                if f.kind == "hall"]
         tl = self.timeline
@@ -146,21 +175,82 @@ class Model:
             for t in np.linspace(s.t0, s.t1, 48):
                 fr = tl.sample(float(t))
                 xy = fr.xy[np.nonzero(fr.present)[0]]
-                keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
-                        & (xy[:, 1] <= lim[3]))
-                if deep:  # not those in the range, which the inset shows
-                    keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
-                pts.append(xy[keep])
+                pts.append(xy[self._in_main(xy)])
         a = np.vstack(pts) if pts else np.zeros((0, 2))
         if not len(a):
             return site
-        pad = 8.0
-        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
-             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
-        for brk in self.breaks if deep else ():
-            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
-                b = (b[0], brk.south + 1.0, b[2], b[3])
+        return self._box(a, 8.0)
+
+    @cached_property
+    def _step_bounds(self) -> dict[int, Bounds | None]:
+        return {}
+
+    def step_bounds(self, step: int) -> Bounds | None:
+        """What the default view frames during a step: the people who act in it (move, change
+        posture or speak) where they start and where they go, and whoever stands within
+        STEP_NEAR 尺 of them (the 賔 the 主人 greets, the 衆賔 behind him), at least STEP_MIN
+        尺 across. None when there is nobody to follow, or they spread over most of the stage
+        (the stage's own extent is framed then)."""
+        if step not in self._step_bounds:
+            self._step_bounds[step] = self._measure_step(step)
+        return self._step_bounds[step]
+
+    def _measure_step(self, step: int) -> Bounds | None:
+        tl = self.timeline
+        if not tl.steps or not 0 <= step < len(tl.steps):
+            return None
+        st = tl.steps[step]
+        frames = [tl.sample(float(t)) for t in np.linspace(st.t0, st.t1, 9)[:-1]]
+        frames.append(tl.sample(st.t1, True))
+        present = np.logical_or.reduce([f.present for f in frames])
+        xy = np.stack([f.xy for f in frames])  # (k, n, 2)
+        moved = (np.abs(xy - xy[0]).max(axis=(0, 2)) > 0.3)
+        posture = np.stack([f.posture for f in frames]) if hasattr(frames[0], "posture") \
+            else None
+        if posture is not None:
+            moved |= (posture != posture[0]).any(axis=0)
+        for f in frames:
+            for i, _ in f.captions:
+                if 0 <= i < len(moved):
+                    moved[i] = True
+        act = moved & present
+        if not act.any():
+            return None
+        pts = xy[:, act].reshape(-1, 2)
+        pts = pts[self._in_main(pts)]
+        if not len(pts):
+            return None
+        lo, hi = pts.min(axis=0) - STEP_NEAR, pts.max(axis=0) + STEP_NEAR
+        end = frames[-1]
+        around = end.xy[(end.present | frames[0].present)]
+        near = around[((around >= lo) & (around <= hi)).all(axis=1)]
+        a = np.vstack([pts, near[self._in_main(near)]])
+        b = self._box(a, STEP_PAD)
+        w, h = b[2] - b[0], b[3] - b[1]
+        if w < STEP_MIN[0]:
+            c = (b[0] + b[2]) / 2
+            b = (c - STEP_MIN[0] / 2, b[1], c + STEP_MIN[0] / 2, b[3])
+        if h < STEP_MIN[1]:
+            c = (b[1] + b[3]) / 2
+            b = (b[0], c - STEP_MIN[1] / 2, b[2], c + STEP_MIN[1] / 2)
+        whole = self.stage_bounds(st.stage)
+        b = _slid_within(b, whole)  # widened past the school's wall: slid back over it
+        area = (b[2] - b[0]) * (b[3] - b[1])
+        if area >= STEP_SHARE * (whole[2] - whole[0]) * (whole[3] - whole[1]):
+            return None  # they spread over the stage: frame all of it
         return b
+
+
+def _slid_within(b: Bounds, whole: Bounds) -> Bounds:
+    """b moved (not resized) to lie within whole along each axis where it is the smaller."""
+    out = list(b)
+    for lo, hi in ((0, 2), (1, 3)):
+        size = b[hi] - b[lo]
+        if size >= whole[hi] - whole[lo]:
+            continue
+        shift = max(whole[lo] - b[lo], 0.0) + min(whole[hi] - b[hi], 0.0)
+        out[lo], out[hi] = b[lo] + shift, b[hi] + shift
+    return (out[0], out[1], out[2], out[3])
 
 
 @dataclass(frozen=True)
@@ -284,26 +374,31 @@ def inset_body(box: Box) -> Box:
 
 
 def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False,
-            inset: bool = True, manual: ManualCamera | None = None, frame=None) -> Framing:
-    """Frame the moment: the 賔's gate when the rite is there; else the stage's extent with
-    the range in its inset, or (inset off, or no room) the whole site and range in one view.
-    `frame` may pass timeline.sample(t, closing) when the caller has it already."""
+            inset: bool = True, manual: ManualCamera | None = None, frame=None,
+            whole: bool = False) -> Framing:
+    """Frame the moment: the 賔's gate when the rite is there; else the people of the step
+    and where they go (Model.step_bounds), or the stage's extent when they spread over it
+    (whole: always the stage's extent, as F asks), with the range in its inset, or (inset
+    off, or no room) the whole site and range in one view. `frame` may pass
+    timeline.sample(t, closing) when the caller has it already."""
     tl = model.timeline
     frame = tl.sample(t, closing) if frame is None else frame
     kind = view_kind(model, frame)
     stage = tl.stage_at(t, closing)
-    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual)
+    step = -1 if whole or manual is not None or not tl.steps else tl.step_at(t, closing)
+    follow = model.step_bounds(step) if step >= 0 and kind == "site" else None
+    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow)
     fr = model.framings.get(key)
     if fr is None:
         if len(model.framings) >= FRAMINGS:
             model.framings.clear()
-        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual)
+        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual, follow)
     return replace(fr, camera=fr.camera.copy(),
                    inset=None if fr.inset is None else fr.inset.copy())
 
 
 def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: bool,
-             manual: ManualCamera | None) -> Framing:
+             manual: ManualCamera | None, follow: Bounds | None = None) -> Framing:
     mbox = areas(size)["map"]
     mx, my, mw, mh = mbox
     ibox = _inset_box(model, size, kind) if inset else None
@@ -314,7 +409,8 @@ def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: 
     elif kind == "elsewhere":
         cam.fit(model.elsewhere, margin=30)
     elif ibox is not None:
-        cam.fit(model.stage_bounds(stage), margin=18, box=(mx, my, mw - column_w(size), mh))
+        cam.fit(follow or model.stage_bounds(stage), margin=18,
+                box=(mx, my, mw - column_w(size), mh))
     else:
         b = model.whole
         dh = float(cam.ymap.fwd(b[3]) - cam.ymap.fwd(b[1]))
@@ -371,7 +467,8 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected, marks.thing)
     lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
     layers = [_static(model, "plan", mbox, cam,
-                      lambda: _plan(model, cam, True, hide) + objects, hide, lying)]
+                      lambda: _plan(model, cam, True, hide, ui) + objects, hide,
+                      lying + f"ui{ui:g}".encode())]
     layers += marks.layers("", mbox, cam)
     layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
     layers += marks.rings("", mbox, cam)
@@ -412,7 +509,23 @@ def drawn_framing(model: Model, view: View, size: tuple[int, int], t: float,
     frame = model.timeline.sample(t, closing) if frame is None else frame
     fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
                         view.compare)
+    if fr.inset is not None and _range_empty(model, frame):
+        fr = replace(fr, inset=None, inset_box=None)  # no empty frame (戒賔: no 侯 yet)
     return _clear_of_people(model, fr, frame, size, ui_scale(size, view.ui))
+
+
+def _range_empty(model: Model, frame) -> bool:
+    """Nothing to see on the range: the 侯 not yet set up (or taken down), nobody on it and
+    nothing lying there."""
+    rng = model.range
+    if rng is None or "侯" not in things.hidden(model.timeline, frame):
+        return False
+    x0, y0, x1, y1 = rng
+
+    def inside(xy, on):
+        return bool((on & (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0)
+                     & (xy[:, 1] <= y1)).any())
+    return not (inside(frame.xy, frame.present) or inside(frame.prop_xy, frame.prop_visible))
 
 
 def pick(model: Model, view: View, size: tuple[int, int], t: float, closing: bool,
@@ -662,10 +775,10 @@ def _static(model: Model, name: str, clip: Box, camera: Camera,
 
 
 def _plan(model: Model, camera: Camera, places: bool,
-          hide: frozenset = frozenset()) -> list[Primitive]:
+          hide: frozenset = frozenset(), ui: float | None = None) -> list[Primitive]:
     lay = things.shown(model.layout, hide)
     return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
-            + scene.place_labels(lay, camera.scale, places))
+            + scene.place_labels(lay, camera.scale, places, ui))
 
 
 def _in_view(frame, camera: Camera, clip: Box, reach: float = REACH):
@@ -705,6 +818,7 @@ def _people(model: Model, frame, o: SceneOptions) -> list[Primitive]:
     """What is held (glyphs) and counts of what lies set down, then the people, then what
     they say (back to front)."""
     if not frame.present.any() and not frame.prop_visible.any():
+        scene.forget_drawn(o.captions)
         return []  # nobody and nothing in this view (the inset, mostly)
     tl = model.timeline
     captions = o.captions
@@ -830,13 +944,16 @@ def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float, hit: Pick) -> 
 
 
 def _tooltip(tip: str, mouse, size) -> Text:
-    """Beside the cursor, turned back inside the window near its right and bottom edges."""
+    """Beside the cursor, turned back inside the window near its right and bottom edges, and
+    never past its left edge either (a long tip near the right of a narrow map is moved left
+    only as far as the window's edge)."""
     x, y = mouse
-    right = x + 14 + hud.text_width(tip, 13) + 8 > size[0]
+    w = max((hud.text_width(line, 13) for line in tip.split("\n")), default=0.0) + 8
+    left = x + 14 if x + 14 + w <= size[0] else max(x - 10 - w, 2.0)
+    left = min(left, max(size[0] - w - 2, 2.0))
     below = y + 40 > size[1]
-    return Text((x + (-10 if right else 14), y + (-10 if below else 12)), tip, 13, hud.INK,
-                ("s" if below else "n") + ("e" if right else "w"), bg=(255, 253, 244),
-                border=hud.INK, screen=True)
+    return Text((left, y + (-10 if below else 12)), tip, 13, hud.INK,
+                ("s" if below else "n") + "w", bg=(255, 253, 244), border=hud.INK, screen=True)
 
 
 def chars_drawn(model: Model) -> str:

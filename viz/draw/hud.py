@@ -35,6 +35,9 @@ NO_BREAK_START = set("，。、：；！？」』）》〉…")
 # The words the HUD itself writes, as templates (the model's names, cites and text aside)
 STAGE_TITLE = "{number}　{name}"
 STAGE_SECTION = "{name}（{section}）"
+OUT_OF_ORDER = "第{number}節目 · 經第{section}節"  # a rite that plays its sections out of order
+MOVED = "：經第{section}節{name}演於第{stages}節目，經云「{clause}」"
+HERE = "：經云「{clause}」，故演於此"  # a section the text bids be played earlier
 PLAYING, PAUSED = "▶", "‖"
 CLOCK = "{state}  ×{speed:g}   t = {t:6.1f} s / {duration:.0f} s   步 {step}/{steps}"
 CITE = "「{}」"
@@ -122,7 +125,7 @@ KEYS = [
 
 
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
-    STAGE_TITLE, STAGE_SECTION, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
+    STAGE_TITLE, STAGE_SECTION, OUT_OF_ORDER, MOVED, HERE, PLAYING, PAUSED, CLOCK, CITE, PAGE, PATTERN, SECTION_HEAD, NO_CORPUS,
     NO_SECTION, JI, NOTE, MORE_ABOVE, MORE_BELOW, ELSEWHERE, COMPILING, *PARTIES, MARKS, SUBSTITUTE,
     SUBSTITUTIONS, LIST_SEP, SEARCH, HELP_TITLE, READING, ELLIPSIS, SKIPPING, PRESENTING,
     CLOCK_MARKS, PROBLEMS, PROBLEMS_MORE, STAGE_LIST,
@@ -635,6 +638,36 @@ def stage_title(stage, corpus=None) -> str:
     return STAGE_TITLE.format(number=stage.index + 1, name=title)
 
 
+def section_number(stage, corpus) -> int | None:
+    """The number of the text's section a stage enacts (None: not known)."""
+    if corpus is None or not hasattr(corpus, "section_named"):
+        return None
+    sec = corpus.section_named(stage.section or stage.name)
+    return None if sec is None else int(sec.index)
+
+
+def out_of_order(timeline, stage, corpus) -> str:
+    """Where a rite plays its sections out of order (鄉飲酒禮 plays 經第24節, the 遵者, after
+    一人舉觶, as the text bids: 既一人舉觶乃入), a line saying both numbers and why:
+    "第15節目 · 經第11節：經第24節遵者入之禮演於第11–14節目，經云「…」"; "" when they agree."""
+    k = section_number(stage, corpus)
+    if k is None or k == stage.index + 1:
+        return ""
+    line = OUT_OF_ORDER.format(number=stage.index + 1, section=k)
+    if k > stage.index + 1:  # this one is played before its place in the text
+        first = next((c.text for c in getattr(corpus, "clauses", ()) if c.section == k), "")
+        return line + (HERE.format(clause=first) if first else "")
+    early = [s for s in timeline.stages[:stage.index] if (section_number(s, corpus) or 0) > k]
+    if early:
+        j = section_number(early[0], corpus)
+        sec = corpus.section_named(early[0].section or early[0].name)
+        first = next((c.text for c in getattr(corpus, "clauses", ()) if c.section == j), "")
+        stages = f"{early[0].index + 1}" + (f"–{early[-1].index + 1}" if len(early) > 1 else "")
+        line += MOVED.format(section=j, name=getattr(sec, "name", ""), stages=stages,
+                             clause=first)
+    return line
+
+
 def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
                 extra: tuple[tuple[str, Color], ...] = (), score_h: int = 0) -> list[Primitive]:
     """The panel without its clock row: what changes only with the step (and notes on/off).
@@ -652,6 +685,12 @@ def panel_fixed(timeline, frame, corpus, box, st: HudState, hits: Hits,
     cy += 22  # the clock's row
     if reading_row(st):
         cy += CLOCK_ROW  # … and the reading's, under it
+    why = out_of_order(timeline, stage, corpus) if stage is not None else ""
+    for line in wrap(why, 12, inner) if why else ():
+        out.append(Text((x + pad, cy), line, 12, RED, "nw", screen=True))
+        cy += 16
+    if why:
+        cy += 4
     if step is not None:
         for line in wrap(CITE.format(enacted_words(corpus, step)), 16, inner):
             out.append(Text((x + pad, cy), line, 16, INK, "nw", screen=True))

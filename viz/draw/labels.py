@@ -48,6 +48,8 @@ class Label:
     gap: float = 1.0
     centred: bool = False  # first try the box centred on the anchor (a name written in place)
     first: BoxT | None = None  # a box to try before all others (where the label usually goes)
+    also: tuple[BoxT, ...] = ()  # boxes tried after the touching eight, before the rings
+    # (a formation's name: beside any of its members, before one further out)
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ def _touching(lab: Label) -> np.ndarray:
             cx -= dx * k
             cy -= dy * k
         out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    out.extend(lab.also)
     return np.asarray(out, float).reshape(-1, 4)
 
 
@@ -437,7 +440,7 @@ def _span(cand) -> BoxT:
 
 def _first(lab: Label) -> int:
     """How many candidates lie on the first ring (`first`, centred, the touching eight)."""
-    return len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None)
+    return len(lab.order) + (1 if lab.centred else 0) + (lab.first is not None) + len(lab.also)
 
 
 def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
@@ -582,6 +585,7 @@ def _touching_list(lab: Label) -> list[BoxT]:
             cx -= dx * k
             cy -= dy * k
         out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    out.extend(lab.also)
     return [(float(a), float(b), float(c), float(d)) for a, b, c, d in out]
 
 

@@ -12,6 +12,7 @@ read has the same bytes: a rite loaded before comes back without its YAML being 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,9 @@ class Rite:
         doc, _ = read_document(self.script_path)
         names = [DEFAULT_READING, *self.default_layout().variant_readings,
                  *sorted(script_readings(doc))]
+        # a variant two commentators agree on names both ("賈疏 (鄉飲酒), 敖繼公"): each is a
+        # reading of its own (either chooses the variant: reading_matches)
+        names = [part.strip() for n in names for part in re.split(r"[,，、]", n)]
         return list(dict.fromkeys(n for n in names if n))
 
     def check_readings(self, readings: Sequence[str]) -> None:
@@ -117,7 +121,7 @@ class Rite:
         known = self.known_readings()
         bad = [r for r in readings if r != DEFAULT_READING and not any(r in k for k in known)]
         if bad:
-            raise InputError([Problem(Loc("--reading", 1, 1),
+            raise InputError([Problem(Loc("--reading", 0, 0),
                                       f"no file knows the reading {r!r}; known: "
                                       f"{'、'.join(known)}") for r in bad])
 

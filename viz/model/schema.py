@@ -319,6 +319,11 @@ def script_schema() -> dict:
                         "items": {"type": "string", "minLength": 1}}]}}},
         "set_out": {"type": "array", "items": {"type": "string", "minLength": 1},
                     "description": "layout features not in the hall until a step sets them"},
+        "bodies": {"type": "object", "description": "the bodies the text names (三耦, 衆賔, "
+                   "工, the officers …): body → its members; people drawn and named together "
+                   "belong to one body (an actor to one at most)",
+                   "additionalProperties": {"type": "array", "minItems": 1,
+                                            "items": {"type": "string", "minLength": 1}}},
         "props": {"type": "array", "items": {
             "type": "object", "required": ["id", "name", "kind"], "additionalProperties": False,
             "properties": {"id": _ref("id"), "name": {"type": "string", "minLength": 1},
@@ -343,7 +348,7 @@ def script_schema() -> dict:
         "properties": {"rite": {"type": "string"}, "note": {"type": "string"},
                        "settings": _ref("settings"), "cast": _ref("cast"), "props": _ref("props"),
                        "scenario": _ref("scenario"), "groups": _ref("groups"),
-                       "set_out": _ref("set_out"),
+                       "set_out": _ref("set_out"), "bodies": _ref("bodies"),
                        "patterns": {"type": "object", "additionalProperties": _ref("pattern")},
                        "stages": {"type": "array", "minItems": 1, "items": _ref("stage")}},
         "$defs": defs,
@@ -359,7 +364,7 @@ def file_schema(kind: str) -> dict:
     props = whole["properties"]
     body = {"cast": {"type": "object", "additionalProperties": False,
                      "properties": {k: props[k] for k in ("settings", "cast", "props",
-                                                          "scenario", "groups", "set_out")}
+                                                          "scenario", "groups", "set_out", "bodies")}
                      | {"note": {"type": "string"}}},
             "patterns": {"type": "object", "required": ["patterns"], "additionalProperties": False,
                          "properties": {"patterns": props["patterns"], "note": {"type": "string"}}},

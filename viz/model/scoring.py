@@ -137,6 +137,9 @@ def report(tl: Timeline) -> dict[str, Any]:
 
 def format_report(rep: dict[str, Any], tl: Timeline) -> str:
     names = {a.id: a.name for a in tl.actors}
+    # who drank, told apart where several share a name: 衆賔之長 (衆1)、衆賔之長 (衆2)
+    many = {n for n in names.values() if list(names.values()).count(n) > 1}
+    told = {a.id: f"{a.name} ({a.label})" if a.name in many else a.name for a in tl.actors}
     lines = [f"seed {rep['seed']}; " + ", ".join(f"{k}={v:g}" for k, v in
                                                   rep["scenario"].items())]
     for r in rep["rounds"]:
@@ -153,7 +156,7 @@ def format_report(rep: dict[str, Any], tl: Timeline) -> str:
             lines.append(f"  {a['side'] or ' '} {names.get(a['actor'], a['actor']):<6} "
                          f"{a['actor']:<10} {marks}")
         if r["drank"]:
-            lines.append("  drank: " + "、".join(names.get(d, d) for d in r["drank"]))
+            lines.append("  drank: " + "、".join(told.get(d, d) for d in r["drank"]))
     lines.append("")
     lines.append("● hit  ○ miss  ~ off the beat (不鼓不釋)  + laid as a 算")
     return "\n".join(lines)

@@ -28,6 +28,7 @@ class ActorInfo:
     party: str
     label: str
     note: str = ""
+    body: str = ""  # the cast's bodies: (三耦, 衆賔, 工 …); drawing only, not in state --json
 
 
 @dataclass(frozen=True)

@@ -76,14 +76,15 @@ class Moment:
 
 def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
                    after: str | None = None, stage: str | None = None) -> Moment:
-    """--at seconds, --after TEXT (the closing state of the step enacting it), or the end of
-    --stage (the closing state of its last step); the whole rite's end by default."""
+    """--at seconds, --after TEXT (the closing state of the step enacting it), or the start of
+    --stage (its first instant, as `play --stage` opens there: one meaning in every command);
+    the whole rite's end by default."""
     if after is not None:
         i = step_after(timeline, corpus, after)
         return Moment(timeline.steps[i].t1, True, i)
     if stage is not None:
         s = timeline.stages[stage_index(timeline, stage)]
-        return Moment(s.t1, True, s.last_step if s.last_step >= s.first_step else None)
+        return Moment(s.t0, False, s.first_step if s.last_step >= s.first_step else None)
     if at is not None:
         if not (0 <= at <= timeline.duration):  # also refuses nan
             raise QueryError(f"--at {at:g} is outside the rite (0 to {timeline.duration:.1f} s)")

@@ -51,8 +51,34 @@ def pick(text: str, names: Sequence[str], what: str = "stage",
         raise UnknownName(f"{text!r} begins {len(starts)} {what}s: "
                          f"{'、'.join(f'{i + 1} {names[i]}' for i in starts)}; say which (or its "
                          f"number)")
-    raise UnknownName(f"no {what} named {text!r}; expected a number from 1 to {len(names)} or one "
-                     f"of: {_listed(names)}")
+    # as the window's type-ahead finds it: a name holding the words (射 → the shooting stages)
+    inside = [i for i, nm in enumerate(names) if want and want in normalize(nm)]
+    if len(inside) == 1:
+        return inside
+    if inside:
+        raise UnknownName(f"{text!r} is in {len(inside)} {what} names: "
+                         f"{'、'.join(f'{i + 1} {names[i]}' for i in inside)}; say which (or its "
+                         f"number)")
+    near = nearest(want, names)
+    guess = f"; did you mean {near[0] + 1} {names[near[0]]}?" if near else ""
+    raise UnknownName(f"no {what} named {text!r}{guess} Expected a number from 1 to "
+                     f"{len(names)} or one of: {_listed(names)}")
+
+
+def nearest(want: str, names: Sequence[str]) -> list[int]:
+    """The names a misspelt one is nearest to (best first; none when nothing is near): each
+    compared whole and by its beginning as long as the words (初設 → 初射獲而未釋獲)."""
+    import difflib
+
+    scored = []
+    for i, nm in enumerate(names):
+        n = normalize(nm)
+        r = max(difflib.SequenceMatcher(None, want, n).ratio(),
+                difflib.SequenceMatcher(None, want, n[:len(want)]).ratio())
+        r += 0.01 * (n[:1] == want[:1])  # a tie goes to the name that begins as typed
+        if r >= 0.5:
+            scored.append((-r, i))
+    return [i for _, i in sorted(scored)]
 
 
 def _listed(names: Sequence[str]) -> str:

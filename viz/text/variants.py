@@ -20,6 +20,18 @@ def _table() -> dict[int, str]:
     return table
 
 
+# Simplified characters a reader may type for a commentator or a book (--reading 敖继公): folded
+# to the forms the files use, so a reading is found however it is typed
+SIMPLIFIED = str.maketrans({"郑": "鄭", "继": "繼", "贾": "賈", "乡": "鄉", "饮": "飲", "礼": "禮",
+                            "张": "張", "尔": "爾", "万": "萬", "韦": "韋", "翚": "翬", "吴": "吳",
+                            "黄": "黃", "从": "從", "经": "經", "记": "記", "仪": "儀"})
+
+
+def traditional(s: str) -> str:
+    """A name typed with simplified characters, in the forms the files use (敖继公 → 敖繼公)."""
+    return s.translate(SIMPLIFIED)
+
+
 def normalize(s: str) -> str:
     """Fold variant characters to a standard form; len(normalize(s)) == len(s)."""
     return s.translate(_table())

@@ -210,7 +210,7 @@ class Compiler(_Dress, _Props, _Shooting, _Checks):
         if final and self.new_legs and self.legs_salt is not None:
             store_blob("legs", self.legs_salt, self.legs)
         tl = Timeline(
-            [ActorInfo(a.id, a.name, a.party, a.label, a.note) for a in self.s.cast],
+            [ActorInfo(a.id, a.name, a.party, a.label, a.note, a.body) for a in self.s.cast],
             [PropInfo(p.id, p.name, p.kind, p.bundle) for p in self.s.props],
             stages, steps, channels, events, self.t, self.label_names)
         tl.thing_names = tuple(self.thing_names)

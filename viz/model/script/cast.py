@@ -31,6 +31,7 @@ class _Cast(_Refs):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self.groups = self.read_groups()
+        self.bodies = self.read_bodies()
         self.sides = {a: side for up, low in self.groups.get("耦", ())
                       for a, side in ((up, "右"), (low, "左"))}
         self.skills = {a["id"]: self.values.get(f"skill.{a['id']}", scenario.DEFAULT_SKILL)
@@ -74,6 +75,23 @@ class _Cast(_Refs):
         out["衆耦"] = scenario.pair_up(zb, df)
         out["耦"] = [*out.get("三耦", []), *([("bin", "zhuren")] if {"bin", "zhuren"}
                                                <= self.actor_ids else []), *out["衆耦"]]
+        return out
+
+    def read_bodies(self) -> dict[str, str]:
+        """actor → the body the cast's bodies: puts him in (the 三耦, the 衆賔, the 工, the
+        主人之吏 …): who may be drawn and named together (viz.draw.scene's formations). One body
+        an actor at most."""
+        out: dict[str, str] = {}
+        spec = self.doc.get("bodies") or YMap()
+        for name, members in spec.items():
+            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.doc.loc
+            for m in members:
+                if not self.actor(m, loc):
+                    continue
+                if m in out and out[m] != name:
+                    self.out.error(loc, f"actor {clip(m)} is in two bodies: {out[m]} and {name}")
+                    continue
+                out[m] = name
         return out
 
     def members_of(self, spec: Any, loc: Loc) -> list[dict] | None:
@@ -169,7 +187,8 @@ class _Cast(_Refs):
             if a["id"] in self.uncast:
                 continue
             out.append(Actor(a["id"], a["name"], a["party"], a["label"], a.get("note", ""),
-                             a.loc, not any(a is c for c in self.doc.get("cast") or ())))
+                             a.loc, not any(a is c for c in self.doc.get("cast") or ()),
+                             self.bodies.get(a["id"], "")))
         return tuple(out)
 
     def props(self) -> tuple[Prop, ...]:

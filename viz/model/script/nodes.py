@@ -41,6 +41,7 @@ class Actor:
     note: str
     loc: Loc
     late: bool = False  # declared by a section: not in the scene until he enters
+    body: str = ""  # the body he belongs to (the cast's bodies:, e.g. 三耦), "" none
 
 
 @dataclass(frozen=True)
