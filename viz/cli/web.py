@@ -22,11 +22,14 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
+    from viz.export.common import refuse_existing
     from viz.export.web import write_page
     from viz.query.state import QueryError
 
     if Path(args.output).suffix.lower() not in (".html", ".htm"):
         raise QueryError(f"-o {args.output}: expected a file name ending in .html")
+    if not args.force:  # refused before the rite is compiled
+        refuse_existing([Path(args.output)])
     d = load_all(args.script, args.layout, args.reading, args)
     path, size = write_page(d, args.output, args.package.title, overwrite=args.force)
     print(f"wrote {path} ({size / 1e6:.1f} MB; open it in a browser, no server needed)")

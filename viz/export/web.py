@@ -201,8 +201,10 @@ def font_subset(chars: str) -> bytes:
 
     from viz.backends.fonts import FONT_PATH
 
-    font = TTFont(str(FONT_PATH))
+    # no bounding boxes worked out again on saving: they cost CFF outlines a minute's drawing
+    font = TTFont(str(FONT_PATH), recalcBBoxes=False, recalcTimestamp=False, lazy=True)
     opts = subset.Options()
+    opts.recalc_bounds = False
     opts.layout_features = ["*"]
     opts.name_IDs = ["*"]
     opts.notdef_outline = True
