@@ -376,7 +376,8 @@ function formations(f, seen, k) {
 }
 
 // ---------------------------------------------------------------- drawing
-const cv = document.getElementById("map"), g = cv.getContext("2d");
+const cv = document.getElementById("map");
+let g = cv.getContext("2d");
 const bar = document.getElementById("bar"), bg = bar.getContext("2d");
 let W = 0, H = 0, DPR = 1, ui = 1, map = [0, 0, 1, 1], narrow = false;
 const S = { t: 0, closing: false, stepPinned: null, playing: false, speed: 1, skip: false, stopAt: null,
@@ -409,10 +410,18 @@ function px(v) { return Math.round(v); }
 function textPx(p, k) { return p.unit === "chi" ? Math.round(Math.min(Math.max(p.size * k, p.min), p.max)) : p.size; }
 function emW(s) { let w = 0; for (const c of s) w += c.codePointAt(0) > 0x2e7f ? 1 : 0.55; return w; }
 const FRAC = { c: [0.5, 0.5], n: [0.5, 0], s: [0.5, 1], e: [1, 0.5], w: [0, 0.5], ne: [1, 0], nw: [0, 0], se: [1, 1], sw: [0, 1] };
+const widths = new Map();
+function newCanvas(w, h) {
+  if (typeof OffscreenCanvas === "function") return new OffscreenCanvas(w, h);
+  const c = document.createElement("canvas"); c.width = w; c.height = h; return c;
+}
 function drawText(cam, x, y, text, size, color, anchor, o) {
   o = o || {};
   g.font = size + "px " + FONT;
-  const w = g.measureText(text).width, h = size * 1.2, pad = (o.bg || o.border) ? 2 : 0;
+  const wk = size + "|" + text;
+  let w = widths.get(wk);
+  if (w === undefined) { w = g.measureText(text).width; if (widths.size > 4096) widths.clear(); widths.set(wk, w); }
+  const h = size * 1.2, pad = (o.bg || o.border) ? 2 : 0;
   const [fx, fy] = FRAC[anchor] || FRAC.c;
   const X = (o.screen ? x : cam.sx(x)) - fx * (w + 2 * pad), Y = (o.screen ? y : cam.sy(y)) - fy * (h + 2 * pad);
   if (o.bg) { g.fillStyle = o.bg; g.fillRect(X, Y, w + 2 * pad, h + 2 * pad); }
@@ -448,8 +457,26 @@ function hiddenThings(f) {
   if (f.shown) D.thingNames.forEach((n, k) => { if (!f.shown[k]) h.add(n); });
   return h;
 }
-function drawPlan(cam, clip, f, places) {
-  const hide = hiddenThings(f);
+const planMemo = new Map(); // compose._static: the plan drawn once per camera, clip and things set out
+function drawPlan(cam, clip, f, places, seen) {
+  const hide = hiddenThings(f), detailed = cam.scale >= P.DETAIL_PX * ui;
+  let down = "";
+  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] < 0) down += p + ":" + Math.round(cam.sx(f.propX[p])) + "," + Math.round(cam.sy(f.propY[p])) + ";";
+  const key = [cam.vp.join(), cam.scale, cam.cx, cam.cy, clip.join(), places, [...hide].sort().join(), DPR, down].join("|");
+  let bmp = planMemo.get(key);
+  if (!bmp) {
+    bmp = newCanvas(Math.ceil(clip[2] * DPR), Math.ceil(clip[3] * DPR));
+    const keepG = g; g = bmp.getContext("2d");
+    g.setTransform(DPR, 0, 0, DPR, -clip[0] * DPR, -clip[1] * DPR);
+    drawPlanNow(cam, clip, hide, places);
+    drawDown(cam, f, seen, detailed);
+    g = keepG;
+    if (planMemo.size >= 16) planMemo.delete(planMemo.keys().next().value);
+    planMemo.set(key, bmp);
+  }
+  g.setTransform(1, 0, 0, 1, 0, 0); g.drawImage(bmp, Math.round(clip[0] * DPR), Math.round(clip[1] * DPR)); g.setTransform(DPR, 0, 0, DPR, 0, 0);
+}
+function drawPlanNow(cam, clip, hide, places) {
   g.fillStyle = "rgb(250,246,236)"; g.fillRect(clip[0], clip[1], clip[2], clip[3]);
   for (const p of D.plan.prims) if (!p.thing || !hide.has(p.thing)) drawPrim(cam, p);
   // scene.place_labels: features first, then places, leaving out those that collide
@@ -468,14 +495,16 @@ function drawPlan(cam, clip, f, places) {
   }
 }
 function facingVec(deg) { const r = deg * Math.PI / 180; return [Math.sin(r), Math.cos(r)]; }
+let shafts = null; // arrows of a frame: one path, stroked once (flushShafts)
+function flushShafts() { if (shafts) { g.strokeStyle = PROP_INK; g.lineWidth = 1.5; g.stroke(shafts); shafts = null; } }
 function propGlyph(cam, x, y, name, turn) { // scene.prop_glyph, in px
   const X = cam.sx(x), Y = cam.sy(y), u = ui, last = name.slice(-1);
-  g.strokeStyle = PROP_INK; g.lineWidth = 1.5;
   if (last === "矢") {
     const an = (25 + (turn * 47) % 130) * Math.PI / 180, dx = Math.cos(an) * 6 * u, dy = -Math.sin(an) * 6 * u;
-    g.beginPath(); g.moveTo(X - dx, Y - dy); g.lineTo(X + dx, Y + dy); g.stroke();
+    shafts = shafts || new Path2D(); shafts.moveTo(X - dx, Y - dy); shafts.lineTo(X + dx, Y + dy);
     return;
   }
+  g.strokeStyle = PROP_INK; g.lineWidth = 1.5;
   if (name.startsWith("弛")) { g.lineWidth = 2; g.beginPath(); g.moveTo(X - 4.5 * u, Y); g.quadraticCurveTo(X, Y - 2 * u, X + 4.5 * u, Y); g.stroke(); return; }
   if (name.includes("弓")) {
     g.lineWidth = 2; g.beginPath(); g.arc(X, Y, 4.5 * u, Math.PI * 20 / 180, Math.PI * 160 / 180); g.stroke();
@@ -498,14 +527,39 @@ function heldNames(f, a) { // what a person holds, by the kind's last character 
   }
   return held;
 }
-function drawToken(cam, f, a, dot, label, r0) {
-  const A = D.actors[a], k = cam.scale, X = cam.sx(f.x[a]), Y = cam.sy(f.y[a]);
+// A token looks the same wherever he stands: drawn once into a bitmap (compose._as_sprites) and
+// copied to each place; kept by what it looks like (facing to the tenth of a degree)
+const sprites = new Map();
+function drawToken(cam, f, a, dot, label, r0, held) {
+  const A = D.actors[a], k = cam.scale;
   const seated = f.posture[a] === SIT || f.seated[a];
   let r = seated ? r0 * 0.8 : r0;
   if (f.posture[a] === BOW) r *= 1 - 0.28 * Math.abs(Math.sin(Math.PI * Math.max(f.count[a], 1) * f.phase[a]));
   if (dot) r *= P.DOT;
-  const R = r * k, col = A.color, [fx, fy] = facingVec(f.facing[a]);
-  if (seated && !dot) { const s = r0 * 1.05 * k; g.fillStyle = "rgb(236,228,210)"; g.strokeStyle = col; g.lineWidth = 1.5; g.fillRect(X - s, Y - s, 2 * s, 2 * s); g.strokeRect(X - s, Y - s, 2 * s, 2 * s); }
+  const w = f.dress[a], face = Math.round(f.facing[a] * 10) / 10;
+  const hk = held ? heldText(held) : "";
+  const key = [A.color, r * k, r0 * k, face, seated && !dot, label, D.worn.map(n => w[n] ? 1 : 0).join(""), ui, DPR, hk].join("|");
+  let sp = sprites.get(key);
+  if (!sp) {
+    const half = Math.ceil(Math.max(1.7 * r * k, 1.05 * r0 * k * 1.42) + 6 + (held ? 16 * ui : 0));
+    const side = Math.ceil(2 * half * DPR), bmp = newCanvas(side, side);
+    const keepG = g; g = bmp.getContext("2d"); g.setTransform(DPR, 0, 0, DPR, 0, 0);
+    tokenNow(A.color, half, half, r, r0, k, seated && !dot, face, label, w);
+    if (held) heldGlyphs({ scale: k, sx: x => half + x * k, sy: y => half - y * k }, 0, 0, face, r, held);
+    g = keepG;
+    if (sprites.size > 2048) sprites.clear();
+    sp = { bmp, half }; sprites.set(key, sp);
+  }
+  // copied onto whole device pixels, unscaled: a blit, where a scaled copy resamples
+  const X = cam.sx(f.x[a]), Y = cam.sy(f.y[a]);
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.drawImage(sp.bmp, Math.round((X - sp.half) * DPR), Math.round((Y - sp.half) * DPR));
+  g.setTransform(DPR, 0, 0, DPR, 0, 0);
+  return r;
+}
+function tokenNow(col, X, Y, r, r0, k, seated, facing, label, w) {
+  const R = r * k, [fx, fy] = facingVec(facing);
+  if (seated) { const s = r0 * 1.05 * k; g.fillStyle = "rgb(236,228,210)"; g.strokeStyle = col; g.lineWidth = 1.5; g.fillRect(X - s, Y - s, 2 * s, 2 * s); g.strokeRect(X - s, Y - s, 2 * s, 2 * s); }
   // the nose: a triangle whose tip stands 0.6 r beyond the edge
   const qx = -fy, qy = fx, b = 0.55 * R, bx = X + fx * R * 0.6, by = Y - fy * R * 0.6;
   g.beginPath(); g.moveTo(X + fx * R * 1.6, Y - fy * R * 1.6); g.lineTo(bx + qx * b, by - qy * b); g.lineTo(bx - qx * b, by + qy * b); g.closePath();
@@ -518,55 +572,69 @@ function drawToken(cam, f, a, dot, label, r0) {
     g.fillText(label, X, Y + 0.5);
   }
   // dress.marks: 袒 left shoulder, 決 right thumb, 遂 left forearm, 扑 across the back
-  const w = f.dress[a], lx = -fy, ly = fx;
+  const lx = -fy, ly = fx;
   const P2 = (ax, ay) => [X + ax * k, Y - ay * k];
   if (w["扑"]) { const [x0, y0] = P2(-fx * 0.9 * r - lx * 0.9 * r, -fy * 0.9 * r - ly * 0.9 * r), [x1, y1] = P2(-fx * 1.25 * r + lx * 0.7 * r, -fy * 1.25 * r + ly * 0.7 * r); g.strokeStyle = "rgb(120,78,36)"; g.lineWidth = 3; g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); }
   if (w["袒"]) { const [cx, cy] = P2(lx * 0.78 * r, ly * 0.78 * r); g.fillStyle = "rgb(232,164,112)"; g.strokeStyle = "rgb(150,96,60)"; g.lineWidth = 1; g.beginPath(); g.arc(cx, cy, Math.max(0.42 * R, 2.5), 0, 7); g.fill(); g.stroke(); }
   if (w["遂"]) { const [x0, y0] = P2(lx * 1.05 * r + fx * 0.1 * r, ly * 1.05 * r + fy * 0.1 * r), [x1, y1] = P2(lx * 1.05 * r + fx * 0.8 * r, ly * 1.05 * r + fy * 0.8 * r); g.strokeStyle = "rgb(92,54,28)"; g.lineWidth = 3; g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); }
   if (w["決"]) { const [cx, cy] = P2(-lx * r + fx * 0.45 * r, -ly * r + fy * 0.45 * r); g.strokeStyle = "rgb(214,168,40)"; g.lineWidth = 2; g.beginPath(); g.arc(cx, cy, Math.max(0.3 * R, 2), 0, 7); g.stroke(); }
-  return r;
 }
-function drawHeld(cam, f, a, r, detailed) {
-  const held = heldNames(f, a);
-  if (!held.size) return;
-  const k = cam.scale, [fx, fy] = facingVec(f.facing[a]);
-  if (detailed || a === S.selected) {
-    const text = [...held].map(([n, c]) => c === 1 ? n : n + "×" + c).join(P.HELD_SEP);
-    const size = Math.round(Math.min(Math.max(0.9 * k, 10), 13));
-    drawText(cam, f.x[a] + tokenRadius(k) * 1.2, f.y[a], text, size, "rgb(60,40,20)", "w", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
-    return;
-  }
-  const u = ui / k, bx = f.x[a] - fx * (r + 5 * u), by = f.y[a] - fy * (r + 5 * u);
+function heldText(held) { return [...held].map(([n, c]) => c === 1 ? n : n + "×" + c).join(P.HELD_SEP); }
+function drawHeld(cam, f, a, held) { // zoomed in, or selected: what he holds named in a tag
+  const k = cam.scale, size = Math.round(Math.min(Math.max(0.9 * k, 10), 13));
+  drawText(cam, f.x[a] + tokenRadius(k) * 1.2, f.y[a], heldText(held), size, "rgb(60,40,20)", "w", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
+}
+function heldGlyphs(cam, x, y, facing, r, held) { // scene.held_glyphs: behind him, side by side
+  const k = cam.scale, [fx, fy] = facingVec(facing);
+  const u = ui / k, bx = x - fx * (r + 5 * u), by = y - fy * (r + 5 * u);
   const items = []; for (const [n, c] of held) for (let q = 0; q < (n === "矢" ? Math.min(c, 4) : 1); q++) items.push(n);
   items.forEach((n, m) => {
     const off = (m - (items.length - 1) / 2) * 5 * u, gx = bx - fy * off, gy = by + fx * off;
-    if (n === "矢") { g.strokeStyle = PROP_INK; g.lineWidth = 1.5; g.beginPath(); g.moveTo(cam.sx(gx - fx * 4 * u), cam.sy(gy - fy * 4 * u)); g.lineTo(cam.sx(gx + fx * 4 * u), cam.sy(gy + fy * 4 * u)); g.stroke(); }
+    if (n === "矢") { shafts = shafts || new Path2D(); shafts.moveTo(cam.sx(gx - fx * 4 * u), cam.sy(gy - fy * 4 * u)); shafts.lineTo(cam.sx(gx + fx * 4 * u), cam.sy(gy + fy * 4 * u)); }
     else propGlyph(cam, gx, gy, n, 0);
   });
+  flushShafts();
 }
-function drawPeople(cam, clip, f, reach, captions, list) {
-  const seen = inView(f, cam, clip, reach), k = cam.scale, r0 = tokenRadius(k);
-  const detailed = k >= P.DETAIL_PX * ui;
+function drawDown(cam, f, seen, detailed) {
   // things set out, as objects; named when zoomed in
   const groupsDown = [];
   for (let p = 0; p < M; p++) {
     if (!seen.vis[p] || f.propHolder[p] >= 0) continue;
     propGlyph(cam, f.propX[p], f.propY[p], D.props[p].name, p);
-    list.things.push(D.props[p].id);
     if (detailed) {
       const q = groupsDown.find(G => G.name === D.props[p].name && Math.hypot(G.x - f.propX[p], G.y - f.propY[p]) < 1.5);
       if (q) q.n++; else groupsDown.push({ name: D.props[p].name, x: f.propX[p], y: f.propY[p], n: 1 });
     }
   }
+  flushShafts();
+  // scene._set_down_objects: one count for the arrows (or 算) lying within a glyph's reach
+  const clusters = [];
+  for (let p = 0; p < M; p++) {
+    if (!seen.vis[p] || f.propHolder[p] >= 0) continue;
+    const name = D.props[p].name, X = cam.sx(f.propX[p]), Y = cam.sy(f.propY[p]);
+    const c = clusters.find(q => q.name === name && Math.hypot(q.pts[0][0] - X, q.pts[0][1] - Y) < 16 * ui);
+    if (c) c.pts.push([X, Y]); else clusters.push({ name, pts: [[X, Y]] });
+  }
+  for (const c of clusters) {
+    if (c.pts.length < 2 || !"矢算".includes(c.name.slice(-1))) continue;
+    const X = c.pts.reduce((s, q) => s + q[0], 0) / c.pts.length, Y = c.pts.reduce((s, q) => s + q[1], 0) / c.pts.length;
+    drawText(null, X + 8 * ui, Y - 8 * ui, "×" + c.pts.length, Math.round(10 * ui), PROP_INK, "c", { bg: "rgb(252,240,200)", screen: true });
+  }
   for (const G of groupsDown) drawText(cam, G.x, G.y, G.n > 1 ? G.name + "×" + G.n : G.name, 11, "rgb(60,40,20)", "c", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
+}
+function drawPeople(cam, clip, f, reach, captions, list, seen) {
+  const k = cam.scale, r0 = tokenRadius(k);
+  const detailed = k >= P.DETAIL_PX * ui;
+  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] < 0) list.things.push(D.props[p].id);
   const sel = S.selected !== null && seen.pres[S.selected] ? S.selected : null;
   const fm = formations(f, seen.pres.map((v, a) => v && a !== sel), k);
   for (let a = 0; a < N; a++) {
     if (!seen.pres[a]) continue;
     const dot = fm.groups[a] !== undefined;
     const lab = dot ? null : shortLabel(f.labels[a] || D.actors[a].name.slice(0, 1));
-    const r = drawToken(cam, f, a, dot, lab, r0);
-    drawHeld(cam, f, a, r, detailed);
+    const held = heldNames(f, a), tag = held.size && (detailed || a === S.selected);
+    const r = drawToken(cam, f, a, dot, lab, r0, held.size && !tag ? held : null);
+    if (tag) drawHeld(cam, f, a, held);
     const code = f.posture[a];
     if (code === BOW || code === BOW_HANDS) {
       const word = code === BOW ? ({ 1: "拜", 2: "再拜", 3: "三拜" }[f.count[a]] || "拜") : D.postures[BOW_HANDS];
@@ -614,6 +682,19 @@ function drawScale(cam, fr) {
   drawText(cam, x, y - 3, chi + " 尺 ≈ " + (chi * V.chiM).toFixed(1) + " m", 10, INK, "sw", { screen: true });
   drawText(cam, x + chi * cam.scale + 16, y, "▲北", 11, INK, "w", { screen: true });
 }
+function drawLegend(fr) {
+  let x, y = map[1] + 10, w;
+  if (fr.insetBox) { const cw = columnW(map); x = map[0] + map[2] - cw + 4; w = cw - 14; }
+  else { w = Math.min(300, map[2] - 20); x = map[0] + map[2] - w - 10; if (narrow) return; }
+  g.fillStyle = "rgba(255,253,244,0.92)"; g.strokeStyle = "rgb(200,190,170)"; g.lineWidth = 1;
+  g.fillRect(x, y, w, 46); g.strokeRect(x + .5, y + .5, w, 46);
+  let cx = x + 8;
+  for (const [name, col] of [["主黨", "rgb(150,36,30)"], ["賓黨", "rgb(32,54,112)"], ["他", "rgb(64,96,72)"]]) {
+    g.fillStyle = col; g.fillRect(cx, y + 8, 11, 11);
+    const b = drawText(null, cx + 15, y + 14, name, 12, INK, "w", { screen: true }); cx = b[2] + 14;
+  }
+  drawText(null, x + 8, y + 34, "▶ 面向　□ 坐　拜／揖 行禮", 12, INK, "w", { screen: true });
+}
 function render() {
   const f = S.frame = sample(S.t, S.closing);
   g.setTransform(DPR, 0, 0, DPR, 0, 0);
@@ -621,9 +702,10 @@ function render() {
   const list = { kind: fr.kind, inset: !!fr.inset, views: {} };
   const main = { people: [], groups: [], things: [] };
   g.save(); g.beginPath(); g.rect(map[0], map[1], map[2], map[3]); g.clip();
-  drawPlan(fr.cam, map, f, true);
+  const seen = inView(f, fr.cam, map, P.REACH);
+  drawPlan(fr.cam, map, f, true, seen);
   drawTrail(fr.cam, f);
-  drawPeople(fr.cam, map, f, P.REACH, true, main);
+  drawPeople(fr.cam, map, f, P.REACH, true, main, seen);
   drawScale(fr.cam, fr);
   g.restore();
   list.views.main = main;
@@ -631,13 +713,15 @@ function render() {
     const b = fr.insetBox, body = insetBody(b), ins = { people: [], groups: [], things: [] };
     g.fillStyle = "rgb(250,246,236)"; g.fillRect(b[0], b[1], b[2], b[3]);
     g.save(); g.beginPath(); g.rect(body[0], body[1], body[2], body[3]); g.clip();
-    drawPlan(fr.inset, body, f, false);
-    drawPeople(fr.inset, body, f, P.INSET_REACH, false, ins);
+    const iseen = inView(f, fr.inset, body, P.INSET_REACH);
+    drawPlan(fr.inset, body, f, false, iseen);
+    drawPeople(fr.inset, body, f, P.INSET_REACH, false, ins, iseen);
     g.restore();
     g.strokeStyle = "rgb(150,130,100)"; g.lineWidth = 1.5; g.strokeRect(b[0] + .5, b[1] + .5, b[2], b[3]);
     drawText(null, b[0] + 8, b[1] + 12, P.INSET_TITLE, 12, "rgb(150,36,30)", "w", { screen: true });
     list.views.inset = ins;
   }
+  drawLegend(fr);
   if (fr.kind === "elsewhere") drawText(null, map[0] + 12, map[1] + 14, "此節在他處（不在此堂、庭之中）", 13, "rgb(150,36,30)", "w", { screen: true });
   S.drawnList = list;
   drawBar(f);
@@ -645,37 +729,62 @@ function render() {
 }
 
 // ---------------------------------------------------------------- the bar and the panel
+let barMemo = null;
 function drawBar(f) {
   const w = bar.width / DPR, h = bar.height / DPR;
-  bg.setTransform(DPR, 0, 0, DPR, 0, 0);
   const x0 = 14, tw = w - 28, X = t => x0 + tw * t / D.duration;
+  const key = [w, h, DPR, f.stage].join("|");
+  if (barMemo && barMemo.key === key) {
+    if (barMemo.x === X(f.t)) return;
+    bg.setTransform(1, 0, 0, 1, 0, 0); bg.drawImage(barMemo.bmp, 0, 0);
+  } else {
+    drawBarNow(f, w, h, X);
+    const bmp = newCanvas(bar.width, bar.height); bmp.getContext("2d").drawImage(bar, 0, 0);
+    barMemo = { key, bmp };
+  }
+  barMemo.x = X(f.t);
+  bg.setTransform(DPR, 0, 0, DPR, 0, 0);
+  bg.fillStyle = "rgb(150,36,30)"; bg.fillRect(X(f.t) - 1, 0, 2, h - 30);
+}
+function drawBarNow(f, w, h, X) {
+  bg.setTransform(DPR, 0, 0, DPR, 0, 0);
   bg.fillStyle = "rgb(236,229,212)"; bg.fillRect(0, 0, w, h);
   D.stages.forEach((s, k) => {
     bg.fillStyle = k === f.stage ? "rgb(252,226,150)" : (k % 2 ? "rgb(226,216,192)" : "rgb(240,234,218)");
-    bg.fillRect(X(s.t0), 4, Math.max(X(s.t1) - X(s.t0), 1), h - 24);
+    bg.fillRect(X(s.t0), 3, Math.max(X(s.t1) - X(s.t0), 1), h - 33);
   });
-  bg.font = "11px " + FONT; bg.fillStyle = INK; bg.textBaseline = "top";
-  let right = -1e9;
-  D.stages.forEach((s, k) => { // names where they fit, the current one always
-    const x = X(s.t0) + 2, name = (k + 1) + " " + s.name, wd = bg.measureText(name).width;
-    if (x > right || k === f.stage) { bg.fillStyle = k === f.stage ? "rgb(150,36,30)" : INK; bg.fillText(name, x, h - 18); right = x + wd + 6; }
+  bg.fillStyle = "rgba(90,70,50,0.35)";
+  for (const s of D.steps) bg.fillRect(Math.round(X(s.t0)), h - 34, 1, 4);
+  bg.font = "11px " + FONT; bg.textBaseline = "top";
+  const right = [-1e9, -1e9];
+  D.stages.forEach((s, k) => { // names on two rows, where they fit; the current one always
+    const x = X(s.t0) + 2, name = (k + 1) + s.name, row = k % 2;
+    let wd = bg.measureText(name).width, shown = name;
+    const room = (k + 2 < D.stages.length ? X(D.stages[k + 2].t0) : w) - x - 4;
+    while (wd > room && shown.length > 2 && k !== f.stage) { shown = shown.slice(0, -1); wd = bg.measureText(shown + "…").width; }
+    if (shown !== name) shown += "…";
+    if (x > right[row] || k === f.stage) { bg.fillStyle = k === f.stage ? "rgb(150,36,30)" : INK; bg.fillText(shown, x, row ? h - 14 : h - 28); right[row] = x + wd + 4; }
   });
-  const px0 = X(f.t);
-  bg.fillStyle = "rgb(150,36,30)"; bg.fillRect(px0 - 1, 0, 2, h - 20);
 }
 const elStage = document.getElementById("stagehead"), elClock = document.getElementById("clock"),
   elCite = document.getElementById("cite"), elText = document.getElementById("text"), elSel = document.getElementById("selinfo");
 let shownSec = -1, shownStep = -1, shownNotes = null;
 function panel(f) {
   const sg = D.stages[f.stage], stepI = S.stepPinned !== null ? S.stepPinned : f.step, st = D.steps[stepI];
-  elStage.textContent = sg ? (f.stage + 1) + "　" + sg.name + (sg.section && sg.section !== sg.name ? "（" + sg.section + "）" : "") : "";
-  elClock.textContent = (S.playing ? "▶" : "❚❚") + "  ×" + S.speed + "   t = " + f.t.toFixed(1) + " s / " + D.duration.toFixed(0) + " s   步 " + (stepI + 1) + "/" + D.steps.length + (S.skip ? "  ·  略候" : "") + (S.stopAt !== null ? "  ·  講 → " + S.stopAt.toFixed(0) + " s" : "");
-  document.getElementById("speed").textContent = "×" + S.speed;
-  document.getElementById("b-play").textContent = S.playing ? "❚❚" : "▶";
+  const setText = (el, v) => { if (el.textContent !== v) el.textContent = v; };
+  setText(elStage, sg ? (f.stage + 1) + "　" + sg.name + (sg.section && sg.section !== sg.name ? "（" + sg.section + "）" : "") : "");
+  setText(elClock, (S.playing ? "▶" : "‖") + "  ×" + S.speed + "   t = " + f.t.toFixed(1) + " s / " + D.duration.toFixed(0) + " s   步 " + (stepI + 1) + "/" + D.steps.length + (S.skip ? "  ·  略候" : "") + (S.stopAt !== null ? "  ·  講 → " + S.stopAt.toFixed(0) + " s" : ""));
+  setText(document.getElementById("speed"), "×" + S.speed);
+  setText(document.getElementById("b-play"), S.playing ? "‖" : "▶");
+  const sc = C.score, el = document.getElementById("score");
+  if (sc && sc.t.length) {
+    const v = [0, 1, 2, 3, 4].map(o => { const [i, ok] = lookup(sc, o, f.t, f.closing ? f.step : null); return val(sc, "value", i, ok, 0); });
+    setText(el, v[0] > 0 ? "第" + numeral(v[0]) + "番射　右 " + v[1] + " 算 / 左 " + v[2] + " 算" : "");
+  }
   if (S.selected !== null) {
     const mv = nextMove(S.selected, f.t);
-    elSel.textContent = "選 " + D.actors[S.selected].name + "\n" + (mv ? (mv.now ? "正行" : "下一行") + "：「" + mv.cite + "」 · " + mv.len.toFixed(1) + " 尺 · t = " + mv.t0.toFixed(0) + " s" : "此後不復行 (no more moves)");
-  } else elSel.textContent = "";
+    setText(elSel, "選 " + D.actors[S.selected].name + "\n" + (mv ? (mv.now ? "正行" : "下一行") + "：「" + mv.cite + "」 · " + mv.len.toFixed(1) + " 尺 · t = " + mv.t0.toFixed(0) + " s" : "此後不復行 (no more moves)"));
+  } else setText(elSel, "");
   if (stepI === shownStep && shownNotes === S.notes) return;
   shownStep = stepI; shownNotes = S.notes;
   elCite.innerHTML = "";
@@ -879,12 +988,15 @@ window.rite = {
   play, pause,
   get playing() { return S.playing; },
   now() { return S.t; },
-  render() { render(); return S.drawMs; },
+  // one frame as played (t moves on, no fragment written): its draw time in ms
+  frame(t) { S.t = Math.min(Math.max(+t, 0), D.duration); S.closing = false; S.stepPinned = null; const a = performance.now(); render(); return performance.now() - a; },
+  firstFrame: null,
   get view() { return { map: map.slice(), narrow, ui }; },
 };
 layout();
 if (!readHash()) seek(0);
 render();
+window.rite.firstFrame = performance.now(); // ms from the start of navigation to the first frame drawn
 requestAnimationFrame(tick);
 document.documentElement.dataset.ready = "1";
 })();

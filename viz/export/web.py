@@ -152,7 +152,7 @@ def page_data(compiled, title: str) -> dict:
     tl, lay, corpus = compiled.timeline, compiled.layout, compiled.corpus
     model = compose.Model(lay, tl, corpus)
     breaks = [{"north": b.north, "south": b.south, "gap": b.gap} for b in model.breaks]
-    std = ("motion", "posture", "presence", "props", "label", "dress", "bow", "things")
+    std = ("motion", "posture", "presence", "props", "label", "dress", "bow", "things", "score")
     return {
         "title": title,
         "duration": tl.duration,
