@@ -20,7 +20,8 @@ import numpy as np
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "web"
 FONT_FAMILY = "XiangsheWeb"
-# what the page writes itself (assets/web/page.js, page.html): kept in the font subset
+# what the page writes itself, besides the words of assets/web/ (read from there): kept in the
+# font subset
 PAGE_TEXT = ("播放暫停上一步下一步節目注說明尋速度略候講跳至關按鍵無此經文記第節頁面坐立拜揖執"
              "主黨賓黨他行下一行正行此後不復行選尺人耦等×·→←↑↓▲▼▶▏…「」（）：，。、；？！ "
              "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.,:;+-−=/#()[]%'\"")
@@ -225,7 +226,8 @@ def font_subset(chars: str) -> bytes:
 def _font_chars(model, data: dict) -> str:
     from viz.draw.compose import chars_drawn
 
-    return chars_drawn(model) + PAGE_TEXT + data["title"]
+    page = "".join((ASSETS / n).read_text("utf-8") for n in ("page.html", "page.js"))
+    return chars_drawn(model) + PAGE_TEXT + data["title"] + "".join(c for c in page if ord(c) > 127)
 
 
 def _script_json(data) -> str:
