@@ -642,10 +642,34 @@ function drawPeople(cam, clip, f, reach, captions, list, seen) {
     }
     list.people.push({ id: D.actors[a].id, label: lab, held: f.holding[a].map(pid => D.props[propIndex[pid]].name).sort() });
   }
-  for (const G of fm.list) { // a group's name above its middle
+  // a formation's name where labels.py first finds room: touching its reach east, west, the
+  // diagonals, north, south, then rings further out; clear of every token and of the names
+  // placed before it, inside the view (else where it first tried)
+  const obst = [];
+  for (let a = 0; a < N; a++) if (seen.pres[a]) { const X = cam.sx(f.x[a]), Y = cam.sy(f.y[a]), R = (fm.groups[a] !== undefined ? r0 * P.DOT * 1.9 : r0 * 1.6) * k; obst.push([X - R, Y - R, X + R, Y + R]); }
+  const size = Math.round(P.NAME_PX * ui);
+  for (const G of fm.list) {
     list.groups.push({ name: G.name, members: G.who.map(a => D.actors[a].id).sort() });
-    const X = cam.vp[0] + cam.vp[2] / 2 + (G.cx / k - cam.cx) * k, Y = cam.vp[1] + cam.vp[3] / 2 + (G.cy / k + cam.cy) * k;
-    drawText(cam, X, Y - r0 * k - 10 * ui, G.name, Math.round(P.NAME_PX * ui), G.color, "c", { bg: "rgb(255,252,240)", border: G.color, screen: true });
+    const ox = cam.vp[0] + cam.vp[2] / 2 - cam.cx * k, oy = cam.vp[1] + cam.vp[3] / 2 + cam.cy * k;
+    const ax = G.cx + ox, ay = G.cy + oy, rd = r0 * k * P.DOT * 1.9;
+    const reach = 2 * Math.ceil(Math.max(...G.who.map(a => Math.hypot(cam.sx(f.x[a]) - ax, cam.sy(f.y[a]) - ay))) / 2) + rd;
+    const w = emW(G.name) * size + 5, h = Math.round(1.45 * size) + 4;
+    const cands = [];
+    for (const [dx, dy] of [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]]) {
+      let cx = ax + dx * (reach + 1 + w / 2), cy = ay + dy * (reach + 1 + h / 2);
+      if (dx && dy) { const q = reach * (1 - Math.SQRT1_2); cx -= dx * q; cy -= dy * q; }
+      cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+    }
+    for (let ring = 1; ring <= 6; ring++) for (let d = 0; d < 16; d++) {
+      const c = Math.cos(2 * Math.PI * d / 16), sn = Math.sin(2 * Math.PI * d / 16), dist = reach + 1 + ring * (h + 2);
+      const cx = ax + c * (dist + Math.abs(c) * w / 2), cy = ay + sn * (dist + Math.abs(sn) * h / 2);
+      cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+    }
+    const meets = (b, o) => b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3];
+    const inside = b => b[0] >= clip[0] + 2 && b[1] >= clip[1] + 2 && b[2] <= clip[0] + clip[2] - 2 && b[3] <= clip[1] + clip[3] - 2;
+    const box = cands.find(b => inside(b) && !obst.some(o => meets(b, o))) || cands.find(inside) || cands[0];
+    obst.push(box);
+    drawText(cam, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, G.name, size, G.color, "c", { bg: "rgb(255,252,240)", border: G.color, screen: true });
   }
   if (captions) for (const [a, text] of f.captions) {
     if (a < 0 || a >= N || !seen.pres[a]) continue;
@@ -807,7 +831,12 @@ function panel(f) {
     elText.appendChild(sp);
   });
   shownSec = sec.index;
-  if (first) elText.scrollTop = Math.max(first.offsetTop - elText.offsetTop - elText.clientHeight / 3, 0);
+  if (first) { // the lit clause a third of the way down, the rows above it whole
+    const want = first.offsetTop - elText.clientHeight / 3; // offsets within #text (positioned)
+    let top = 0;
+    for (const el of elText.children) { if (el.offsetTop <= want) top = el.offsetTop; }
+    elText.scrollTop = top;
+  }
 }
 elText.addEventListener("click", e => { // a clause: to the first step saying it
   const sp = e.target.closest(".cl"); if (!sp) return;
