@@ -188,6 +188,11 @@ def test_deep_links_and_keys(browser, folder):
     assert page.evaluate("window.rite.playing") is False
     t = now()
     assert page.evaluate("location.hash") == f"#t={t:.1f}"
+    # P: the presenter's step plays to the end of this step and pauses there
+    k = tl.step_at(t)
+    page.keyboard.press("p")
+    page.wait_for_function("!window.rite.playing")
+    assert now() == pytest.approx(tl.steps[k].t1)
     assert seen["errors"] == []
     page.close()
 

@@ -796,7 +796,7 @@ let shownSec = -1, shownStep = -1, shownNotes = null;
 function panel(f) {
   const sg = D.stages[f.stage], stepI = S.stepPinned !== null ? S.stepPinned : f.step, st = D.steps[stepI];
   const setText = (el, v) => { if (el.textContent !== v) el.textContent = v; };
-  setText(elStage, sg ? (f.stage + 1) + "　" + sg.name + (sg.section && sg.section !== sg.name ? "（" + sg.section + "）" : "") : "");
+  setText(elStage, sg ? sg.title : ""); // hud.stage_title
   setText(elClock, (S.playing ? "▶" : "‖") + "  ×" + S.speed + "   t = " + f.t.toFixed(1) + " s / " + D.duration.toFixed(0) + " s   步 " + (stepI + 1) + "/" + D.steps.length + (S.skip ? "  ·  略候" : "") + (S.stopAt !== null ? "  ·  講 → " + S.stopAt.toFixed(0) + " s" : ""));
   setText(document.getElementById("speed"), "×" + S.speed);
   setText(document.getElementById("b-play"), S.playing ? "‖" : "▶");

@@ -145,7 +145,7 @@ def _text(timeline, corpus) -> dict:
 
 def page_data(compiled, title: str) -> dict:
     """Everything the page knows of the rite, as JSON-ready data."""
-    from viz.draw import compose, scene
+    from viz.draw import compose, hud, scene
     from viz.model.dress import BOW_NAMES, WORN
     from viz.model.timeline import POSTURES
     from viz.query.waits import waits
@@ -167,7 +167,8 @@ def page_data(compiled, title: str) -> dict:
         "labelNames": list(tl.label_names),
         "thingNames": list(tl.thing_names),
         "stages": [{"name": s.name, "section": s.section, "t0": s.t0, "t1": s.t1,
-                    "first": s.first_step, "last": s.last_step} for s in tl.stages],
+                    "first": s.first_step, "last": s.last_step,
+                    "title": hud.stage_title(s, corpus)} for s in tl.stages],
         "steps": [{"t0": s.t0, "t1": s.t1, "stage": s.stage, "cite": s.cite,
                    "span": list(s.span), "said": s.said, "captions": list(s.captions),
                    "note": s.note} for s in tl.steps],
