@@ -461,7 +461,7 @@ const planMemo = new Map(); // compose._static: the plan drawn once per camera, 
 function drawPlan(cam, clip, f, places, seen) {
   const hide = hiddenThings(f), detailed = cam.scale >= P.DETAIL_PX * ui;
   let down = "";
-  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] < 0) down += p + ":" + Math.round(cam.sx(f.propX[p])) + "," + Math.round(cam.sy(f.propY[p])) + ";";
+  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] === SET_DOWN) down += p + ":" + Math.round(cam.sx(f.propX[p])) + "," + Math.round(cam.sy(f.propY[p])) + ";";
   const key = [cam.vp.join(), cam.scale, cam.cx, cam.cy, clip.join(), places, [...hide].sort().join(), DPR, down].join("|");
   let bmp = planMemo.get(key);
   if (!bmp) {
@@ -528,7 +528,7 @@ function heldNames(f, a) { // what a person holds, by the kind's last character 
   return held;
 }
 // A token looks the same wherever he stands: drawn once into a bitmap (compose._as_sprites) and
-// copied to each place; kept by what it looks like (facing to the tenth of a degree)
+// copied to each place
 const sprites = new Map();
 function drawToken(cam, f, a, dot, label, r0, held) {
   const A = D.actors[a], k = cam.scale;
@@ -536,7 +536,9 @@ function drawToken(cam, f, a, dot, label, r0, held) {
   let r = seated ? r0 * 0.8 : r0;
   if (f.posture[a] === BOW) r *= 1 - 0.28 * Math.abs(Math.sin(Math.PI * Math.max(f.count[a], 1) * f.phase[a]));
   if (dot) r *= P.DOT;
-  const w = f.dress[a], face = Math.round(f.facing[a] * 10) / 10;
+  // kept by what it looks like: facing to the degree, the radius to the quarter px (a bow's dip)
+  const w = f.dress[a], face = Math.round(f.facing[a]);
+  r = Math.round(r * k * 4) / (4 * k);
   const hk = held ? heldText(held) : "";
   const key = [A.color, r * k, r0 * k, face, seated && !dot, label, D.worn.map(n => w[n] ? 1 : 0).join(""), ui, DPR, hk].join("|");
   let sp = sprites.get(key);
@@ -547,7 +549,7 @@ function drawToken(cam, f, a, dot, label, r0, held) {
     tokenNow(A.color, half, half, r, r0, k, seated && !dot, face, label, w);
     if (held) heldGlyphs({ scale: k, sx: x => half + x * k, sy: y => half - y * k }, 0, 0, face, r, held);
     g = keepG;
-    if (sprites.size > 2048) sprites.clear();
+    if (sprites.size > 4096) sprites.clear();
     sp = { bmp, half }; sprites.set(key, sp);
   }
   // copied onto whole device pixels, unscaled: a blit, where a scaled copy resamples
@@ -599,7 +601,7 @@ function drawDown(cam, f, seen, detailed) {
   // things set out, as objects; named when zoomed in
   const groupsDown = [];
   for (let p = 0; p < M; p++) {
-    if (!seen.vis[p] || f.propHolder[p] >= 0) continue;
+    if (!seen.vis[p] || f.propHolder[p] !== SET_DOWN) continue;
     propGlyph(cam, f.propX[p], f.propY[p], D.props[p].name, p);
     if (detailed) {
       const q = groupsDown.find(G => G.name === D.props[p].name && Math.hypot(G.x - f.propX[p], G.y - f.propY[p]) < 1.5);
@@ -610,7 +612,7 @@ function drawDown(cam, f, seen, detailed) {
   // scene._set_down_objects: one count for the arrows (or 算) lying within a glyph's reach
   const clusters = [];
   for (let p = 0; p < M; p++) {
-    if (!seen.vis[p] || f.propHolder[p] >= 0) continue;
+    if (!seen.vis[p] || f.propHolder[p] !== SET_DOWN) continue;
     const name = D.props[p].name, X = cam.sx(f.propX[p]), Y = cam.sy(f.propY[p]);
     const c = clusters.find(q => q.name === name && Math.hypot(q.pts[0][0] - X, q.pts[0][1] - Y) < 16 * ui);
     if (c) c.pts.push([X, Y]); else clusters.push({ name, pts: [[X, Y]] });
@@ -625,7 +627,11 @@ function drawDown(cam, f, seen, detailed) {
 function drawPeople(cam, clip, f, reach, captions, list, seen) {
   const k = cam.scale, r0 = tokenRadius(k);
   const detailed = k >= P.DETAIL_PX * ui;
-  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] < 0) list.things.push(D.props[p].id);
+  for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] < 0) {
+    list.things.push(D.props[p].id);
+    if (f.propHolder[p] === FLYING) propGlyph(cam, f.propX[p], f.propY[p], D.props[p].name, p); // in flight: drawn each frame
+  }
+  flushShafts();
   const sel = S.selected !== null && seen.pres[S.selected] ? S.selected : null;
   const fm = formations(f, seen.pres.map((v, a) => v && a !== sel), k);
   for (let a = 0; a < N; a++) {
