@@ -715,7 +715,11 @@ function drawScale(cam, fr) {
 function drawLegend(fr) {
   let x, y = map[1] + 10, w;
   if (fr.insetBox) { const cw = columnW(map); x = map[0] + map[2] - cw + 4; w = cw - 14; }
-  else { w = Math.min(300, map[2] - 20); x = map[0] + map[2] - w - 10; if (narrow) return; }
+  else { // compose._legend_at: in the margin beside the drawing if it has room, else top left
+    if (narrow) return;
+    const free = map[0] + map[2] - fr.cam.sx(V.whole[2]) - 16;
+    if (free >= 170) { w = Math.min(300, free); x = map[0] + map[2] - w - 8; } else { w = Math.min(300, map[2] - 20); x = map[0] + 10; }
+  }
   g.fillStyle = "rgba(255,253,244,0.92)"; g.strokeStyle = "rgb(200,190,170)"; g.lineWidth = 1;
   g.fillRect(x, y, w, 46); g.strokeRect(x + .5, y + .5, w, 46);
   let cx = x + 8;
