@@ -44,7 +44,8 @@ RAW = """([n, frames]) => {
   for (let k = 0; k < frames; k++) {
     const a = performance.now();
     g.setTransform(1, 0, 0, 1, 0, 0); g.drawImage(plan, 0, 0);
-    for (let i = 0; i < n; i++) g.drawImage(dot, (i * 37 + k) % (cv.width - 28), (i * 53) % (cv.height - 28));
+    for (let i = 0; i < n; i++)
+      g.drawImage(dot, (i * 37 + k) % (cv.width - 28), (i * 53) % (cv.height - 28));
     g.getImageData(0, 0, 1, 1);
     out.push(performance.now() - a);
   }
@@ -52,7 +53,12 @@ RAW = """([n, frames]) => {
 }"""
 PLAY = """([t, frames]) => {
   const out = [], g = document.getElementById('map').getContext('2d');
-  for (let k = 0; k < frames; k++) { const a = performance.now(); window.rite.frame(t + k / 60); g.getImageData(0, 0, 1, 1); out.push(performance.now() - a); }
+  for (let k = 0; k < frames; k++) {
+    const a = performance.now();
+    window.rite.frame(t + k / 60);
+    g.getImageData(0, 0, 1, 1);
+    out.push(performance.now() - a);
+  }
   return out;
 }"""
 
