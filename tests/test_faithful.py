@@ -373,6 +373,11 @@ PLANTS = {
                  f"      - wait: {{who: [{ZHONG}], dur: 30}}\n"
                  f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
                  "「主人以賔三揖皆行」 sets them moving together, but 衆賔之長 (zhongbin1) stands 3"),
+    # a thing from nowhere (issue 26, class 2): the 賔's 脯 lies hidden east of the 序 and is
+    # first seen in the 贊者's hand, with no words that bring it in (brought: 薦脯醢 removed)
+    "nowhere": ("06-獻賔.yaml", "    kind: 籩\n    brought: 薦脯醢\n    at: {place: 東序東, dx: 1.5, dy: 0.6}\n",
+                "    kind: 籩\n    at: {place: 東序東, dx: 1.5, dy: 0.6}\n",
+                "the 脯 (bin_fu) first appears in 主人之贊者's (zan1) hand"),
     # the drum before its order: music with no start: beats from the stage's opening
     "drum": ("05-迎賔.yaml", "name: 迎賔\n",
              "name: 迎賔\nscoring: {round: 1, tally: null, music: {piece: 騶虞, beat: 1.5, "

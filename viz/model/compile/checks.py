@@ -19,6 +19,13 @@ UNDERFOOT = frozenset({"薦", "籩", "豆", "俎"})
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 
 
+def _step_loc(text: str):
+    """A step's loc ("file:line:col") as a Loc."""
+    from viz.base.errors import Loc
+    file, line, col = text.rsplit(":", 2)
+    return Loc(file, int(line), int(col))
+
+
 # verbs anyone may do while not in the scene: come in, be relabelled, wait
 ABSENT_OK = frozenset({"enter", "label", "wait"})
 
@@ -121,6 +128,51 @@ class _Checks(_Keyframes):
                 self.out.warn(step.loc, f"{self.s.cast[a].name} ({self.s.cast[a].id}) stands on "
                                         f"the {p.name} ({p.id}, {d[k]:.1f} 尺) at the end of "
                                         f"this step: stand south of it or at the 席's end")
+
+    def check_origins(self, tl: Timeline) -> None:
+        """Nothing from nowhere (issue 26, class 2): every thing is somewhere from the start of
+        the rite (set down where it lies, drawn), or is brought in by someone who comes in with
+        it. A thing first seen in the hand of someone already in the scene came from nowhere
+        (hidden where it lay until a hand took it): warned of at the step that put it there,
+        unless its declaration says which words bring it in (brought: 乃納射器 — fetched from
+        outside the scene by that hand)."""
+        ch, pr = tl.channels["props"], tl.channels["presence"]
+        if not len(ch.t):
+            return
+        holder = np.asarray(ch.values["holder"]).astype(int)
+        vis = np.asarray(ch.values["visible"]) != 0
+        p_own, p_t = pr.owner, pr.t
+        p_on = np.asarray(pr.values["present"]) != 0
+
+        def present(a: int, t: float) -> bool:
+            sel = np.nonzero((p_own == a) & (p_t <= t + 1e-6))[0]
+            return bool(len(sel)) and bool(p_on[sel[-1]])
+
+        order = np.lexsort((ch.t, ch.owner))
+        owner = ch.owner[order]
+        for j in np.unique(owner):
+            rows = order[owner == j]
+            for i, k in enumerate(rows):
+                if not vis[k]:
+                    continue
+                h, t = int(holder[k]), float(ch.t[k])
+                if h < 0:
+                    break  # set down where it lies (or in flight): seen, from somewhere
+                if not present(h, t):
+                    t_next = float(ch.t[rows[i + 1]]) if i + 1 < len(rows) else tl.duration
+                    if present(h, t_next - 1e-3):
+                        break  # brought in: it comes in with him
+                    continue
+                if (t <= 1e-6 or present(h, t - 1e-3)) and not self.s.props[j].brought:
+                    w = int(ch.writer[k]) if len(ch.writer) > k else -1
+                    loc = (_step_loc(tl.steps[w].loc) if 0 <= w < len(tl.steps)
+                           else self.s.stages[0].loc)
+                    self.out.warn(loc, f"the {tl.props[j].name} ({tl.props[j].id}) first appears "
+                                       f"in {tl.actors[h].name}'s ({tl.actors[h].id}) hand at "
+                                       f"t {t:.0f} s, from nowhere: declare it where it lies "
+                                       f"(drawn, not absent), have someone bring it in, or say "
+                                       f"the words that bring it (brought:)")
+                break
 
     def check_boundaries(self, tl: Timeline) -> None:
         """Nobody and nothing jumps where one stage hands over to the next, unless the next

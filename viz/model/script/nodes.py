@@ -78,6 +78,7 @@ class Prop:
     loc: Loc
     absent: bool = False
     bundle: str = ""  # the bundle's id when this prop is one of a counted bundle
+    brought: str = ""  # the words that bring it in, when it first appears in a hand (issue 26)
 
 
 @dataclass(frozen=True)
