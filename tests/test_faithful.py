@@ -368,6 +368,14 @@ PLANTS = {
                   "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: {prop: bin_fu}, "
                   "face: 南}\n",
                   "賔 (bin) stands on the 脯 (bin_fu"),
+    # footprints, not thresholds (issue 26, class 3): the 賔 stops 0.6 尺 east of his 脯, in the
+    # row of dishes between it and his 醢 — past the old 0.55 尺 radius about the 脯's point, but
+    # his footprint is over the 醢
+    "row": ("06-獻賔.yaml",
+            "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: 賔席, face: 南}\n",
+            "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: {prop: bin_fu, dx: 0.6}, "
+            "face: 南}\n",
+            "賔 (bin) stands on the 醢 (bin_hai: his footprint is over it"),
     # a 皆 wait: at 三揖皆行 the 衆賔 stand half a minute before they follow
     "together": ("05-迎賔.yaml", f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
                  f"      - wait: {{who: [{ZHONG}], dur: 30}}\n"
@@ -456,3 +464,15 @@ def test_the_drum_counts_five_zhong_for_each_pair(whole):
     assert score_values(tl.sample(firsts[0] + 0.01))["終"] == 1
     for t in firsts[1:]:
         assert score_values(tl.sample(t + 0.01))["終"] == 2, t
+
+
+def test_footprints_not_a_radius_about_a_point():
+    """Issue 26, class 3: the 燕's 執觶者 stood 0.58 尺 from the 賔's 醢, past the old check's 0.55
+    尺; footprints (a person's disc against the dish's) put him on it, and one a body's breadth
+    south of the row is clear. The 俎 is broader than a dish."""
+    from viz.model import footprint
+    g = footprint.gap(-4.0, 23.2, [-4.5, -3.5], [23.5, 23.5], ["豆", "觶"])
+    assert g[0] < 0
+    assert footprint.gap(-4.0, 22.4, [-4.5], [23.5], ["豆"])[0] >= 0
+    assert footprint.RADII["俎"] > footprint.RADII["豆"]
+

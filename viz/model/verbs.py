@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from viz.model.script.nodes import Action
 
 REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
+# 尺: between two people handing a thing (授, 受) each reaches out, so they may stand farther
+# apart than one reaching for a thing that lies: across a 薦 set before a 席 (the 執觶者 south of
+# the row of dishes, the drinker seated on his 席: issue 26, footprints not thresholds)
+HAND_REACH = 4.0
 ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
 
 
@@ -93,7 +97,8 @@ class CompileContext(Protocol):
     def gather(self, act: Action, a: int, members: list[int], busy: Busy) -> float: ...
     def some(self, members: list[int], a: int, giver: int | None, n: int) -> list[int]: ...
     def holder_check(self, act: Action, p: int, a: int | None, what: str) -> None: ...
-    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str) -> None: ...
+    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str,
+                    limit: float = REACH) -> None: ...
 
     # the shooting
     def on_beat(self, t: float, music: Music, on: bool) -> float: ...
@@ -261,7 +266,7 @@ class Take(Verb):
         if giver is None:
             c.reach_check(act, a, c.prop_spot(members[0]), "take")
         else:
-            c.reach_check(act, a, c.pos[giver], "take it from")
+            c.reach_check(act, a, c.pos[giver], "take it from", HAND_REACH)
         t = busy.get(a, 0.0) + c.cfg.gestures["take"]
         if giver is not None:
             busy[giver] = max(busy.get(giver, 0.0), t)
@@ -316,7 +321,7 @@ class Give(Verb):
         members = c.members(act.args["prop"])
         for p in members:
             c.holder_check(act, p, a, "hand it over")
-        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is")
+        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is", HAND_REACH)
         t = max(busy.get(a, 0.0), busy.get(b, 0.0)) + c.cfg.gestures["give"]
         for p in members:
             c.set_prop(p, t, b, c.pos[b])

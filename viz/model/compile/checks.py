@@ -9,12 +9,12 @@ import math
 
 import numpy as np
 
+from viz.model import footprint
 from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
 from viz.model.script.nodes import Expect, Step
 from viz.model.timeline import FLYING, SET_DOWN, Timeline
 
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
-ON = 0.55  # 尺: closer than this to where a 籩, 豆 or 俎 lies is standing on it (a 豆 is about 1 尺 across)
 UNDERFOOT = frozenset({"薦", "籩", "豆", "俎"})
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
 
@@ -109,8 +109,11 @@ class _Checks(_Keyframes):
                                     f"{d[i, j]:.1f} 尺 apart at the end of this step")
 
     def check_underfoot(self, step: Step, buf: _Buffer) -> None:
-        """Things set out before a 席 are not stood on (issue 19, class 5): someone who moved in
-        this step and ends it on a 薦 (籩, 豆) or a 俎 that lies set down is warned of."""
+        """Nobody stands on or in the row of things set out (issue 19, class 5; issue 26,
+        class 3): someone who moved in this step and ends it with his footprint over a 薦 (籩,
+        豆) or a 俎 that lies set down is warned of. Footprints, not a radius about a point: a
+        person's disc against the thing's rectangle (viz.model.footprint), so a man between two
+        dishes of a row, or at a dish's edge, is on it."""
         moved = sorted({r[0] for r in buf.motion})
         if not moved:
             return
@@ -118,16 +121,19 @@ class _Checks(_Keyframes):
                  if p.kind in UNDERFOOT and self.holder[j] == SET_DOWN and self.visible[j]]
         if not under:
             return
+        kinds = [self.s.props[j].kind for j in under]
         for a in moved:
             if not self.present[a]:
                 continue
-            d = np.hypot(*(self.prop_xy[under] - self.pos[a]).T)
-            k = int(np.argmin(d))
-            if d[k] < ON:
+            g = footprint.gap(self.pos[a][0], self.pos[a][1], self.prop_xy[under][:, 0],
+                              self.prop_xy[under][:, 1], kinds)
+            k = int(np.argmin(g))
+            if g[k] < 0:
                 p = self.s.props[under[k]]
                 self.out.warn(step.loc, f"{self.s.cast[a].name} ({self.s.cast[a].id}) stands on "
-                                        f"the {p.name} ({p.id}, {d[k]:.1f} 尺) at the end of "
-                                        f"this step: stand south of it or at the 席's end")
+                                        f"the {p.name} ({p.id}: his footprint is over it by "
+                                        f"{-g[k]:.2f} 尺) at the end of this step: stand south "
+                                        f"of it or at the 席's end")
 
     def check_origins(self, tl: Timeline) -> None:
         """Nothing from nowhere (issue 26, class 2): every thing is somewhere from the start of
