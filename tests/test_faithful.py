@@ -476,3 +476,47 @@ def test_footprints_not_a_radius_about_a_point():
     assert footprint.gap(-4.0, 22.4, [-4.5], [23.5], ["豆"])[0] >= 0
     assert footprint.RADII["俎"] > footprint.RADII["豆"]
 
+
+
+# ---- issue 26, class 1: 如初 inherits ----
+
+def test_ruchu_inherits_the_claims_it_points_to(whole, corpus):
+    """Every 如初 / 如之 / 亦如之 of the bundled rite's 經 is resolved (ruchu.yaml) and checked in
+    its own people: 27.16 (賔主人大夫衆賔繼射釋獲如初) carries 22.02's 袒決遂 to the 主人 and 22.07's
+    説決拾 to the 賔 and the 主人; 22.03 (賔於堂西亦如之) carries 22.02 to the 賔."""
+    from viz import DEFAULT_SCRIPT
+    from viz.query.inherit import like_claims, load_table
+    items = like_claims(whole.timeline, corpus, load_table(DEFAULT_SCRIPT))
+    assert not [i for i in items if i["claim"] == "如初 unresolved"]
+    got = {(i["id"], i["claim"]): i for i in items}
+    assert got[("27.16", "如初 ← 22.02 袒決遂")]["who"] == "主人"
+    assert got[("27.16", "如初 ← 22.02 袒決遂")]["result"] == "agreed"
+    assert got[("27.16", "如初 ← 22.07 説次拾")]["who"] == "主人、賔"
+    assert got[("22.03", "如初 ← 22.02 袒決遂")]["who"] == "賔"
+    assert sum(i["result"] == "agreed" for i in items) >= 0.98 * len(items)
+    # a 如初 clause the table does not list is reported, not skipped
+    some = like_claims(whole.timeline, corpus, {})
+    assert {i["claim"] for i in some} == {"如初 unresolved"}
+    assert {i["result"] for i in some} == {"disagrees"}
+
+
+def test_ruchu_catches_round_three_shot_without_round_two_dress(tmp_path, capsys):
+    """The fault the 2026-12-07 reading found (NEW DEFECT 1), planted back: the 主人 shoots round 3
+    without baring his arm (pattern 賔主人射 without its dress). The clause says only 如初, so only
+    the inherited claim sees it: `check --text` lists 27.16 如初 ← 22.02 袒決遂 disagreeing, in the
+    主人."""
+    import json
+
+    from tests.rites import copy_bundled
+    from viz.cli.main import main
+    rite = copy_bundled(tmp_path / "rite")
+    f = rite / "patterns" / "飲射.yaml"
+    text = f.read_text(encoding="utf-8")
+    old = "          - dress: {who: zhuren, is: 袒決遂}\n"
+    assert text.count(old) == 1
+    f.write_text(text.replace(old, ""), encoding="utf-8")
+    assert main(["check", "--text", "--json", "--script", str(rite)]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    bad = [i for i in rep["items"] if i["result"] == "disagrees"]
+    assert any(i["id"] == "27.16" and i["claim"] == "如初 ← 22.02 袒決遂" and i["who"] == "主人"
+               for i in bad), bad

@@ -174,7 +174,9 @@ def report_text(args, d) -> int:
     from viz.query.dressed import with_dress
     from viz.query.faithful import text_claims
 
+    from viz.query.inherit import load_table, with_likes
     rep = with_dress(text_claims(d.timeline, d.corpus), d.timeline, d.corpus)
+    rep = with_likes(rep, d.timeline, d.corpus, load_table(args.script))  # 如初 (issue 26)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=2))
         return 0
