@@ -443,27 +443,60 @@ def test_the_bundled_rite_has_no_unexplained_wait_in_any_scenario(corpus, sets):
 
 
 def test_the_drum_counts_five_zhong_for_each_pair(whole):
-    """記注: 毎一耦射歌五終 — the 終 shown run 1 … 5 and begin again for each pair: at a later
-    pair's first release it is the 二終 (the first 節 heard before the first 拾), never the running
-    count of the whole round (116 in round 3 before)."""
+    """記注: 毎一耦射歌五終; 注: 四節四拾其一節先以聽也 — each pair's song is its own five 終, the count
+    begun anew: at every pair's first release it is the 二終 (the first heard), its last release in
+    the 五終, and the drum is silent once the last pair is done (issue 26, class 4)."""
     from viz.model.scoring import score_values
+    from viz.query.drum import drum_faults, pairs_of, songs_of
     tl = whole.timeline
     beats = [e for e in tl.events if e.kind == "beat"]
-    assert beats and max(e.data["終"] for e in beats) > 5  # the running count, kept in the events
-    assert {e.data["耦終"] for e in beats} == {1, 2, 3, 4, 5}
-    shots = sorted((s for s in tl.scoring["shots"] if s["round"] == 3),
-                   key=lambda s: s["t_release"])
-    firsts, pair = [], set()
-    for s in shots:
-        if not pair or s["actor"] not in pair and len(pair) >= 2:
-            firsts.append(s["t_release"])
-            pair = set()
-        pair.add(s["actor"])
-    assert len(firsts) >= 4
-    # the first pair looses on the music's second beat, within the 終 it opens with
-    assert score_values(tl.sample(firsts[0] + 0.01))["終"] == 1
-    for t in firsts[1:]:
-        assert score_values(tl.sample(t + 0.01))["終"] == 2, t
+    assert beats and max(e.data["終"] for e in beats) == 5
+    shots = [s for s in tl.scoring["shots"] if s["round"] == 3]
+    pairs, songs = pairs_of(shots), songs_of(tl)
+    assert len(pairs) == len(songs) >= 4
+    for pair in pairs:
+        first, last = pair[0]["t_release"], pair[-1]["t_release"]
+        assert score_values(tl.sample(first + 0.01))["終"] == 2, first
+        assert score_values(tl.sample(last + 0.01))["終"] == 5, last
+    beat = songs[-1][1].t0 - songs[-1][0].t0
+    assert not score_values(tl.sample(songs[-1][-1].t0 + beat + 0.5))["beat"]  # the drum stops
+    between = songs[1][0].t0 - 0.5  # between two pairs' songs, when there is a gap
+    if between > songs[0][-1].t0 + beat:
+        assert not score_values(tl.sample(between))["beat"]
+    assert drum_faults(tl) == []
+
+
+def test_the_drum_per_pair_catches_planted_faults(whole):
+    """Planted on a copy of the compiled round: a first arrow loosed in the 終 heard first; one
+    count run on over two pairs (not begun anew); the drum beating on after the last pair."""
+    from types import SimpleNamespace
+
+    from viz.query.drum import drum_faults, songs_of
+    tl = whole.timeline
+    songs = songs_of(tl)
+    shots = [dict(s) for s in tl.scoring["shots"]]
+    r3 = sorted((s for s in shots if s["round"] == 3), key=lambda s: s["t_release"])
+    r3[0]["t_release"] = songs[0][1].t0  # the 上耦上射 on the second beat: 終 1
+    fake = SimpleNamespace(events=tl.events, scoring={**tl.scoring, "shots": shots})
+    assert any("loosed in the 終 heard first" in f for f in drum_faults(fake))
+    # the second song's beats counted on from the first's (the old running count)
+    run_on, n = [], 0
+    for g, song in enumerate(songs):
+        for e in song:
+            n = n + 1 if g < 2 else int(e.data["beat"])
+            run_on.append(SimpleNamespace(kind="beat", t0=e.t0, t1=e.t1,
+                                          data={**e.data, "beat": n if g < 2 else e.data["beat"],
+                                                "終": 1 + (n - 1) // 2 if g < 2 else e.data["終"]}))
+    fake = SimpleNamespace(events=run_on, scoring=tl.scoring)
+    assert any("does not begin anew" in f for f in drum_faults(fake))
+    # three beats more after the last pair's five 終
+    last = songs[-1][-1]
+    more = [SimpleNamespace(kind="beat", t0=last.t0 + k * 4.5, t1=last.t0 + k * 4.5 + 0.25,
+                            data={**last.data, "beat": last.data["beat"] + k, "終": 6})
+            for k in (1, 2, 3)]
+    fake = SimpleNamespace(events=(*tl.events, *more), scoring=tl.scoring)
+    assert any("beats on after the last pair" in f or "runs past five 終" in f
+               for f in drum_faults(fake))
 
 
 def test_footprints_not_a_radius_about_a_point():

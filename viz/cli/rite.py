@@ -116,13 +116,15 @@ def cmd_score(args) -> int:
 def report_check(args, d) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
     from viz.query.dressed import dress_warnings
+    from viz.query.drum import drum_warnings
     from viz.query.faithful import held_warnings, order_warnings, wait_warnings
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
                 + tuple(held_warnings(d.timeline, d.corpus))
                 + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(args, d))
-                + tuple(dress_warnings(d.timeline, d.corpus)))
+                + tuple(dress_warnings(d.timeline, d.corpus))
+                + tuple(drum_warnings(d.timeline, str(args.script))))  # issue 26, class 4
     tl = d.timeline
     waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
     if args.strict and (warnings or waits):  # a 皆 / 遂 wait no note explains fails --strict

@@ -101,7 +101,7 @@ class CompileContext(Protocol):
                     limit: float = REACH) -> None: ...
 
     # the shooting
-    def on_beat(self, t: float, music: Music, on: bool) -> float: ...
+    def on_beat(self, t: float, music: Music, on: bool, actor: str = "") -> float: ...
     def scored(self, act: Action, shot: Shot, p: int, t0: float, t1: float, goal) -> float: ...
     def count(self, act: Action, a: int, busy: Busy) -> float: ...
 
@@ -349,7 +349,7 @@ class Shoot(Verb):
         t = busy.get(a, 0.0) + c.cfg.gestures["shoot"]
         shot = act.args.get("shot")
         if shot is not None and act.args.get("music") is not None:
-            t = c.on_beat(t, act.args["music"], shot.on_beat)
+            t = c.on_beat(t, act.args["music"], shot.on_beat, shot.actor)
         goal = c.xy(act.args["at"], act.loc)
         c.set_prop(p, t, FLYING, c.pos[a])
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
