@@ -503,7 +503,8 @@ class Dress(Verb):
     doc = ("what the text says they put on or off, in its words: 袒 bares the left arm, 襲 covers "
            "it; 決 (thumb-ring) and 遂 (arm-guard; 拾) put on, 説決拾 taken off; 搢扑 sticks the 扑 "
            "held in the belt, 去扑 takes it out (so does its leaving his hands); bow: 張 or 弛 "
-           "strings or unstrings the bows he holds. Takes no time of its own")
+           "strings or unstrings the bows he holds. Takes settings.gestures.dress s (1.2) for each "
+           "thing put on or off, twice that to string or unstring a bow")
     keys = {"who": WHO,
             "is": Key("text", "the words, run together as the text has them: 袒決遂, 袒決, 袒, "
                               "襲, 説決拾 (or 說決拾), 襲説決拾, 搢扑, 去扑 …"),
