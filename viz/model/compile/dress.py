@@ -36,7 +36,10 @@ class _Dress(_Keyframes):
         for each thing put on or off, twice that to string or unstring a bow; what he wears
         changes when he is done, and the time returned is then."""
         changes = dress_words(words) or []
+        t0 = t
         t += self.cfg.gestures.get("dress", DRESS) * (len(changes) + (2 if bow else 0))
+        if t > t0:  # he is busy dressing: not a wait (viz/query/waits.py)
+            self.event(t0, t, "dress", a, words or f"弓{bow}", {})
         for col, v in changes:
             if col == "扑" and v and not any(self.s.props[p].kind == "扑"
                                             for p in np.nonzero(self.holder == a)[0]):
