@@ -169,7 +169,8 @@ class _Checks(_Keyframes):
                     if present(h, t_next - 1e-3):
                         break  # brought in: it comes in with him
                     continue
-                if (t <= 1e-6 or present(h, t - 1e-3)) and not self.s.props[j].brought:
+                # in his hands from the start (held_by) is somewhere from the start
+                if t > 1e-6 and present(h, t - 1e-3) and not self.s.props[j].brought:
                     w = int(ch.writer[k]) if len(ch.writer) > k else -1
                     loc = (_step_loc(tl.steps[w].loc) if 0 <= w < len(tl.steps)
                            else self.s.stages[0].loc)
