@@ -368,11 +368,24 @@ PLANTS = {
                   "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: {prop: bin_fu}, "
                   "face: 南}\n",
                   "賔 (bin) stands on the 脯 (bin_fu"),
+    # footprints, not thresholds (issue 26, class 3): the 賔 stops 0.6 尺 east of his 脯, in the
+    # row of dishes between it and his 醢 — past the old 0.55 尺 radius about the 脯's point, but
+    # his footprint is over the 醢
+    "row": ("06-獻賔.yaml",
+            "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: 賔席, face: 南}\n",
+            "      - move: {who: bin, via: {place: 賔席, dx: -3.5}, to: {prop: bin_fu, dx: 0.6}, "
+            "face: 南}\n",
+            "賔 (bin) stands on the 醢 (bin_hai: his footprint is over it"),
     # a 皆 wait: at 三揖皆行 the 衆賔 stand half a minute before they follow
     "together": ("05-迎賔.yaml", f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
                  f"      - wait: {{who: [{ZHONG}], dur: 30}}\n"
                  f"      - move: {{who: [{ZHONG}],\n               to: {{place: 西階下, dx: -4, dy: -70}}",
                  "「主人以賔三揖皆行」 sets them moving together, but 衆賔之長 (zhongbin1) stands 3"),
+    # a thing from nowhere (issue 26, class 2): the 賔's 脯 lies hidden east of the 序 and is
+    # first seen in the 贊者's hand, with no words that bring it in (brought: 薦脯醢 removed)
+    "nowhere": ("06-獻賔.yaml", "    kind: 籩\n    brought: 薦脯醢\n    at: {place: 東序東, dx: 1.5, dy: 0.6}\n",
+                "    kind: 籩\n    at: {place: 東序東, dx: 1.5, dy: 0.6}\n",
+                "the 脯 (bin_fu) first appears in 主人之贊者's (zan1) hand"),
     # the drum before its order: music with no start: beats from the stage's opening
     "drum": ("05-迎賔.yaml", "name: 迎賔\n",
              "name: 迎賔\nscoring: {round: 1, tally: null, music: {piece: 騶虞, beat: 1.5, "
@@ -430,24 +443,113 @@ def test_the_bundled_rite_has_no_unexplained_wait_in_any_scenario(corpus, sets):
 
 
 def test_the_drum_counts_five_zhong_for_each_pair(whole):
-    """記注: 毎一耦射歌五終 — the 終 shown run 1 … 5 and begin again for each pair: at a later
-    pair's first release it is the 二終 (the first 節 heard before the first 拾), never the running
-    count of the whole round (116 in round 3 before)."""
+    """記注: 毎一耦射歌五終; 注: 四節四拾其一節先以聽也 — each pair's song is its own five 終, the count
+    begun anew: at every pair's first release it is the 二終 (the first heard), its last release in
+    the 五終, and the drum is silent once the last pair is done (issue 26, class 4)."""
     from viz.model.scoring import score_values
+    from viz.query.drum import drum_faults, pairs_of, songs_of
     tl = whole.timeline
     beats = [e for e in tl.events if e.kind == "beat"]
-    assert beats and max(e.data["終"] for e in beats) > 5  # the running count, kept in the events
-    assert {e.data["耦終"] for e in beats} == {1, 2, 3, 4, 5}
-    shots = sorted((s for s in tl.scoring["shots"] if s["round"] == 3),
-                   key=lambda s: s["t_release"])
-    firsts, pair = [], set()
-    for s in shots:
-        if not pair or s["actor"] not in pair and len(pair) >= 2:
-            firsts.append(s["t_release"])
-            pair = set()
-        pair.add(s["actor"])
-    assert len(firsts) >= 4
-    # the first pair looses on the music's second beat, within the 終 it opens with
-    assert score_values(tl.sample(firsts[0] + 0.01))["終"] == 1
-    for t in firsts[1:]:
-        assert score_values(tl.sample(t + 0.01))["終"] == 2, t
+    assert beats and max(e.data["終"] for e in beats) == 5
+    shots = [s for s in tl.scoring["shots"] if s["round"] == 3]
+    pairs, songs = pairs_of(shots), songs_of(tl)
+    assert len(pairs) == len(songs) >= 4
+    for pair in pairs:
+        first, last = pair[0]["t_release"], pair[-1]["t_release"]
+        assert score_values(tl.sample(first + 0.01))["終"] == 2, first
+        assert score_values(tl.sample(last + 0.01))["終"] == 5, last
+    beat = songs[-1][1].t0 - songs[-1][0].t0
+    assert not score_values(tl.sample(songs[-1][-1].t0 + beat + 0.5))["beat"]  # the drum stops
+    between = songs[1][0].t0 - 0.5  # between two pairs' songs, when there is a gap
+    if between > songs[0][-1].t0 + beat:
+        assert not score_values(tl.sample(between))["beat"]
+    assert drum_faults(tl) == []
+
+
+def test_the_drum_per_pair_catches_planted_faults(whole):
+    """Planted on a copy of the compiled round: a first arrow loosed in the 終 heard first; one
+    count run on over two pairs (not begun anew); the drum beating on after the last pair."""
+    from types import SimpleNamespace
+
+    from viz.query.drum import drum_faults, songs_of
+    tl = whole.timeline
+    songs = songs_of(tl)
+    shots = [dict(s) for s in tl.scoring["shots"]]
+    r3 = sorted((s for s in shots if s["round"] == 3), key=lambda s: s["t_release"])
+    r3[0]["t_release"] = songs[0][1].t0  # the 上耦上射 on the second beat: 終 1
+    fake = SimpleNamespace(events=tl.events, scoring={**tl.scoring, "shots": shots})
+    assert any("loosed in the 終 heard first" in f for f in drum_faults(fake))
+    # the second song's beats counted on from the first's (the old running count)
+    run_on, n = [], 0
+    for g, song in enumerate(songs):
+        for e in song:
+            n = n + 1 if g < 2 else int(e.data["beat"])
+            run_on.append(SimpleNamespace(kind="beat", t0=e.t0, t1=e.t1,
+                                          data={**e.data, "beat": n if g < 2 else e.data["beat"],
+                                                "終": 1 + (n - 1) // 2 if g < 2 else e.data["終"]}))
+    fake = SimpleNamespace(events=run_on, scoring=tl.scoring)
+    assert any("does not begin anew" in f for f in drum_faults(fake))
+    # three beats more after the last pair's five 終
+    last = songs[-1][-1]
+    more = [SimpleNamespace(kind="beat", t0=last.t0 + k * 4.5, t1=last.t0 + k * 4.5 + 0.25,
+                            data={**last.data, "beat": last.data["beat"] + k, "終": 6})
+            for k in (1, 2, 3)]
+    fake = SimpleNamespace(events=(*tl.events, *more), scoring=tl.scoring)
+    assert any("beats on after the last pair" in f or "runs past five 終" in f
+               for f in drum_faults(fake))
+
+
+def test_footprints_not_a_radius_about_a_point():
+    """Issue 26, class 3: the 燕's 執觶者 stood 0.58 尺 from the 賔's 醢, past the old check's 0.55
+    尺; footprints (a person's disc against the dish's) put him on it, and one a body's breadth
+    south of the row is clear. The 俎 is broader than a dish."""
+    from viz.model import footprint
+    g = footprint.gap(-4.0, 23.2, [-4.5, -3.5], [23.5, 23.5], ["豆", "觶"])
+    assert g[0] < 0
+    assert footprint.gap(-4.0, 22.4, [-4.5], [23.5], ["豆"])[0] >= 0
+    assert footprint.RADII["俎"] > footprint.RADII["豆"]
+
+
+
+# ---- issue 26, class 1: 如初 inherits ----
+
+def test_ruchu_inherits_the_claims_it_points_to(whole, corpus):
+    """Every 如初 / 如之 / 亦如之 of the bundled rite's 經 is resolved (ruchu.yaml) and checked in
+    its own people: 27.16 (賔主人大夫衆賔繼射釋獲如初) carries 22.02's 袒決遂 to the 主人 and 22.07's
+    説決拾 to the 賔 and the 主人; 22.03 (賔於堂西亦如之) carries 22.02 to the 賔."""
+    from viz import DEFAULT_SCRIPT
+    from viz.query.inherit import like_claims, load_table
+    items = like_claims(whole.timeline, corpus, load_table(DEFAULT_SCRIPT))
+    assert not [i for i in items if i["claim"] == "如初 unresolved"]
+    got = {(i["id"], i["claim"]): i for i in items}
+    assert got[("27.16", "如初 ← 22.02 袒決遂")]["who"] == "主人"
+    assert got[("27.16", "如初 ← 22.02 袒決遂")]["result"] == "agreed"
+    assert got[("27.16", "如初 ← 22.07 説次拾")]["who"] == "主人、賔"
+    assert got[("22.03", "如初 ← 22.02 袒決遂")]["who"] == "賔"
+    assert sum(i["result"] == "agreed" for i in items) >= 0.98 * len(items)
+    # a 如初 clause the table does not list is reported, not skipped
+    some = like_claims(whole.timeline, corpus, {})
+    assert {i["claim"] for i in some} == {"如初 unresolved"}
+    assert {i["result"] for i in some} == {"disagrees"}
+
+
+def test_ruchu_catches_round_three_shot_without_round_two_dress(tmp_path, capsys):
+    """The fault the 2026-12-07 reading found (NEW DEFECT 1), planted back: the 主人 shoots round 3
+    without baring his arm (pattern 賔主人射 without its dress). The clause says only 如初, so only
+    the inherited claim sees it: `check --text` lists 27.16 如初 ← 22.02 袒決遂 disagreeing, in the
+    主人."""
+    import json
+
+    from tests.rites import copy_bundled
+    from viz.cli.main import main
+    rite = copy_bundled(tmp_path / "rite")
+    f = rite / "patterns" / "飲射.yaml"
+    text = f.read_text(encoding="utf-8")
+    old = "          - dress: {who: zhuren, is: 袒決遂}\n"
+    assert text.count(old) == 1
+    f.write_text(text.replace(old, ""), encoding="utf-8")
+    assert main(["check", "--text", "--json", "--script", str(rite)]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    bad = [i for i in rep["items"] if i["result"] == "disagrees"]
+    assert any(i["id"] == "27.16" and i["claim"] == "如初 ← 22.02 袒決遂" and i["who"] == "主人"
+               for i in bad), bad

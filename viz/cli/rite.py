@@ -136,13 +136,15 @@ def cmd_score(args, spec) -> int:
 def report_check(args, d, spec) -> int:
     """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
     from viz.query.dressed import dress_warnings
+    from viz.query.drum import drum_warnings
     from viz.query.faithful import held_warnings, order_warnings, wait_warnings
     from viz.query.lint import motion_warnings
 
     warnings = (d.warnings + tuple(motion_warnings(d.timeline))
                 + tuple(held_warnings(d.timeline, d.corpus))
                 + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(spec, d))
-                + tuple(dress_warnings(d.timeline, d.corpus)))
+                + tuple(dress_warnings(d.timeline, d.corpus))
+                + tuple(drum_warnings(d.timeline, str(spec.package.script))))  # issue 26, class 4
     tl = d.timeline
     waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
     if args.strict and (warnings or waits):  # a 皆 / 遂 wait no note explains fails --strict
@@ -194,7 +196,9 @@ def report_text(args, d) -> int:
     from viz.query.dressed import with_dress
     from viz.query.faithful import text_claims
 
+    from viz.query.inherit import load_table, with_likes
     rep = with_dress(text_claims(d.timeline, d.corpus), d.timeline, d.corpus)
+    rep = with_likes(rep, d.timeline, d.corpus, load_table(args.script))  # 如初 (issue 26)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=2))
         return 0

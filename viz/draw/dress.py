@@ -3,7 +3,8 @@
 Marks, each on the token's rim so the label inside stays clear (the person's own left and right,
 from his facing), as 鄭注 on 請射 describes them (袒左免衣也; 決…著右大擘指以鈎弦; 遂射韝也; 疏: 凡事
 無問吉凶皆袒左): 袒, the bared left arm, a skin-coloured patch on the left shoulder; 決, the
-thumb-ring, a small gold ring at the right hand; 遂, the leather arm-guard, a dark band along the
+thumb-ring (a 大夫's 袒, 記 袒纁襦 — 注 不肉袒 — a red patch: the
+under-jacket, not the skin), a small gold ring at the right hand; 遂, the leather arm-guard, a dark band along the
 left forearm, ahead of the shoulder; the 扑 in the belt, a stick slanting across his back. A bow
 held is drawn strung (張: an arc with its string) or unstrung (弛: a flat reversed curve, no
 string).
@@ -13,9 +14,10 @@ from __future__ import annotations
 import math
 
 from viz.draw.display import Circle, Line, Polygon, Primitive
-from viz.model.dress import BOW_NAMES, WORN
+from viz.model.dress import BOW_NAMES, TAN_XUNRU, WORN
 
 SKIN = (232, 164, 112)
+XUN = (200, 70, 56)  # 纁 (淺絳): the 大夫's under-jacket, bared instead of the arm (記: 袒纁襦)
 SKIN_EDGE = (150, 96, 60)
 RING = (214, 168, 40)
 GUARD = (92, 54, 28)
@@ -55,7 +57,8 @@ def marks(x: float, y: float, r: float, facing: float, dress: tuple[int, ...]) -
         out.append(Line((p0, p1), STICK, 3.0))
     if bared:
         c = (x + lx * 0.78 * r, y + ly * 0.78 * r)
-        out.append(Circle(c, 0.42 * r, SKIN, SKIN_EDGE, 1.0, min_px=2.5))  # legible on a dot
+        fill = XUN if bared == TAN_XUNRU else SKIN  # 記: 大夫與士射袒纁襦 (注: 不肉袒)
+        out.append(Circle(c, 0.42 * r, fill, SKIN_EDGE, 1.0, min_px=2.5))  # legible on a dot
     if guard:  # along the left forearm, held out ahead of the shoulder
         p0 = (x + lx * 1.05 * r + fx * 0.1 * r, y + ly * 1.05 * r + fy * 0.1 * r)
         p1 = (x + lx * 1.05 * r + fx * 0.8 * r, y + ly * 1.05 * r + fy * 0.8 * r)

@@ -334,7 +334,12 @@ def script_schema() -> dict:
                            "at": _ref("placeref"), "held_by": _ref("id"),
                            "note": {"type": "string"}, "when": _ref("when"),
                            "absent": {"type": "boolean", "description": "not in the scene "
-                                      "until a stage's setup brings it"}}}},
+                                      "until a stage's setup brings it"},
+                           "brought": {"type": "string", "minLength": 1,
+                                       "description": "the words of the text that bring it in "
+                                                      "(乃納射器, 薦脯醢): it may first appear in "
+                                                      "the hand that brings it (check: nothing "
+                                                      "from nowhere)"}}}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from viz.model.script.nodes import Action
 
 REACH = 3.0  # 尺: farther than this one cannot take or hand a thing without stepping
+# 尺: between two people handing a thing (授, 受) each reaches out, so they may stand farther
+# apart than one reaching for a thing that lies: across a 薦 set before a 席 (the 執觶者 south of
+# the row of dishes, the drinker seated on his 席: issue 26, footprints not thresholds)
+HAND_REACH = 4.0
 ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
 
 
@@ -93,10 +97,11 @@ class CompileContext(Protocol):
     def gather(self, act: Action, a: int, members: list[int], busy: Busy) -> float: ...
     def some(self, members: list[int], a: int, giver: int | None, n: int) -> list[int]: ...
     def holder_check(self, act: Action, p: int, a: int | None, what: str) -> None: ...
-    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str) -> None: ...
+    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str,
+                    limit: float = REACH) -> None: ...
 
     # the shooting
-    def on_beat(self, t: float, music: Music, on: bool) -> float: ...
+    def on_beat(self, t: float, music: Music, on: bool, actor: str = "") -> float: ...
     def scored(self, act: Action, shot: Shot, p: int, t0: float, t1: float, goal) -> float: ...
     def count(self, act: Action, a: int, busy: Busy) -> float: ...
 
@@ -261,7 +266,7 @@ class Take(Verb):
         if giver is None:
             c.reach_check(act, a, c.prop_spot(members[0]), "take")
         else:
-            c.reach_check(act, a, c.pos[giver], "take it from")
+            c.reach_check(act, a, c.pos[giver], "take it from", HAND_REACH)
         t = busy.get(a, 0.0) + c.cfg.gestures["take"]
         if giver is not None:
             busy[giver] = max(busy.get(giver, 0.0), t)
@@ -316,7 +321,7 @@ class Give(Verb):
         members = c.members(act.args["prop"])
         for p in members:
             c.holder_check(act, p, a, "hand it over")
-        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is")
+        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is", HAND_REACH)
         t = max(busy.get(a, 0.0), busy.get(b, 0.0)) + c.cfg.gestures["give"]
         for p in members:
             c.set_prop(p, t, b, c.pos[b])
@@ -344,7 +349,7 @@ class Shoot(Verb):
         t = busy.get(a, 0.0) + c.cfg.gestures["shoot"]
         shot = act.args.get("shot")
         if shot is not None and act.args.get("music") is not None:
-            t = c.on_beat(t, act.args["music"], shot.on_beat)
+            t = c.on_beat(t, act.args["music"], shot.on_beat, shot.actor)
         goal = c.xy(act.args["at"], act.loc)
         c.set_prop(p, t, FLYING, c.pos[a])
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
@@ -498,7 +503,8 @@ class Dress(Verb):
     doc = ("what the text says they put on or off, in its words: 袒 bares the left arm, 襲 covers "
            "it; 決 (thumb-ring) and 遂 (arm-guard; 拾) put on, 説決拾 taken off; 搢扑 sticks the 扑 "
            "held in the belt, 去扑 takes it out (so does its leaving his hands); bow: 張 or 弛 "
-           "strings or unstrings the bows he holds. Takes no time of its own")
+           "strings or unstrings the bows he holds. Takes settings.gestures.dress s (1.2) for each "
+           "thing put on or off, twice that to string or unstring a bow")
     keys = {"who": WHO,
             "is": Key("text", "the words, run together as the text has them: 袒決遂, 袒決, 袒, "
                               "襲, 説決拾 (or 說決拾), 襲説決拾, 搢扑, 去扑 …"),

@@ -46,8 +46,8 @@ def _dressed(timeline, f, who: set[int], want: dict[str, int]) -> bool:
                 if len(bows) > j and int(bows[j]) == state:
                     return True
             continue
-        if all(len(worn.get(k, ())) > a and int(worn[k][a]) == v for k, v in want.items()
-               if k in WORN):
+        if all(len(worn.get(k, ())) > a and min(int(worn[k][a]), 1) == v
+               for k, v in want.items() if k in WORN):  # 袒纁襦 (2) is a 袒
             return True
     return False
 

@@ -3,7 +3,8 @@ waits" (W) jumps over.
 
 Someone moves while his motion keyframes differ from one to the next (a walk or a turn), while
 a timed posture (拜, 揖) is under way, at an instant his posture or presence changes (he sits,
-rises, enters or leaves), and while an arrow flies (a "shot" event). Everything else is a wait.
+rises, enters or leaves), while an arrow flies (a "shot" event) and while someone dresses (a
+"dress" event). Everything else is a wait.
 Worked out once per timeline with numpy (a few array passes over the channels), never per frame.
 
     waits(timeline, min_wait=MIN_WAIT, lead=LEAD) -> np.ndarray (k, 2) of [t0, t1), sorted
@@ -16,7 +17,8 @@ import numpy as np
 MIN_WAIT = 2.0  # s: a stillness shorter than this is played (a breath between two moves)
 LEAD = 0.5  # s of stillness kept before the next move, so the eye sees it start
 INSTANT = 0.25  # s counted as moving around an instant change (sitting down, coming in)
-MOVING_EVENTS = ("shot",)  # events during which something moves though nobody walks
+MOVING_EVENTS = ("shot", "dress")  # events during which something moves though nobody walks
+# (an arrow flies; someone bares his arm, puts on 決遂, strings a bow)
 
 
 def busy_spans(timeline, events: tuple[str, ...] = MOVING_EVENTS) -> np.ndarray:

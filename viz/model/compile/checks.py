@@ -9,14 +9,21 @@ import math
 
 import numpy as np
 
+from viz.model import footprint
 from viz.model.compile.keyframes import _Buffer, _Keyframes, unwrap_to
 from viz.model.script.nodes import Expect, Step
 from viz.model.timeline import FLYING, SET_DOWN, Timeline
 
 OVERLAP = 1.2  # 尺: closer than this at rest is two people in one spot
-ON = 0.55  # 尺: closer than this to where a 籩, 豆 or 俎 lies is standing on it (a 豆 is about 1 尺 across)
 UNDERFOOT = frozenset({"薦", "籩", "豆", "俎"})
 JUMP = 0.5  # 尺: a move bigger than this across a stage boundary is a jump
+
+
+def _step_loc(text: str):
+    """A step's loc ("file:line:col") as a Loc."""
+    from viz.base.errors import Loc
+    file, line, col = text.rsplit(":", 2)
+    return Loc(file, int(line), int(col))
 
 
 # verbs anyone may do while not in the scene: come in, be relabelled, wait
@@ -102,8 +109,11 @@ class _Checks(_Keyframes):
                                     f"{d[i, j]:.1f} 尺 apart at the end of this step")
 
     def check_underfoot(self, step: Step, buf: _Buffer) -> None:
-        """Things set out before a 席 are not stood on (issue 19, class 5): someone who moved in
-        this step and ends it on a 薦 (籩, 豆) or a 俎 that lies set down is warned of."""
+        """Nobody stands on or in the row of things set out (issue 19, class 5; issue 26,
+        class 3): someone who moved in this step and ends it with his footprint over a 薦 (籩,
+        豆) or a 俎 that lies set down is warned of. Footprints, not a radius about a point: a
+        person's disc against the thing's rectangle (viz.model.footprint), so a man between two
+        dishes of a row, or at a dish's edge, is on it."""
         moved = sorted({r[0] for r in buf.motion})
         if not moved:
             return
@@ -111,16 +121,65 @@ class _Checks(_Keyframes):
                  if p.kind in UNDERFOOT and self.holder[j] == SET_DOWN and self.visible[j]]
         if not under:
             return
+        kinds = [self.s.props[j].kind for j in under]
         for a in moved:
             if not self.present[a]:
                 continue
-            d = np.hypot(*(self.prop_xy[under] - self.pos[a]).T)
-            k = int(np.argmin(d))
-            if d[k] < ON:
+            g = footprint.gap(self.pos[a][0], self.pos[a][1], self.prop_xy[under][:, 0],
+                              self.prop_xy[under][:, 1], kinds)
+            k = int(np.argmin(g))
+            if g[k] < 0:
                 p = self.s.props[under[k]]
                 self.out.warn(step.loc, f"{self.s.cast[a].name} ({self.s.cast[a].id}) stands on "
-                                        f"the {p.name} ({p.id}, {d[k]:.1f} 尺) at the end of "
-                                        f"this step: stand south of it or at the 席's end")
+                                        f"the {p.name} ({p.id}: his footprint is over it by "
+                                        f"{-g[k]:.2f} 尺) at the end of this step: stand south "
+                                        f"of it or at the 席's end")
+
+    def check_origins(self, tl: Timeline) -> None:
+        """Nothing from nowhere (issue 26, class 2): every thing is somewhere from the start of
+        the rite (set down where it lies, drawn), or is brought in by someone who comes in with
+        it. A thing first seen in the hand of someone already in the scene came from nowhere
+        (hidden where it lay until a hand took it): warned of at the step that put it there,
+        unless its declaration says which words bring it in (brought: 乃納射器 — fetched from
+        outside the scene by that hand)."""
+        ch, pr = tl.channels["props"], tl.channels["presence"]
+        if not len(ch.t):
+            return
+        holder = np.asarray(ch.values["holder"]).astype(int)
+        vis = np.asarray(ch.values["visible"]) != 0
+        p_own, p_t = pr.owner, pr.t
+        p_on = np.asarray(pr.values["present"]) != 0
+
+        def present(a: int, t: float) -> bool:
+            sel = np.nonzero((p_own == a) & (p_t <= t + 1e-6))[0]
+            return bool(len(sel)) and bool(p_on[sel[-1]])
+
+        order = np.lexsort((ch.t, ch.owner))
+        owner = ch.owner[order]
+        for j in np.unique(owner):
+            rows = order[owner == j]
+            for i, k in enumerate(rows):
+                if not vis[k]:
+                    continue
+                h, t = int(holder[k]), float(ch.t[k])
+                if h < 0:
+                    break  # set down where it lies (or in flight): seen, from somewhere
+                if not present(h, t):
+                    t_next = float(ch.t[rows[i + 1]]) if i + 1 < len(rows) else tl.duration
+                    if present(h, t_next - 1e-3):
+                        break  # brought in: it comes in with him
+                    continue
+                # in his hands from the start (held_by) is somewhere from the start
+                if t > 1e-6 and present(h, t - 1e-3) and not self.s.props[j].brought:
+                    w = int(ch.writer[k]) if len(ch.writer) > k else -1
+                    loc = (_step_loc(tl.steps[w].loc) if 0 <= w < len(tl.steps)
+                           else self.s.stages[0].loc)
+                    self.out.warn(loc, f"the {tl.props[j].name} ({tl.props[j].id}) first appears "
+                                       f"in {tl.actors[h].name}'s ({tl.actors[h].id}) hand at "
+                                       f"t {t:.0f} s, from nowhere: declare it where it lies "
+                                       f"(drawn, not absent), have someone bring it in, or say "
+                                       f"the words that bring it (brought:)")
+                break
 
     def check_boundaries(self, tl: Timeline) -> None:
         """Nobody and nothing jumps where one stage hands over to the next, unless the next

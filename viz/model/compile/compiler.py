@@ -221,6 +221,7 @@ class Compiler(_Dress, _Props, _Shooting, _Checks):
             tl.scoring.update(shots=list(self.shot_log), results=list(self.results))
         if final:
             self.check_boundaries(tl)
+            self.check_origins(tl)
         return tl
 
 

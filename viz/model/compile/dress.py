@@ -17,6 +17,8 @@ from viz.model.compile.keyframes import _Keyframes
 from viz.model.dress import BOW_STATES, WORN, dress_words
 from viz.model.script.nodes import Script
 
+DRESS = 1.2  # s: putting on or taking off one thing (袒, 決, 遂, 拾 …), when settings say none
+
 
 class _Dress(_Keyframes):
     def __init__(self, script: Script, layout, out: Collector | None = None):
@@ -29,9 +31,16 @@ class _Dress(_Keyframes):
         self.kf.bow = [(p, 0.0, int(v), -1) for p, v in enumerate(self.strung) if v]
 
     def dress(self, a: int, t: float, words: str, bow: str | None = None, loc=None) -> float:
-        """Put on or take off what the words say (袒決遂, 襲, 説決拾, 搢扑 …) at t; with bow, the
-        bows he holds become 張 or 弛. Takes no time of its own (the step's moves carry it)."""
-        for col, v in dress_words(words) or ():
+        """Put on or take off what the words say (袒決遂, 襲, 説決拾, 搢扑 …) from t; with bow, the
+        bows he holds become 張 or 弛. It takes time (issue 26): settings.gestures.dress seconds
+        for each thing put on or off, twice that to string or unstring a bow; what he wears
+        changes when he is done, and the time returned is then."""
+        changes = dress_words(words) or []
+        t0 = t
+        t += self.cfg.gestures.get("dress", DRESS) * (len(changes) + (2 if bow else 0))
+        if t > t0:  # he is busy dressing: not a wait (viz/query/waits.py)
+            self.event(t0, t, "dress", a, words or f"弓{bow}", {})
+        for col, v in changes:
             if col == "扑" and v and not any(self.s.props[p].kind == "扑"
                                             for p in np.nonzero(self.holder == a)[0]):
                 self.out.warn(loc, f"{self.s.cast[a].name} holds no 扑 to put in his belt (搢扑)")

@@ -81,8 +81,9 @@ class _Props(_Motion):
             self.out.warn(act.loc, f"{self.s.cast[a].name} does not hold {prop.name} "
                                    f"({prop.id}) to {what}")
 
-    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str) -> None:
+    def reach_check(self, act: Action, a: int, spot: np.ndarray, what: str,
+                    limit: float = REACH) -> None:
         d = float(np.hypot(*(np.asarray(spot) - self.pos[a])))
-        if d > REACH:
+        if d > limit:
             self.out.warn(act.loc, f"{self.s.cast[a].name} cannot {what} {d:.1f} 尺 away "
-                                   f"(reach {REACH:g} 尺): walk there first")
+                                   f"(reach {limit:g} 尺): walk there first")

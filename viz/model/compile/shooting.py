@@ -21,8 +21,10 @@ SUAN = "suan"  # the bundle of 算 (記: 箭籌八十), laid one for each hit th
 HAND = 8  # 算 taken at a time (釋獲者坐取中之八算; 興，執而俟 … 又取中之八算)
 
 
-# 記: 歌騶虞若采蘋皆五終 (注: 毎一耦射歌五終也): the 終 shown count one pair's song, 1 … 5, from
-# the 節 heard before its first 拾; the song begun again after five while the next pair comes
+# 記: 歌騶虞若采蘋皆五終 (注: 毎一耦射歌五終也); 注 (不鼓不釋): 鄉射之鼓五節歌五終所以將八矢一節之閒當拾發
+# 四節四拾其一節先以聽也. Each pair has its own song of five 終: the first heard (no arrow), then one
+# 拾 in each of the four others, the 上射 on a 終's first beat and the 下射 on its second; the
+# count begins anew with each pair, and the drum is silent between pairs and after the last.
 FIVE = 5
 
 class _Shooting(_Keyframes):
@@ -37,17 +39,49 @@ class _Shooting(_Keyframes):
         self.results: list[dict] = []
         self.caller: str | None = None
         self.laid: dict[int, bool] = {}  # 算 laid in the round under way
+        # the drum per pair: each pair's song, {"start": absolute s, "last": its last release's beat}
+        self.songs: list[dict] = []
+        self.pair: set[str] = set()  # the archers of the pair now shooting
+        self.pair_n = 0  # releases of that pair so far
 
     # ---- the shooting ----
-    def on_beat(self, t: float, music, on: bool) -> float:
-        """The release moved to the drum's next beat (不鼓不釋), or half a beat off it."""
+    def on_beat(self, t: float, music, on: bool, actor: str = "") -> float:
+        """The release moved onto the drum (不鼓不釋), or a quarter beat off it. A pair's song begins
+        so that its first 終, heard, ends as they are ready (not before the music is ordered, nor
+        before the pair before is done); their nth release is on beat per + n of it (拾發: 上射,
+        下射, one 拾 a 終), or the first beat after that they are ready for."""
         if self.music_t0 is None:
             return t
-        rel = self.t + t - self.music_t0
-        k = math.ceil(rel / music.beat - 1e-9)
-        at = k * music.beat + (0.0 if on else music.beat / 2)
-        self.music_last = max(self.music_last, self.music_t0 + at)
-        return at + self.music_t0 - self.t
+        if music.ends is not None:  # a piece played through so many times: one running count
+            rel = self.t + t - self.music_t0
+            k = math.ceil(rel / music.beat - 1e-9)
+            at = k * music.beat + (0.0 if on else music.beat / 2)
+            self.music_last = max(self.music_last, self.music_t0 + at)
+            return at + self.music_t0 - self.t
+        ready, per, beat = self.t + t, music.beats_per_end, music.beat
+        if not self.songs or (actor not in self.pair and len(self.pair) >= 2):
+            prev = self.song_end(self.songs[-1], music) if self.songs else self.music_t0
+            self.songs.append({"start": max(self.music_t0, prev, ready - per * beat), "last": 0})
+            self.pair, self.pair_n = set(), 0
+        song = self.songs[-1]
+        self.pair.add(actor)
+        k = max(per + self.pair_n, math.ceil((ready - song["start"]) / beat - 1e-9))
+        song["last"] = k
+        # off the beat (不與鼓節相應): a quarter beat before it (rushed), or after it for a pair's
+        # first arrow (never into the 終 heard first); either way the 拾 keeps its 終
+        off = 0.0 if on else (beat / 4 if self.pair_n == 0 else -beat / 4)
+        if not on and song["start"] + k * beat + off < ready - 1e-9:
+            off = beat / 4  # not ready to rush: late instead
+        at = song["start"] + k * beat + off
+        self.pair_n += 1
+        self.music_last = max(self.music_last, at)
+        return at - self.t
+
+    @staticmethod
+    def song_end(song: dict, music) -> float:
+        """When a pair's song ends: after its five 終, or a beat after a release that ran past."""
+        beats = max(FIVE * music.beats_per_end, song["last"] + 1)
+        return song["start"] + beats * music.beat
 
     def music_begins(self, step) -> None:
         """The drum begins with the step citing the clause that orders the music (music: start),
@@ -60,13 +94,15 @@ class _Shooting(_Keyframes):
             self.music_t0 = self.t
 
     def music_end(self) -> float | None:
-        """When the stage's music stops: after its 終, or (without ends:) a beat after the last
-        release on it — as long as they shoot (記注: 每一耦射歌五終)."""
+        """When the stage's music stops: after its 終, or (without ends:) when the last pair's song
+        of five 終 is done (記注: 每一耦射歌五終)."""
         m = self.music
         if m is None or self.music_t0 is None:
             return None
         if m.ends is not None:
             return self.music_t0 + m.ends * m.beats_per_end * m.beat
+        if self.songs:  # the drum per pair: the last pair's song
+            return self.song_end(self.songs[-1], m)
         return max(self.music_last, self.music_t0) + m.beat
 
     def scored(self, act: Action, shot, p: int, t0: float, t1: float, goal) -> float:
@@ -150,6 +186,7 @@ class _Shooting(_Keyframes):
         self.music_t0 = None
         self.music = sc.music if sc is not None else None
         self.music_last = 0.0
+        self.songs, self.pair, self.pair_n = [], set(), 0
         if sc is None:
             return
         if sc.round != self.round:
@@ -173,59 +210,30 @@ class _Shooting(_Keyframes):
             self.out.warn(loc, f"music: no step of this stage cites its start "
                                   f"「{m.start}」: the drum never begins")
         if m is not None and self.music_t0 is not None:
-            total = math.ceil((self.music_end() - self.music_t0) / m.beat - 1e-9)
-            songs = self.pair_ends(m)
-            k = 0
-            while k < total and self.music_t0 + k * m.beat < self.t:
-                tb = self.music_t0 + k * m.beat
-                self.score_key("beat", tb, k + 1)
-                pair_end = self.pair_end(k, m.beats_per_end, songs)  # the pair's 終, 1 … 5
-                self.score_key("終", tb, pair_end)
-                self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
-                                        {"beat": k + 1, "終": 1 + k // m.beats_per_end,
-                                         "耦終": pair_end}))
-                k += 1
-            end = min(self.t, self.music_end())
-            self.score_key("beat", end, 0)
-            self.score_key("終", end, 0)
+            per = m.beats_per_end
+            songs = self.songs if m.ends is None else [
+                {"start": self.music_t0, "last": m.ends * per - 1}]  # one song, ends 終 long
+            for i, song in enumerate(songs):
+                end = (self.song_end(song, m) if m.ends is None
+                       else self.music_t0 + m.ends * per * m.beat)
+                n = round((end - song["start"]) / m.beat)
+                for k in range(n):
+                    tb = song["start"] + k * m.beat
+                    if tb >= self.t:
+                        break
+                    self.score_key("beat", tb, k + 1)
+                    self.score_key("終", tb, 1 + k // per)
+                    self.buf.events.append((tb, tb + 0.25, "beat", -1, m.piece,
+                                            {"beat": k + 1, "終": 1 + k // per,
+                                             "耦終": 1 + k // per, "耦": i + 1}))
+                nxt = songs[i + 1]["start"] if i + 1 < len(songs) else None
+                if nxt is None or nxt > end + 1e-6:  # silent until the next pair's song
+                    self.score_key("beat", min(self.t, end), 0)
+                    self.score_key("終", min(self.t, end), 0)
         # a round that counts stays under way until its count (視算, often in a stage with no
         # shooting); one that does not (獲而未釋獲) ends with its last stage of shooting
         if (nxt is None or nxt.round != sc.round) and sc.tally is None:
             self.end_round(self.t)
-
-    def pair_ends(self, m) -> list[tuple[int, int]]:
-        """Each pair's song, as (first, last) beats from the music's start: from one 終 before the
-        終 of the pair's first release (the 節 heard before the first 拾: 注 四節四拾其一節先以聽也;
-        記注: 毎一耦射歌五終), on a 終's first beat, to its last release. A pair: the two archers
-        who loose in turn (拾發) until a third looses."""
-        shots = sorted((e for e in self.shot_log if e["round"] == self.round
-                        and e["t_release"] >= self.music_t0 - 1e-6), key=lambda e: e["t_release"])
-        per, out, pair = m.beats_per_end, [], set()
-        for e in shots:
-            k = int(math.floor((e["t_release"] - self.music_t0) / m.beat + 1e-6))
-            if not pair or e["actor"] not in pair and len(pair) >= 2:
-                first = max(0, (k // per) * per - per)
-                if out:
-                    first = max(first, -(-(out[-1][1] + 1) // per) * per)
-                out.append((first, k))
-                pair = set()
-            pair.add(e["actor"])
-            out[-1] = (out[-1][0], k)
-        return out
-
-    @staticmethod
-    def pair_end(k: int, per: int, songs: list[tuple[int, int]]) -> int:
-        """The 終 (1 … 5) beat k falls in: its pair's, counted from the 節 heard first, five at
-        most while the pair shoots (a pair slower than four 拾 stays in its 五終); before, between
-        and after the pairs the song is sung again from its first 終."""
-        prev = [(a, b) for a, b in songs if a <= k]
-        if not prev:
-            return 1 + (k // per) % FIVE
-        a, b = prev[-1]
-        if k <= b:
-            return min(FIVE, 1 + (k - a) // per)
-        again = -(-(b + 1) // per) * per  # the next 終's first beat after the pair's last release
-        return 1 + (max(0, k - again) // per) % FIVE
 
     def end_round(self, t: float) -> None:
         for k in ("round", "右", "左"):

@@ -208,10 +208,11 @@ class _Cast(_Refs):
             # a prop a section declares is not there until that section brings it
             absent = bool(p.get("absent", False)) or not any(p is q for q in top)
             if "count" in p:
-                out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"])
-                        for m in self.bundles[p["id"]]]
+                out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"],
+                             p.get("brought", "")) for m in self.bundles[p["id"]]]
             else:
-                out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent))
+                out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent,
+                                brought=p.get("brought", "")))
         return tuple(out)
 
     def loose(self, args: dict, loc: Loc) -> None:

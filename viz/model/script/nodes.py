@@ -29,7 +29,7 @@ class Settings:
     gestures: Mapping[str, float] = field(default_factory=lambda: {
         "拜": 2.5, "揖": 1.0, "坐": 1.0, "興": 0.8, "立": 0.3, "say": 2.5, "take": 1.0,
         "put": 1.0, "give": 1.2, "enter": 0.5, "exit": 0.5, "shoot": 1.2, "set": 1.0,
-        "clear": 1.0, "count": 1.0})
+        "clear": 1.0, "count": 1.0, "dress": 1.2})
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,7 @@ class Prop:
     loc: Loc
     absent: bool = False
     bundle: str = ""  # the bundle's id when this prop is one of a counted bundle
+    brought: str = ""  # the words that bring it in, when it first appears in a hand (issue 26)
 
 
 @dataclass(frozen=True)
