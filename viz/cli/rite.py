@@ -115,7 +115,7 @@ def cmd_state(args, spec) -> int:
 
 def cmd_check(args, spec) -> int:
     if args.text:
-        return report_text(args, load_all(spec))
+        return report_text(args, load_all(spec), spec)
     if args.watch:
         from viz.cli.live import watch
 
@@ -190,7 +190,7 @@ def font_warnings(spec, d) -> list[Problem]:
     return out
 
 
-def report_text(args, d) -> int:
+def report_text(args, d, spec) -> int:
     """check --text: each claim a clause of the 經 makes of facing, posture or holding, and
     whether those it names do so at its moment (JSON with --json)."""
     from viz.query.dressed import with_dress
@@ -198,7 +198,7 @@ def report_text(args, d) -> int:
 
     from viz.query.inherit import load_table, with_likes
     rep = with_dress(text_claims(d.timeline, d.corpus), d.timeline, d.corpus)
-    rep = with_likes(rep, d.timeline, d.corpus, load_table(args.script))  # 如初 (issue 26)
+    rep = with_likes(rep, d.timeline, d.corpus, load_table(spec.package.script))  # 如初 (issue 26)
     if args.json:
         print(json.dumps(rep, ensure_ascii=False, indent=2))
         return 0
