@@ -47,8 +47,8 @@ def _cast_doc(pkg) -> dict:
     return yaml.safe_load((pkg.script / manifest["cast"]).read_text(encoding="utf-8"))
 
 
-def cells(pkgs=None) -> Iterator[tuple[object, Cell]]:
-    """(package, cell) for the whole grid, rite by rite."""
+def cells(pkgs=None, keep=None) -> Iterator[tuple[object, Cell]]:
+    """(package, cell) for the whole grid, rite by rite (keep: a test of a Cell, to run part)."""
     from viz.model.package import bundled
     from viz.model.rite import Rite
 
@@ -56,11 +56,13 @@ def cells(pkgs=None) -> Iterator[tuple[object, Cell]]:
         readings = Rite(pkg.script, pkg.layout).known_readings()
         for sets, seed in itertools.product(corners(pkg), SEEDS):
             for reading in readings:
-                yield pkg, Cell(pkg.name, reading, sets, seed)
+                cell = Cell(pkg.name, reading, sets, seed)
+                if keep is None or keep(cell):
+                    yield pkg, cell
 
 
-def run(pkgs=None, out=None) -> dict[Cell, list[str]]:
-    """Each cell's strict problems ('' list: it passes), compiling each combination once."""
+def run(pkgs=None, out=None, keep=None) -> dict[Cell, list[str]]:
+    """Each cell's strict problems (an empty list: it passes), compiling each combination once."""
     from viz.base.errors import InputError
     from viz.cli.rite import check_warnings
     from viz.model.rite import Rite
@@ -68,7 +70,7 @@ def run(pkgs=None, out=None) -> dict[Cell, list[str]]:
 
     got: dict[Cell, list[str]] = {}
     rites: dict[tuple, Rite] = {}
-    for pkg, cell in cells(pkgs):
+    for pkg, cell in cells(pkgs, keep):
         key = (str(pkg.script), cell.sets, cell.seed)
         if key not in rites:
             rites.clear()  # one scenario at a time: its readings share the Rite's layout
