@@ -1,5 +1,5 @@
 """Issue 26, class 5: `check --strict` over every rite × every runnable reading × the scenario's
-corners (each setting at its least and most, crossed) × seeds 1 and 6 (viz/query/grid.py).
+corners (each setting at its least and most, crossed) × seeds 1 and 6 (viz/cli/grid.py).
 
 The whole grid is the slow tier (`pytest -m slow`); a planted failure runs in the fast one."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from tests.rites import trimmed
 from viz.model.package import bundled, of_script
-from viz.query import grid
+from viz.cli import grid
 
 # What the grid found in 鄉射禮's data when it was first run (2026-12-07), left for the 鄉射
 # helper (see the report): a reading whose cells fail, and why. The test fails if one of these is

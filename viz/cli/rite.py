@@ -115,7 +115,7 @@ def cmd_score(args) -> int:
 
 def check_warnings(args, d) -> tuple:
     """Every warning `check` reports for a compiled rite (those --strict fails on but the
-    皆/遂 waits); args needs only .script (also used by the strict grid, viz/query/grid.py)."""
+    皆/遂 waits); args needs only .script (also used by the strict grid, viz/cli/grid.py)."""
     from viz.query.dressed import dress_warnings
     from viz.query.faithful import held_warnings, order_warnings
     from viz.query.lint import motion_warnings

@@ -2,7 +2,7 @@
 corners (each setting at its least and its most, crossed) × seeds 1 and 6.
 
 In process: one Rite per scenario, each reading compiled once from it; no subprocess, no
-parallelism. Used by tests/test_grid.py (the slow tier) and `python -m viz.query.grid`, which
+parallelism. Used by tests/test_grid.py (the slow tier) and `python -m viz.cli.grid`, which
 prints one line per combination and the time.
 """
 from __future__ import annotations
