@@ -188,4 +188,22 @@ def test_the_fang_is_walked_into_by_its_door(xiang):
 def test_ao_puts_the_bin_on_the_axis(xiang):
     ao = load_layout(XIANG, readings=("敖繼公",))
     assert ao.places["賔席"].x == 0 and ao.places["尊"].x > 0
-    assert set(ao.applied) == {"賔席", "尊", "主人席", "介席", "主人之北"}  # 主人之北 follows 敖's 主人席
+    # 主人之北 follows 敖's 主人席; the 上篚 (設篚于禁南) and the 遵者席 (張: 其實在酒尊東也) follow his 尊
+    assert set(ao.applied) == {"賔席", "尊", "主人席", "介席", "主人之北", "上篚", "遵者席", "大夫席"}
+    # the 斯禁 and 玄酒 go with the 尊 (their `with: 尊`): nothing of the 尊 lies under the 賔's mat
+    feats = {f.name: f.points.mean(0) for f in ao.features}
+    zun = ao.places["尊"]
+    assert abs(feats["斯禁"][0] - zun.x) < 0.01 and feats["玄酒"][0] < zun.x
+    mat = next(f for f in ao.features if f.name == "賔席").points
+    for name in ("斯禁", "玄酒", "上篚"):
+        x = feats[name][0]
+        assert not mat[:, 0].min() <= x <= mat[:, 0].max(), name
+
+
+def test_a_feature_with_no_such_place_is_an_error(tmp_path):
+    text = XIANG.read_text(encoding="utf-8").replace("label: null, with: 尊}", "label: null, with: 酒尊}", 1)
+    (tmp_path / "xu.yaml").write_text((XIANG.parent / "xu.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "xiang.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="with: '酒尊' is no place"):
+        load_layout(bad)

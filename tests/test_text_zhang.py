@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.segment_text import CORPUS, build, main, parse_zhang
+from tools.segment_text import CORPUS, apply_punct, build, main, parse_zhang, read_punct
 from viz.text.corpus import load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +22,7 @@ def test_the_bundled_source_is_the_shared_reference():
 
 def test_corpus_json_is_built_from_the_source():
     seed, sections = parse_zhang(TEXT / "source.txt", "拜賜息司正")
+    apply_punct(sections, read_punct(TEXT / "punct.txt"), TEXT / "punct.txt")
     assert build(seed, sections) == json.loads((TEXT / "corpus.json").read_text(encoding="utf-8"))
 
 
@@ -48,7 +49,7 @@ def test_notes_are_zheng_and_zhangs_own_words_are_an():
     c = load_corpus(TEXT / "corpus.json")
     first = c.clause("01.02")
     assert first.text == "主人戒賔賔拜辱主人答拜乃請賔賔禮辭許主人再拜賔答拜"
-    assert first.punct == first.text + "。"
+    assert first.punct == "主人戒賔，賔拜辱，主人答拜，乃請賔，賔禮辭，許，主人再拜，賔答拜。"   # punct.txt
     assert first.notes[0].startswith("戒警也告也") and first.notes[0].endswith("不固辭者素所有志")
     assert c.run_at(first.note_spans[0][1]).kind == "按"          # ○主人戒賔言…
     assert c.plain[first.note_spans[0][1]] == "○"

@@ -509,6 +509,59 @@ def _zhang_sections(plain: str, labels: list[str], heads: list[list[int]],
     return sections
 
 
+INNER = "，、：「」"   # marks a reader may put inside one of 張's 句 (a 。 there would cut it in two)
+
+
+def read_punct(path: Path) -> dict[str, tuple[int, str]]:
+    """A reader's punctuation of 張's clauses: one `ID TEXT` line each (`04.05 主人坐取爵，興，…。`);
+    blank lines and lines starting with # are skipped. → {id: (line number, text)}."""
+    out: dict[str, tuple[int, str]] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cid, _, text = line.partition(" ")
+        if not text.strip():
+            raise ValueError(f"{path}:{n}:1: expected `ID TEXT` (e.g. 04.05 主人坐取爵，興。), found {line!r}")
+        if cid in out:
+            raise ValueError(f"{path}:{n}:1: clause {cid} punctuated twice (first at line {out[cid][0]})")
+        out[cid] = (n, text.strip())
+    return out
+
+
+def apply_punct(sections: list[dict], punct: dict[str, tuple[int, str]], path: Path) -> None:
+    """Put a reader's marks into the 經 and 記 runs of 張's sections (each run is one of his 句,
+    ending 。). Every clause must be given, with the run's characters exactly, only ，、：「」 inside
+    and 。 at the end; ValueError (file:line:column) otherwise."""
+    seen = set()
+    for sec in sections:
+        count = {"經": 0, "記": 0}
+        for run in sec["runs"]:
+            kind = run[0]
+            if kind not in JING_KINDS or not sec["section"]:
+                continue
+            count[kind] += 1
+            k = count[kind]
+            cid = f"{sec['section']:02d}.{k:02d}" if kind == "經" else f"{sec['section']:02d}.記{k}"
+            if cid not in punct:
+                raise ValueError(f"{path}:1:1: clause {cid} ({run[1][:12]}…) has no punctuation line")
+            n, text = punct[cid]
+            seen.add(cid)
+            bad = [(i, ch) for i, ch in enumerate(text[:-1]) if ch in PUNCT and ch not in INNER]
+            if bad or not text.endswith("。"):
+                i, ch = bad[0] if bad else (len(text) - 1, text[-1])
+                raise ValueError(f"{path}:{n}:{len(cid) + 2 + i}: clause {cid}: {ch!r} — expected only "
+                                 f"{INNER} inside a clause and 。 at its end (張's 句 stay whole)")
+            if strip_punct(text) != strip_punct(run[1]):
+                want, got = strip_punct(run[1]), strip_punct(text)
+                k2 = next((j for j, (a, b) in enumerate(zip(want + "\0", got + "\0")) if a != b), 0)
+                raise ValueError(f"{path}:{n}:1: clause {cid}: the text has {want[max(0, k2 - 6):k2 + 6]!r}, "
+                                 f"the line {got[max(0, k2 - 6):k2 + 6]!r}")
+            run[1] = text
+    extra = sorted(set(punct) - seen)
+    if extra:
+        raise ValueError(f"{path}:{punct[extra[0]][0]}:1: no clause {extra[0]} in the text")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: build corpus.json (default) or write a draft of the judgements."""
     ap = argparse.ArgumentParser(description=__doc__,
@@ -521,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="where corpus.json goes (jiangyong: assets/text/corpus.json; zhang: "
                          "required; an existing file is replaced only with --force)")
     ap.add_argument("--force", action="store_true", help="replace an existing --out")
+    ap.add_argument("--punct", type=Path,
+                    help="zhang: a reader's punctuation of 張's clauses (one `ID TEXT` line each; "
+                         "assets/rites/xiangyin/text/punct.txt)")
     ap.add_argument("--tail-name", default="",
                     help="zhang: the name of the last section, whose 經 has no 右… heading")
     ap.add_argument("--propose", metavar="OUT", help="write draft judgements aligned with the ref")
@@ -559,6 +615,8 @@ def _main_zhang(ns: argparse.Namespace) -> int:
         return 2
     try:
         seed, sections = parse_zhang(ns.source, ns.tail_name)
+        if ns.punct is not None:
+            apply_punct(sections, read_punct(ns.punct), ns.punct)
         data = build(seed, sections)
     except (OSError, ValueError) as exc:
         print(f"segment_text: {ns.source}: {exc}", file=sys.stderr)

@@ -133,18 +133,26 @@ def cmd_score(args, spec) -> int:
     return 0
 
 
-def report_check(args, d, spec) -> int:
-    """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+def check_warnings(spec, d) -> tuple:
+    """Every warning `check` reports for a compiled rite (those --strict fails on but the
+    皆/遂 waits); spec needs only .script (also used by the strict grid, viz/cli/grid.py)."""
     from viz.query.dressed import dress_warnings
     from viz.query.drum import drum_warnings
-    from viz.query.faithful import held_warnings, order_warnings, wait_warnings
+    from viz.query.faithful import held_warnings, order_warnings
     from viz.query.lint import motion_warnings
 
-    warnings = (d.warnings + tuple(motion_warnings(d.timeline))
-                + tuple(held_warnings(d.timeline, d.corpus))
-                + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(spec, d))
-                + tuple(dress_warnings(d.timeline, d.corpus))
-                + tuple(drum_warnings(d.timeline, str(spec.package.script))))  # issue 26, class 4
+    return (d.warnings + tuple(motion_warnings(d.timeline))
+            + tuple(held_warnings(d.timeline, d.corpus))
+            + tuple(order_warnings(d.timeline, d.corpus)) + tuple(font_warnings(spec, d))
+            + tuple(dress_warnings(d.timeline, d.corpus))
+            + tuple(drum_warnings(d.timeline, str(spec.script))))  # issue 26, class 4
+
+
+def report_check(args, d, spec) -> int:
+    """Print a compiled rite's warnings and the ok line (or, --strict, fail on warnings)."""
+    from viz.query.faithful import wait_warnings
+
+    warnings = check_warnings(spec, d)
     tl = d.timeline
     waits = tuple(wait_warnings(tl, d.corpus)) if args.strict else ()
     if args.strict and (warnings or waits):  # a 皆 / 遂 wait no note explains fails --strict

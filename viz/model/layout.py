@@ -915,6 +915,9 @@ def _check_names(root: YMap, col: Collector) -> None:
         if len(shapes) != 1:
             col.error(f.loc, f"feature {f['name']}: give exactly one of rect, circle, points "
                              f"(found {', '.join(shapes) or 'none'})")
+        if "with" in f and f["with"] not in places:
+            col.error(f.loc_of("with"), f"feature {f['name']}: with: {f['with']!r} is no place "
+                                        "of this layout (expected a place it moves with)")
 
 
 # -- rectangles ------------------------------------------------------------------------
@@ -1042,7 +1045,8 @@ def _structure_features(hall: Rect, stairs: Sequence[Stair], obstacles: Sequence
 
 
 def _declared_features(root: YMap, moved: dict[str, tuple[float, float]]) -> list[Feature]:
-    """The features the file lists; one named like a place a reading moved moves with it."""
+    """The features the file lists; one named like a place a reading moved (or whose `with:`
+    names it) moves with it."""
     out = []
     for f in root.get("features", ()):
         label = f.get("label", f["name"])
@@ -1056,6 +1060,6 @@ def _declared_features(root: YMap, moved: dict[str, tuple[float, float]]) -> lis
             pts, closed = np.array(f["points"], float), bool(f.get("closed", False))
         else:
             continue
-        out.append(Feature(f["kind"], f["name"], pts + moved.get(f["name"], (0.0, 0.0)), closed,
-                           label))
+        shift = moved.get(f.get("with", f["name"]), (0.0, 0.0))   # with: PLACE moves as it
+        out.append(Feature(f["kind"], f["name"], pts + shift, closed, label))
     return out
