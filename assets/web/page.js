@@ -497,11 +497,12 @@ function drawPlan(cam, clip, f, places, seen) {
     const keepG = g; g = bmp.getContext("2d");
     g.setTransform(DPR, 0, 0, DPR, -clip[0] * DPR, -clip[1] * DPR);
     drawPlanNow(cam, clip, hide, places);
-    drawDown(cam, f, seen, detailed);
+    bmp.boxes = drawDown(cam, f, seen, detailed);
     g = keepG;
     if (planMemo.size >= 16) planMemo.delete(planMemo.keys().next().value);
     planMemo.set(key, bmp);
   }
+  seen.down = bmp.boxes;
   g.setTransform(1, 0, 0, 1, 0, 0); g.drawImage(bmp, Math.round(clip[0] * DPR), Math.round(clip[1] * DPR)); g.setTransform(DPR, 0, 0, DPR, 0, 0);
 }
 function drawPlanNow(cam, clip, hide, places) { // places: the main view (names PLACE_PX × ui)
@@ -639,7 +640,7 @@ function drawDown(cam, f, seen, detailed) {
   }
   flushShafts();
   // scene._set_down_objects: one count for the arrows (or 算) lying within a glyph's reach
-  const clusters = [];
+  const clusters = [], boxes = []; // boxes: the counts, which the names placed after keep clear of
   for (let p = 0; p < M; p++) {
     if (!seen.vis[p] || f.propHolder[p] !== SET_DOWN) continue;
     const name = D.props[p].name, X = cam.sx(f.propX[p]), Y = cam.sy(f.propY[p]);
@@ -649,9 +650,12 @@ function drawDown(cam, f, seen, detailed) {
   for (const c of clusters) {
     if (c.pts.length < 2 || !"矢算".includes(c.name.slice(-1))) continue;
     const X = c.pts.reduce((s, q) => s + q[0], 0) / c.pts.length, Y = c.pts.reduce((s, q) => s + q[1], 0) / c.pts.length;
-    drawText(null, X + 8 * ui, Y - 8 * ui, "×" + c.pts.length, Math.round(10 * ui), PROP_INK, "c", { bg: "rgb(252,240,200)", screen: true });
+    const tx = "×" + c.pts.length, sz = Math.round(10 * ui), w = emW(tx) * sz + 4, h = Math.round(1.45 * sz) + 2;
+    drawText(null, X + 8 * ui, Y - 8 * ui, tx, sz, PROP_INK, "c", { bg: "rgb(252,240,200)", screen: true });
+    boxes.push([X + 8 * ui - w / 2, Y - 8 * ui - h / 2, X + 8 * ui + w / 2, Y - 8 * ui + h / 2]);
   }
   for (const G of groupsDown) drawText(cam, G.x, G.y, G.n > 1 ? G.name + "×" + G.n : G.name, 11, "rgb(60,40,20)", "c", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
+  return boxes;
 }
 function drawPeople(cam, clip, f, reach, captions, list, seen) {
   const k = cam.scale, r0 = tokenRadius(k);
@@ -683,6 +687,7 @@ function drawPeople(cam, clip, f, reach, captions, list, seen) {
   // before it, inside the view (else where it first tried)
   const obst = [];
   for (let a = 0; a < N; a++) if (seen.pres[a]) { const X = cam.sx(f.x[a]), Y = cam.sy(f.y[a]), R = (fm.groups[a] !== undefined ? r0 * P.DOT * 1.9 : r0 * 1.6) * k; obst.push([X - R, Y - R, X + R, Y + R]); }
+  obst.push(...(seen.down || [])); // the counts of what lies set down (drawn with the plan)
   const size = Math.round(P.NAME_PX * ui);
   const DIRS = { e: [1, 0], w: [-1, 0], n: [0, -1], s: [0, 1], ne: [1, -1], nw: [-1, -1], se: [1, 1], sw: [-1, 1] };
   for (const G of fm.list) {
@@ -724,11 +729,41 @@ function drawPeople(cam, clip, f, reach, captions, list, seen) {
     }
     drawText(cam, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, G.name, size, G.color, "c", { bg: "rgb(255,252,240)", border: G.color, screen: true });
   }
+  // what is said: in its bubble above the speaker where that is free (the tail from his head),
+  // else where labels.py finds room round him (DEFAULT_ORDER, then rings), with a leader line
   if (captions) for (const [a, text] of f.captions) {
     if (a < 0 || a >= N || !seen.pres[a]) continue;
+    const tx = "「" + text + "」", w = emW(tx) * 13 + 6, h = Math.round(1.45 * 13) + 4;
     const bx = cam.sx(f.x[a] + 0.6 * r0), by = cam.sy(f.y[a] + 2.2 * r0);
-    g.strokeStyle = INK; g.lineWidth = 1; g.beginPath(); g.moveTo(cam.sx(f.x[a]), cam.sy(f.y[a] + r0)); g.lineTo(bx, by); g.stroke();
-    drawText(cam, bx, by, "「" + text + "」", 13, INK, "s", { bg: "rgb(255,255,250)", border: INK, screen: true });
+    const ax = cam.sx(f.x[a]), ay = cam.sy(f.y[a]), rr = r0 * k;
+    const meets = (q, o) => q[0] < o[2] && o[0] < q[2] && q[1] < o[3] && o[1] < q[3];
+    const usual = [bx - w / 2, by - h, bx + w / 2, by];
+    let box = usual;
+    if (obst.some(o => meets(usual, o))) {
+      const cands = [];
+      for (const d of ["e", "w", "ne", "se", "nw", "sw", "n", "s"]) {
+        const [dx, dy] = DIRS[d];
+        let cx = ax + dx * (rr + 1 + w / 2), cy = ay + dy * (rr + 1 + h / 2);
+        if (dx && dy) { const q = rr * (1 - Math.SQRT1_2); cx -= dx * q; cy -= dy * q; }
+        cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+      }
+      for (let rg = 1; rg <= 6; rg++) for (let d = 0; d < 16; d++) {
+        const c = Math.cos(2 * Math.PI * d / 16), sn = Math.sin(2 * Math.PI * d / 16), dist = rr + 1 + rg * (h + 2);
+        const cx = ax + c * (dist + Math.abs(c) * w / 2), cy = ay + sn * (dist + Math.abs(sn) * h / 2);
+        cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+      }
+      const inside = q => q[0] >= clip[0] + 2 && q[1] >= clip[1] + 2 && q[2] <= clip[0] + clip[2] - 2 && q[3] <= clip[1] + clip[3] - 2;
+      box = cands.find(q => inside(q) && !obst.some(o => meets(q, o))) || usual;
+    }
+    obst.push(box);
+    g.strokeStyle = INK; g.lineWidth = 1; g.beginPath();
+    if (box === usual) { g.moveTo(ax, cam.sy(f.y[a] + r0)); g.lineTo(bx, by); }
+    else {
+      const px2 = Math.min(Math.max(ax, box[0]), box[2]), py2 = Math.min(Math.max(ay, box[1]), box[3]), dd = Math.hypot(px2 - ax, py2 - ay);
+      if (dd > rr) { g.moveTo(ax + (px2 - ax) * rr / dd, ay + (py2 - ay) * rr / dd); g.lineTo(px2, py2); }
+    }
+    g.stroke();
+    drawText(null, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, tx, 13, INK, "c", { bg: "rgb(255,255,250)", border: INK, screen: true });
   }
   list.groups.sort((p, q) => (p.members.join() < q.members.join() ? -1 : 1));
   list.things.sort();
