@@ -278,7 +278,10 @@ function framing(map, f, manual, insetOn) {
   const [mx, my, mw, mh] = map;
   if (manual) { cam.scale = manual.scale; cam.cx = manual.cx; cam.cy = manual.cy; }
   else if (kind === "elsewhere") cam.fit(V.elsewhere, 30);
-  else if (ibox) cam.fit(V.stageBounds[stage], 18, [mx, my, mw - columnW(map), mh]);
+  else if (ibox) { // the people of the step and where they go, else the stage (Model.step_bounds)
+    const follow = kind === "site" && D.steps.length ? V.stepBounds[f.step] : null;
+    cam.fit(follow || V.stageBounds[stage], 18, [mx, my, mw - columnW(map), mh]);
+  }
   else {
     const b = V.whole, dh = YM.fwd(b[3]) - YM.fwd(b[1]);
     const width = (b[2] - b[0]) * (mh - 40) / Math.max(dh, 1e-6);
@@ -287,6 +290,7 @@ function framing(map, f, manual, insetOn) {
   let icam = null;
   if (ibox) { icam = new Camera([ibox[0], ibox[1] + P.INSET_HEAD, ibox[2], ibox[3] - P.INSET_HEAD]); icam.fit(V.range, 8); }
   const fr = { kind, stage, cam, inset: icam, insetBox: ibox };
+  if (ibox && rangeEmpty(f)) { fr.inset = null; fr.insetBox = null; } // no empty frame (戒賔: no 侯 yet)
   // _clear_of_people: the inset folds away while someone in the main view stands under it
   if (ibox) {
     const r = P.TOKEN_PX * ui + 4;
@@ -299,6 +303,14 @@ function framing(map, f, manual, insetOn) {
     }
   }
   return fr;
+}
+function rangeEmpty(f) { // compose._range_empty: the 侯 not set out, nobody and nothing on the range
+  const r = V.range;
+  if (!r || !hiddenThings(f).has(P.RANGE_THING)) return false;
+  const inside = (x, y) => x >= r[0] && x <= r[2] && y >= r[1] && y <= r[3];
+  for (let a = 0; a < N; a++) if (f.present[a] && inside(f.x[a], f.y[a])) return false;
+  for (let p = 0; p < M; p++) if (f.propVisible[p] && inside(f.propX[p], f.propY[p])) return false;
+  return true;
 }
 function inView(f, cam, clip, reach) { // compose._in_view: who is drawn in a view
   const [x0, y0, x1, y1] = cam.worldBox(clip, reach);
@@ -336,8 +348,14 @@ function groupName(names, short) { // scene.group_name
   for (const k of kinds) { const c = names.filter(x => x === k).length; if (c > cnt) { cnt = c; most = k; } }
   return fmt(P.MANY_NOTE, { first: most, n: numeral(n) });
 }
-// scene._formations_of: people whose tokens would meet at this zoom (on whole pixels), of one
-// body (params.bodies), joined
+function bodyName(acts) { // scene.body_name: a whole body's name as the cast's bodies: give it
+  const b = acts[0].body;
+  if (!b || acts.some(a => a.body !== b)) return "";
+  if ([...b].some(c => P.NUMERALS.includes(c))) return b;
+  return fmt(P.GROUP_NOTE, { stem: b, n: numeral(acts.length) });
+}
+// scene._formations_of: members of one body (params.bodies; "" is none, never joined) whose
+// tokens stand within JOIN token radii of each other (on whole pixels), joined
 function formations(f, seen, k) {
   const idx = []; for (let a = 0; a < N; a++) if (seen[a]) idx.push(a);
   const out = { groups: {}, list: [] };
@@ -350,27 +368,37 @@ function formations(f, seen, k) {
   }
   const parent = idx.map((_, n) => n);
   const root = n => { while (parent[n] !== n) { parent[n] = parent[parent[n]]; n = parent[n]; } return n; };
-  const lim = (2 * r + 1) * (2 * r + 1);
+  const lim = (P.JOIN * r + 1) * (P.JOIN * r + 1);
   let any = false;
   for (let m = 0; m < idx.length; m++) for (let n = m + 1; n < idx.length; n++) {
     const dx = sx[m] - sx[n], dy = sy[m] - sy[n];
-    if (dx * dx + dy * dy < lim && P.bodies[idx[m]] === P.bodies[idx[n]]) {
+    const bm = P.bodies[idx[m]];
+    if (bm && bm === P.bodies[idx[n]] && dx * dx + dy * dy < lim) {
       any = true; const ra = root(m), rb = root(n);
       if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
     }
   }
   if (!any) return out;
+  const present = new Map(); // each body's members in the scene
+  for (const a of idx) present.set(P.bodies[a], (present.get(P.bodies[a]) || 0) + 1);
   const members = new Map();
   for (let n = 0; n < idx.length; n++) { const q = root(n); if (!members.has(q)) members.set(q, []); members.get(q).push(n); }
   for (const ns of members.values()) {
     if (ns.length < 2) continue;
     const who = ns.map(n => idx[n]), g = out.list.length;
     for (const a of who) out.groups[a] = g;
-    const acts = who.map(a => D.actors[a]);
-    const name = groupName(acts.map(a => a.name), acts.map(a => shortLabel(a.label || a.name)));
+    const acts = who.map(a => Object.assign({ body: P.bodies[a] }, D.actors[a]));
+    const whole = present.get(P.bodies[who[0]]) === ns.length; // all of his body there is here
+    const name = (whole && bodyName(acts)) || groupName(acts.map(a => a.name), acts.map(a => shortLabel(a.label || a.name)));
     const parties = new Set(acts.map(a => a.party));
+    // the name stands at the member at the formation's top (the middle one of a row)
+    const mx = ns.reduce((s, n) => s + sx[n], 0) / ns.length;
+    let top = ns[0];
+    for (const n of ns) if (sy[n] < sy[top] || (sy[n] === sy[top] && Math.abs(sx[n] - mx) < Math.abs(sx[top] - mx))) top = n;
+    const near = ns.filter(n => n !== top).sort((p, q) => ((sy[p] - sy[top]) ** 2 + (sx[p] - sx[top]) ** 2) - ((sy[q] - sy[top]) ** 2 + (sx[q] - sx[top]) ** 2))
+      .slice(0, P.GROUP_BESIDE);
     out.list.push({ who, name, color: parties.size === 1 ? acts[0].color : INK,
-      cx: Math.round(ns.reduce((s, n) => s + sx[n], 0) / ns.length), cy: Math.round(ns.reduce((s, n) => s + sy[n], 0) / ns.length) });
+      top: [Math.round(sx[top]), Math.round(sy[top])], near: near.map(n => [Math.round(sx[n]), Math.round(sy[n])]) });
   }
   return out;
 }
@@ -462,21 +490,22 @@ function drawPlan(cam, clip, f, places, seen) {
   const hide = hiddenThings(f), detailed = cam.scale >= P.DETAIL_PX * ui;
   let down = "";
   for (let p = 0; p < M; p++) if (seen.vis[p] && f.propHolder[p] === SET_DOWN) down += p + ":" + Math.round(cam.sx(f.propX[p])) + "," + Math.round(cam.sy(f.propY[p])) + ";";
-  const key = [cam.vp.join(), cam.scale, cam.cx, cam.cy, clip.join(), places, [...hide].sort().join(), DPR, down].join("|");
+  const key = [cam.vp.join(), cam.scale, cam.cx, cam.cy, clip.join(), places, [...hide].sort().join(), DPR, ui, down].join("|");
   let bmp = planMemo.get(key);
   if (!bmp) {
     bmp = newCanvas(Math.ceil(clip[2] * DPR), Math.ceil(clip[3] * DPR));
     const keepG = g; g = bmp.getContext("2d");
     g.setTransform(DPR, 0, 0, DPR, -clip[0] * DPR, -clip[1] * DPR);
     drawPlanNow(cam, clip, hide, places);
-    drawDown(cam, f, seen, detailed);
+    bmp.boxes = drawDown(cam, f, seen, detailed);
     g = keepG;
     if (planMemo.size >= 16) planMemo.delete(planMemo.keys().next().value);
     planMemo.set(key, bmp);
   }
+  seen.down = bmp.boxes;
   g.setTransform(1, 0, 0, 1, 0, 0); g.drawImage(bmp, Math.round(clip[0] * DPR), Math.round(clip[1] * DPR)); g.setTransform(DPR, 0, 0, DPR, 0, 0);
 }
-function drawPlanNow(cam, clip, hide, places) {
+function drawPlanNow(cam, clip, hide, places) { // places: the main view (names PLACE_PX × ui)
   g.fillStyle = "rgb(250,246,236)"; g.fillRect(clip[0], clip[1], clip[2], clip[3]);
   for (const p of D.plan.prims) if (!p.thing || !hide.has(p.thing)) drawPrim(cam, p);
   // scene.place_labels: features first, then places, leaving out those that collide
@@ -485,13 +514,14 @@ function drawPlanNow(cam, clip, hide, places) {
     if (hide.has(L.thing) || (L.place && !places)) continue;
     let y = L.y, anchor = L.anchor;
     if (L.place) y = L.y - 0.6 / Math.max(k, 1e-6) * 4;
-    const w = (emW(L.text) * L.size + 2) / k, h = (L.size + 2) / k;
+    const size = places ? (P.PLACE_PX + (L.big ? 1 : 0)) * ui : L.size;
+    const w = (emW(L.text) * size + 2) / k, h = (size + 2) / k;
     const fx = { c: .5, n: .5, s: .5, e: 1, w: 0 }[anchor] ?? .5, fy = { c: .5, n: 0, s: 1 }[anchor] ?? .5;
     const box = [L.x - fx * w, y - (1 - fy) * h, L.x + (1 - fx) * w, y + fy * h];
     if (taken.some(b => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) continue;
     taken.push(box);
     if (L.place) { g.fillStyle = "rgb(150,140,126)"; g.beginPath(); g.arc(cam.sx(L.x), cam.sy(L.y), Math.max(0.25 * k, 1.5), 0, 7); g.fill(); }
-    drawText(cam, L.x, y, L.text, L.size, L.place ? "rgb(140,130,116)" : LABEL, anchor);
+    drawText(cam, L.x, y, L.text, size, L.place ? P.PLACE_INK : LABEL, anchor);
   }
 }
 function facingVec(deg) { const r = deg * Math.PI / 180; return [Math.sin(r), Math.cos(r)]; }
@@ -610,7 +640,7 @@ function drawDown(cam, f, seen, detailed) {
   }
   flushShafts();
   // scene._set_down_objects: one count for the arrows (or 算) lying within a glyph's reach
-  const clusters = [];
+  const clusters = [], boxes = []; // boxes: the counts, which the names placed after keep clear of
   for (let p = 0; p < M; p++) {
     if (!seen.vis[p] || f.propHolder[p] !== SET_DOWN) continue;
     const name = D.props[p].name, X = cam.sx(f.propX[p]), Y = cam.sy(f.propY[p]);
@@ -620,9 +650,12 @@ function drawDown(cam, f, seen, detailed) {
   for (const c of clusters) {
     if (c.pts.length < 2 || !"矢算".includes(c.name.slice(-1))) continue;
     const X = c.pts.reduce((s, q) => s + q[0], 0) / c.pts.length, Y = c.pts.reduce((s, q) => s + q[1], 0) / c.pts.length;
-    drawText(null, X + 8 * ui, Y - 8 * ui, "×" + c.pts.length, Math.round(10 * ui), PROP_INK, "c", { bg: "rgb(252,240,200)", screen: true });
+    const tx = "×" + c.pts.length, sz = Math.round(10 * ui), w = emW(tx) * sz + 4, h = Math.round(1.45 * sz) + 2;
+    drawText(null, X + 8 * ui, Y - 8 * ui, tx, sz, PROP_INK, "c", { bg: "rgb(252,240,200)", screen: true });
+    boxes.push([X + 8 * ui - w / 2, Y - 8 * ui - h / 2, X + 8 * ui + w / 2, Y - 8 * ui + h / 2]);
   }
   for (const G of groupsDown) drawText(cam, G.x, G.y, G.n > 1 ? G.name + "×" + G.n : G.name, 11, "rgb(60,40,20)", "c", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
+  return boxes;
 }
 function drawPeople(cam, clip, f, reach, captions, list, seen) {
   const k = cam.scale, r0 = tokenRadius(k);
@@ -648,40 +681,89 @@ function drawPeople(cam, clip, f, reach, captions, list, seen) {
     }
     list.people.push({ id: D.actors[a].id, label: lab, held: f.holding[a].map(pid => D.props[propIndex[pid]].name).sort() });
   }
-  // a formation's name where labels.py first finds room: touching its reach east, west, the
-  // diagonals, north, south, then rings further out; clear of every token and of the names
-  // placed before it, inside the view (else where it first tried)
+  // a formation's name where labels.py first finds room: above the member at its top, then
+  // around him (GROUP_ORDER), beside each of the others nearest him, a ring round each, then
+  // rings further out with a leader line to him; clear of every token and of the names placed
+  // before it, inside the view (else where it first tried)
   const obst = [];
   for (let a = 0; a < N; a++) if (seen.pres[a]) { const X = cam.sx(f.x[a]), Y = cam.sy(f.y[a]), R = (fm.groups[a] !== undefined ? r0 * P.DOT * 1.9 : r0 * 1.6) * k; obst.push([X - R, Y - R, X + R, Y + R]); }
+  obst.push(...(seen.down || [])); // the counts of what lies set down (drawn with the plan)
   const size = Math.round(P.NAME_PX * ui);
+  const DIRS = { e: [1, 0], w: [-1, 0], n: [0, -1], s: [0, 1], ne: [1, -1], nw: [-1, -1], se: [1, 1], sw: [-1, 1] };
   for (const G of fm.list) {
     list.groups.push({ name: G.name, members: G.who.map(a => D.actors[a].id).sort() });
     const ox = cam.vp[0] + cam.vp[2] / 2 - cam.cx * k, oy = cam.vp[1] + cam.vp[3] / 2 + cam.cy * k;
-    const ax = G.cx + ox, ay = G.cy + oy, rd = r0 * k * P.DOT * 1.9;
-    const reach = 2 * Math.ceil(Math.max(...G.who.map(a => Math.hypot(cam.sx(f.x[a]) - ax, cam.sy(f.y[a]) - ay))) / 2) + rd;
+    const ax = G.top[0] + ox, ay = G.top[1] + oy, rd = r0 * k * P.DOT * 1.9;
     const w = emW(G.name) * size + 5, h = Math.round(1.45 * size) + 4;
-    const cands = [];
-    for (const [dx, dy] of [[1, 0], [-1, 0], [1, -1], [1, 1], [-1, -1], [-1, 1], [0, -1], [0, 1]]) {
-      let cx = ax + dx * (reach + 1 + w / 2), cy = ay + dy * (reach + 1 + h / 2);
-      if (dx && dy) { const q = reach * (1 - Math.SQRT1_2); cx -= dx * q; cy -= dy * q; }
-      cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+    const cands = [], at = (cx, cy) => cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+    const ring = (x, y, from, to) => {
+      for (let rg = from; rg <= to; rg++) for (let d = 0; d < 16; d++) {
+        const c = Math.cos(2 * Math.PI * d / 16), sn = Math.sin(2 * Math.PI * d / 16), dist = rd + 1 + rg * (h + 2);
+        at(x + c * (dist + Math.abs(c) * w / 2), y + sn * (dist + Math.abs(sn) * h / 2));
+      }
+    };
+    for (const d of P.GROUP_ORDER) {
+      const [dx, dy] = DIRS[d];
+      let cx = ax + dx * (rd + 1 + w / 2), cy = ay + dy * (rd + 1 + h / 2);
+      if (dx && dy) { const q = rd * (1 - Math.SQRT1_2); cx -= dx * q; cy -= dy * q; }
+      at(cx, cy);
     }
-    for (let ring = 1; ring <= 6; ring++) for (let d = 0; d < 16; d++) {
-      const c = Math.cos(2 * Math.PI * d / 16), sn = Math.sin(2 * Math.PI * d / 16), dist = reach + 1 + ring * (h + 2);
-      const cx = ax + c * (dist + Math.abs(c) * w / 2), cy = ay + sn * (dist + Math.abs(sn) * h / 2);
-      cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
-    }
+    const near = G.near.map(([x, y]) => [x + ox, y + oy]);
+    for (const [x, y] of near) for (const d of P.GROUP_ORDER) { const [dx, dy] = DIRS[d]; at(x + dx * (rd + 1 + w / 2), y + dy * (rd + 1 + h / 2)); }
+    for (const [x, y] of [[ax, ay], ...near]) ring(x, y, 1, 1);
+    const first = cands.length;
+    ring(ax, ay, 1, 6);
     const meets = (b, o) => b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3];
     const inside = b => b[0] >= clip[0] + 2 && b[1] >= clip[1] + 2 && b[2] <= clip[0] + clip[2] - 2 && b[3] <= clip[1] + clip[3] - 2;
-    const box = cands.find(b => inside(b) && !obst.some(o => meets(b, o))) || cands.find(inside) || cands[0];
+    let j = cands.findIndex(b => inside(b) && !obst.some(o => meets(b, o)));
+    if (j < 0) j = Math.max(cands.findIndex(inside), 0);
+    const box = cands[j];
     obst.push(box);
+    if (j >= first) { // labels.leader: from the edge of his dot to the nearest point of the box
+      const bx = Math.min(Math.max(ax, box[0]), box[2]), by = Math.min(Math.max(ay, box[1]), box[3]);
+      const dd = Math.hypot(bx - ax, by - ay);
+      if (dd > rd) {
+        g.strokeStyle = G.color; g.lineWidth = 1; g.beginPath();
+        g.moveTo(ax + (bx - ax) * rd / dd, ay + (by - ay) * rd / dd); g.lineTo(bx, by); g.stroke();
+      }
+    }
     drawText(cam, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, G.name, size, G.color, "c", { bg: "rgb(255,252,240)", border: G.color, screen: true });
   }
+  // what is said: in its bubble above the speaker where that is free (the tail from his head),
+  // else where labels.py finds room round him (DEFAULT_ORDER, then rings), with a leader line
   if (captions) for (const [a, text] of f.captions) {
     if (a < 0 || a >= N || !seen.pres[a]) continue;
+    const tx = "「" + text + "」", w = emW(tx) * 13 + 6, h = Math.round(1.45 * 13) + 4;
     const bx = cam.sx(f.x[a] + 0.6 * r0), by = cam.sy(f.y[a] + 2.2 * r0);
-    g.strokeStyle = INK; g.lineWidth = 1; g.beginPath(); g.moveTo(cam.sx(f.x[a]), cam.sy(f.y[a] + r0)); g.lineTo(bx, by); g.stroke();
-    drawText(cam, bx, by, "「" + text + "」", 13, INK, "s", { bg: "rgb(255,255,250)", border: INK, screen: true });
+    const ax = cam.sx(f.x[a]), ay = cam.sy(f.y[a]), rr = r0 * k;
+    const meets = (q, o) => q[0] < o[2] && o[0] < q[2] && q[1] < o[3] && o[1] < q[3];
+    const usual = [bx - w / 2, by - h, bx + w / 2, by];
+    let box = usual;
+    if (obst.some(o => meets(usual, o))) {
+      const cands = [];
+      for (const d of ["e", "w", "ne", "se", "nw", "sw", "n", "s"]) {
+        const [dx, dy] = DIRS[d];
+        let cx = ax + dx * (rr + 1 + w / 2), cy = ay + dy * (rr + 1 + h / 2);
+        if (dx && dy) { const q = rr * (1 - Math.SQRT1_2); cx -= dx * q; cy -= dy * q; }
+        cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+      }
+      for (let rg = 1; rg <= 6; rg++) for (let d = 0; d < 16; d++) {
+        const c = Math.cos(2 * Math.PI * d / 16), sn = Math.sin(2 * Math.PI * d / 16), dist = rr + 1 + rg * (h + 2);
+        const cx = ax + c * (dist + Math.abs(c) * w / 2), cy = ay + sn * (dist + Math.abs(sn) * h / 2);
+        cands.push([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]);
+      }
+      const inside = q => q[0] >= clip[0] + 2 && q[1] >= clip[1] + 2 && q[2] <= clip[0] + clip[2] - 2 && q[3] <= clip[1] + clip[3] - 2;
+      box = cands.find(q => inside(q) && !obst.some(o => meets(q, o))) || usual;
+    }
+    obst.push(box);
+    g.strokeStyle = INK; g.lineWidth = 1; g.beginPath();
+    if (box === usual) { g.moveTo(ax, cam.sy(f.y[a] + r0)); g.lineTo(bx, by); }
+    else {
+      const px2 = Math.min(Math.max(ax, box[0]), box[2]), py2 = Math.min(Math.max(ay, box[1]), box[3]), dd = Math.hypot(px2 - ax, py2 - ay);
+      if (dd > rr) { g.moveTo(ax + (px2 - ax) * rr / dd, ay + (py2 - ay) * rr / dd); g.lineTo(px2, py2); }
+    }
+    g.stroke();
+    drawText(null, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, tx, 13, INK, "c", { bg: "rgb(255,255,250)", border: INK, screen: true });
   }
   list.groups.sort((p, q) => (p.members.join() < q.members.join() ? -1 : 1));
   list.things.sort();

@@ -108,7 +108,7 @@ def _plan(model) -> dict:
         (x, y), anchor = scene._feature_label_at(f)  # noqa: SLF001
         size = 12.0 if f.kind in ("hall", "stair", "gate") else 11.0
         labels.append({"x": _r(x), "y": _r(y), "text": text, "size": size, "anchor": anchor,
-                       "thing": f.name, "place": False})
+                       "thing": f.name, "place": False, "big": size == 12.0})
     named = {f.name for f in lay.features if scene._label_of(f)}  # noqa: SLF001
     skip = {"堂", "庭", "侯道", "棟", "楣"}
     for name, p in lay.places.items():
@@ -118,6 +118,10 @@ def _plan(model) -> dict:
         labels.append({"x": _r(p.x), "y": _r(p.y), "text": name, "size": 10.0, "anchor": "n",
                        "thing": name, "place": True})
     return {"prims": out, "labels": labels}
+
+
+def _bounds(b) -> list | None:
+    return None if b is None else [float(v) for v in b]
 
 
 def _text(timeline, corpus) -> dict:
@@ -179,6 +183,9 @@ def page_data(compiled, title: str) -> dict:
         "view": {"breaks": breaks, "range": model.range, "elsewhere": model.elsewhere,
                  "whole": model.whole, "near": model.near,
                  "stageBounds": [model.stage_bounds(k) for k in range(len(tl.stages))],
+                 # what the default view frames in each step (compose.Model.step_bounds: the
+                 # people who act in it, where they go, and those near them); None: the stage
+                 "stepBounds": [_bounds(model.step_bounds(k)) for k in range(len(tl.steps))],
                  "chiM": lay.chi_m},
         "params": {"TOKEN_PX": scene.TOKEN_PX, "NAME_PX": scene.NAME_PX,
                    "DETAIL_PX": scene.DETAIL_PX, "DOT": scene.DOT, "REACH": compose.REACH,
@@ -188,9 +195,17 @@ def page_data(compiled, title: str) -> dict:
                    "GROUP_NOTE": scene.GROUP_NOTE, "PAIRS_NOTE": scene.PAIRS_NOTE,
                    "MANY_NOTE": scene.MANY_NOTE, "HELD_SEP": scene.HELD_SEP,
                    "NUMERALS": scene.NUMERALS, "INSET_TITLE": compose.INSET_TITLE,
-                   # who may be named as one group: every person in one body for now (the
-                   # cast's bodies will come here when the composer groups by them)
-                   "bodies": [""] * len(tl.actors)},
+                   # who may be named as one group: the cast's bodies: (scene._bodies; ""
+                   # is none, never joined), within JOIN token radii of each other
+                   "bodies": [getattr(a, "body", "") or "" for a in tl.actors],
+                   "JOIN": scene.JOIN, "GROUP_ORDER": list(scene.GROUP_ORDER),
+                   "GROUP_BESIDE": scene.GROUP_BESIDE,
+                   # the window's place names: PLACE_PX × the UI scale (+1 for a hall's, a
+                   # stair's, a gate's), places in PLACE_INK (scene.place_labels with ui)
+                   "PLACE_PX": scene.PLACE_PX, "PLACE_INK": _color(scene.PLACE_INK),
+                   # the inset folds away while this is not set out and nobody and nothing is
+                   # on the range (compose._range_empty)
+                   "RANGE_THING": "侯"},
         "plan": _plan(model),
         "text": _text(tl, corpus),
     }
