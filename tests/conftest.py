@@ -87,6 +87,28 @@ def corpus():
     return load_corpus()
 
 
+@pytest.fixture(scope="session")
+def bundled():
+    """The bundled rite (鄉射禮: its folder and layout, the default scenario, 鄭) compiled once per
+    test run, a model.Compiled shared by every test that only reads it: never change it (a test
+    that must, or wants another scenario, reading or copy, compiles its own)."""
+    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+    from viz.model.rite import Rite
+    from viz.text import load_corpus
+
+    # load_corpus gives the `corpus` fixture's object (it keeps one per file), not asked for as
+    # a fixture: a module may override that one
+    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, load_corpus()).get(())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The check that the tests imported every module of viz/ runs last (tests/tiers.py)."""
+    from tiers import check_last
+
+    check_last(config, items)
+
+
 # The first sections of the bundled rite follow on from each other with no gap (戒賔 has the
 # setup), and these pattern files name only the cast and props those sections bring in.
 FIRST_SECTIONS = ("01", "02", "03", "04", "05")

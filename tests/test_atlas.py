@@ -59,6 +59,7 @@ def test_a_page_per_stage_or_per_step(rite):
     assert steps[k].trails == "step" and steps[k].t == tl.steps[k].t1
 
 
+@pytest.mark.slow
 def test_the_folder_holds_the_page_the_plates_and_the_font(rite, built):
     import pygame
 
@@ -72,6 +73,7 @@ def test_the_folder_holds_the_page_the_plates_and_the_font(rite, built):
     assert root.tag.endswith("svg")
 
 
+@pytest.mark.slow
 def test_the_page_is_offline_and_every_link_resolves(built):
     page = (built / "index.html").read_text(encoding="utf-8")
     assert "<script" not in page
@@ -86,6 +88,7 @@ def test_the_page_is_offline_and_every_link_resolves(built):
             assert not r.startswith("/") and (built / r).is_file(), r
 
 
+@pytest.mark.slow
 def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
     page = (built / "index.html").read_text(encoding="utf-8")
     sections = re.findall(r'<section class="page" id="([^"]+)">(.*?)</section>', page, re.S)
@@ -115,6 +118,7 @@ def test_each_plate_sits_beside_its_text_notes_and_navigation(rite, built):
     assert 'href="#stage-02"' in sections[0][1] and 'href="#stage-01"' in sections[1][1]
 
 
+@pytest.mark.slow
 def test_it_prints_one_plate_a_page(built):
     page = (built / "index.html").read_text(encoding="utf-8")
     css = page.split("@media print", 1)[1]
@@ -132,14 +136,12 @@ def test_it_prints_on_a4_or_letter_landscape(rite):
                                                                  atlas.pages(tl), "t", "letter")
 
 
-def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them():
+def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them(bundled):
     """The bundled rite's 三射用樂 (72 numbered moves): a page for each of its plates, its whole
     text on the first, only the clauses it draws on the others."""
-    from viz import DEFAULT_SCRIPT
-    from viz.cli.options import load_all
     from viz.draw.plate import stage_parts
 
-    whole = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+    whole = bundled
     tl = whole.timeline
     k = next(s.index for s in tl.stages if s.name == "三射用樂")
     parts = stage_parts(tl, k, whole.corpus)
@@ -152,6 +154,7 @@ def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them():
     assert 'class="jing"' in first and second.count('class="jing"') == 0  # all cited
 
 
+@pytest.mark.slow
 def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, built, tmp_path):
     again = tmp_path / "again"
     atlas.build_atlas(rite, again, workers=1, progress=False, svg=True)
@@ -192,6 +195,7 @@ def test_a_step_page_shows_only_the_clauses_it_cites(rite):
     assert whole.count('class="jing') > 1  # a stage page shows its section's every clause
 
 
+@pytest.mark.slow
 def test_the_command(tmp_path, capsys):
     small = str(trimmed_rite(tmp_path / "rite"))  # the checks come before any drawing
     missing = run_cli("atlas", "--script", small, "-o", str(tmp_path / "no" / "atlas"),

@@ -20,10 +20,8 @@ from viz.query.state import resolve_moment
 
 
 @pytest.fixture(scope="module")
-def whole(corpus):
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+def whole(bundled):
+    return bundled
 
 
 def test_every_jing_clause_ends_before_its_step_goes_on(whole, corpus):

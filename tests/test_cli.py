@@ -23,12 +23,14 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow
 def test_check_passes_on_the_bundled_files(capsys):
     code, out, err = run(capsys, "check")
     assert code == 0 and out.startswith("ok: ")
     assert "warning" not in err
 
 
+@pytest.mark.slow
 def test_state_json_after_the_bows_on_the_hall(capsys):
     # 主人阼階上當楣北面再拜，賔西階上當楣北面答再拜
     code, out, _ = run(capsys, "state", "--after", "賔西階上當楣北面答再拜", "--json")
@@ -144,6 +146,7 @@ def test_via_a_named_way_of_the_text():
     assert near.any() and (xs[near, 1] > pillar.y).all()
 
 
+@pytest.mark.slow
 def test_another_commentators_reading(capsys):
     code, out, _ = run(capsys, "check", "--reading", "敖")
     assert code == 0 and "reading 敖" in out
@@ -157,6 +160,7 @@ def test_shot_wants_a_png_name(capsys, tmp_path):
     assert code == 2 and "ending in .png" in err and not (tmp_path / "x.txt").exists()
 
 
+@pytest.mark.slow
 def test_options_may_come_before_the_command(capsys, tmp_path):
     rite = str(trimmed(tmp_path / "rite", 1, 5))  # 戒賔 … 迎賔
     code, out, _ = run(capsys, "--script", rite, "--reading", "敖", "check")
@@ -167,6 +171,7 @@ def test_options_may_come_before_the_command(capsys, tmp_path):
     assert code == 0 and json.loads(out)["stage"]["name"] == "迎賔"
 
 
+@pytest.mark.slow
 def test_strict_check_fails_on_a_warning(capsys, tmp_path):
     rite = trimmed(tmp_path / "rite", 1, 5)  # 戒賔 … 迎賔
     f = rite / "sections" / "05-迎賔.yaml"

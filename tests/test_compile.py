@@ -259,12 +259,9 @@ def test_setup_brings_props_in_where_declared(field, corpus):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(u=st.floats(0, 1))
-def test_a_sample_inside_a_segment_agrees_with_the_full_reading(u):
+def test_a_sample_inside_a_segment_agrees_with_the_full_reading(bundled, u):
     """The fast path (a segment's constants and slopes) gives what the channels give."""
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-
-    tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get().timeline
+    tl = bundled.timeline
     t = u * tl.duration
     a, b = tl.sample(t), tl._full(t, False)  # noqa: SLF001 (the path the segments stand in for)
     assert a.xy == pytest.approx(b.xy, abs=1e-9) and a.prop_xy == pytest.approx(b.prop_xy, abs=1e-9)

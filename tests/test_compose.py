@@ -199,14 +199,12 @@ def test_chars_drawn_is_what_can_be_drawn_not_source_code():
     assert "def " not in drawn and "import" not in drawn and "按鍵" in drawn and "再拜" in drawn
 
 
-def test_the_inset_draws_only_those_on_the_range(corpus):
+def test_the_inset_draws_only_those_on_the_range(corpus, bundled):
     """The range inset is a view of its own: at 左个之西北三步 (獻獲者) the 司射 stands at his place
     in the court, 80 尺 north of the inset's top; his tag (弓·矢·扑) was placed inside the inset,
     under its title, because the inset took in everyone within 240 px of it."""
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
     from viz.query.state import step_after
-    got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+    got = bundled
     tl = got.timeline
     m = Model(got.layout, tl, corpus)
     t = tl.steps[step_after(tl, corpus, "左个之西北三歩東面設薦俎")].t1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz import DEFAULT_SCRIPT
 from viz.base.yamlsrc import load_file
 from viz.model.script.reader import parse_script
 from viz.query.coverage import coverage, format_table, to_json
@@ -186,10 +186,8 @@ def manifest_sections() -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    from viz.cli.options import load_all
-
-    d = load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def bundled(bundled):
+    d = bundled
     return d, coverage(d.script, d.corpus)
 
 

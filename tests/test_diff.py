@@ -84,6 +84,7 @@ def test_route_distance():
 # ---------------------------------------------------------------------------- readings
 
 
+@pytest.mark.slow
 def test_ao_against_zheng(zheng_ao, ao):
     a, b = zheng_ao
     d = ao
@@ -112,12 +113,14 @@ def test_ao_against_zheng(zheng_ao, ao):
     assert all(x.place is None or x.place >= PLACE_EPS for s in d.steps for x in s.actors)
 
 
+@pytest.mark.slow
 def test_a_reading_against_itself_has_no_differences(zheng_ao):
     a, _ = zheng_ao
     d = diff(a, a, "鄭", "鄭")
     assert d.matched == len(a.timeline.steps) and not d.steps and not d.places
 
 
+@pytest.mark.slow
 def test_table_folds_steps_where_people_only_stand(ao):
     text = format_table(ao)
     assert text.startswith(f"鄭 ↔ 敖: {STEPS} steps matched")
@@ -126,6 +129,7 @@ def test_table_folds_steps_where_people_only_stand(ao):
     assert "敖 (敖繼公): 西五歩 from the 侯's west edge" in text
 
 
+@pytest.mark.slow
 def test_identical_differences_are_gathered_before_the_step_by_step_list(ao):
     gs = groups(ao)
     assert [len(g.steps) for g in gs] == sorted((len(g.steps) for g in gs), reverse=True)
@@ -191,6 +195,7 @@ def test_diff_errors(capsys, small, args, message):
 # ---------------------------------------------------------------------------- scripts
 
 
+@pytest.mark.slow
 def test_a_revision_that_only_retimes_has_no_differences(capsys, base, copy):
     # 禮辭許諾 takes 4 s longer: every later step starts later, yet is the same step
     edit(copy, "    dur: 5\n", "    dur: 9\n")
@@ -199,6 +204,7 @@ def test_a_revision_that_only_retimes_has_no_differences(capsys, base, copy):
     assert f"{STEPS} steps matched by their cite, 0 differ" in out
 
 
+@pytest.mark.slow
 def test_a_revision_that_moves_someone_and_drops_a_step(capsys, base, copy):
     edit(copy, "{place: 阼階下, dx: -4}", "{place: 阼階下, dx: -6}", count=2)
     edit(copy, "  - cite: 司正答拜\n    note: \"答拜: one bow (答再拜 is said where it is two)\"\n"
@@ -216,6 +222,7 @@ def test_a_revision_that_moves_someone_and_drops_a_step(capsys, base, copy):
     assert who["a"]["x"] - who["b"]["x"] == pytest.approx(2.0)
 
 
+@pytest.mark.slow
 def test_a_broken_revision_is_a_located_error(capsys, base, copy):
     edit(copy, "  - cite: 禮辭許諾\n", "  - cite: [禮辭許諾\n")
     code, out, err = run(capsys, "diff", "--script", str(base), "--script", str(copy))
@@ -226,6 +233,7 @@ def test_a_broken_revision_is_a_located_error(capsys, base, copy):
 # ---------------------------------------------------------------------------- check --watch
 
 
+@pytest.mark.slow
 def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
     from viz.cli.live import watch
 
@@ -260,6 +268,7 @@ def test_check_watch_reports_each_change_with_a_timestamp(capsys, copy):
     assert f"{section}:" in err and "YAML syntax" in err and "watching for changes" in err
 
 
+@pytest.mark.slow
 def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
     import viz.cli.live
 
@@ -270,6 +279,7 @@ def test_check_watch_ends_with_ctrl_c_and_status_0(capsys, copy, monkeypatch):
     assert code == 0 and "] checked" in out and "ok: " in out
 
 
+@pytest.mark.slow
 def test_a_route_that_differs_where_the_ends_do_not(base, copy, corpus):
     # 主人降席自南方 by a wider arc: the same 阼階上 at the end, another way there
     edit(copy, "via: {place: 主人席, dy: -2.5}", "via: {place: 主人席, dy: -4.5}")

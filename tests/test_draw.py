@@ -506,6 +506,7 @@ def _placed_by_numpy(reqs, obstacles, bounds):
     return out
 
 
+@pytest.mark.slow
 def test_placement_in_plain_python_chooses_as_numpy_does_crowded_or_not():
     from viz.draw import labels
 

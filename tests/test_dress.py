@@ -141,11 +141,8 @@ def test_check_catches_a_clause_whose_dress_is_not_done(field, corpus):
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.cli.options import load_all
-
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def rite(bundled):
+    return bundled
 
 
 def _actor(st, aid):
@@ -232,6 +229,7 @@ def test_an_unstrung_bow_is_drawn_apart_from_a_strung_one():
     assert unstrung == dress.bow_glyph(0.0, 0.0, 0.1, False) and unstrung != strung
 
 
+@pytest.mark.slow
 def test_a_cue_sheet_says_what_he_wears(rite):
     from viz.export import sheets
     tl = rite.timeline

@@ -68,6 +68,7 @@ def holders(tl, prop: str, t0: float, t1: float) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", ["3", "6"])
 def test_yan_without_dafu_passes_the_cup_in_order(corpus, n):
     """DEFECT D2/D3 (§34 燕, 大夫=0): the 主人's 觶 goes 長1 → 長2 → 長3 in order, filled by the
@@ -124,10 +125,8 @@ def test_hold_claims_skip_orders_titles_and_negations():
 
 
 @pytest.fixture(scope="module")
-def whole(corpus):
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+def whole(bundled):
+    return bundled
 
 
 def holding_kind(tl, f, aid: str, kind: str) -> int:
@@ -161,6 +160,7 @@ def test_bundled_rite_holds_what_the_text_says(whole, corpus):
 
 # ---- class 4: when ----
 
+@pytest.mark.slow
 def test_the_drum_begins_when_the_music_is_ordered_and_lasts_while_they_shoot(corpus):
     """三射用樂: the drum starts with 乃奏騶虞以射 (not at the stage's opening, while the 司射 still
     asks for music) and beats as long as they shoot (記注: 每一耦射歌五終), so with nine 衆賔 and
@@ -336,6 +336,7 @@ def test_check_text_agrees_and_disagrees_with_a_planted_facing(field, corpus):
     assert rep["claims"] == len(rep["items"]) and rep["agreed"] < rep["claims"]
 
 
+@pytest.mark.slow
 def test_check_text_on_the_bundled_rite(whole, corpus):
     """The bundled rite: at least 98% of the 經's claims agreed (the rest listed, disagreeing or
     noted); the JSON the issue asks for."""
@@ -400,6 +401,7 @@ def trimmed_rite(tmp_path_factory):
     return trimmed(tmp_path_factory.mktemp("plant") / "rite", 1, 6)  # 戒賔 … 獻賔
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(PLANTS))
 def test_strict_check_catches_a_planted_example_of_each_class(kind, trimmed_rite, tmp_path,
                                                              capsys):
@@ -426,6 +428,7 @@ def test_strict_check_catches_a_planted_example_of_each_class(kind, trimmed_rite
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sets", [(("大夫", "0"),), (("大夫", "1"),), (("大夫", "2"),),
                                   (("衆賔", "2"),), (("衆賔", "9"),),
                                   (("大夫", "0"), ("衆賔", "3"))])

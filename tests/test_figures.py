@@ -28,11 +28,11 @@ def _hours(seconds: float) -> str:
 
 
 @pytest.fixture(scope="module")
-def figures(corpus) -> dict[str, str]:
+def figures(corpus, bundled) -> dict[str, str]:
     """Every figure the docs may state, as they must write it (compiled once per test session:
     the compiled rite is kept in the session's cache folder)."""
     rite = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus)
-    main, court = rite.get(()), rite.get(("庭三堂深",))
+    main, court = bundled, rite.get(("庭三堂深",))
     tl = main.timeline
     cov = coverage(main.script, main.corpus)
     sanshe = next(s for s in tl.stages if s.name == "三射用樂")
@@ -71,6 +71,7 @@ def marked() -> list[tuple[str, int, str, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_every_marked_figure_is_the_program_s(figures):
     wrong = [f"{f}:{line}: {name}: says {after[:len(figures[name]) + 10]!r}, the program "
              f"{figures[name]!r}" for f, line, name, after in marked()

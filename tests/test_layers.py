@@ -5,6 +5,8 @@ nothing below the back ends imports pygame; a package's __init__ imports nothing
 from __future__ import annotations
 
 import ast
+import functools
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,12 +25,18 @@ def _name(f: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(f: Path) -> ast.Module:
+    """f parsed, once for the module's tests (they only read the tree)."""
+    return ast.parse(f.read_text(encoding="utf-8"))
+
+
 def _imports(f: Path, mod: str, known: set[str]) -> set[str]:
     """The modules of viz/ that f imports: `import a.b`, `from a import b` (b a module or a name),
     relative imports resolved, wherever they stand in the file."""
     out: set[str] = set()
     is_pkg = f.name == "__init__.py"
-    for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+    for n in ast.walk(_tree(f)):
         if isinstance(n, ast.Import):
             for a in n.names:
                 out.add(a.name)
@@ -91,18 +99,29 @@ def upward(g: dict[str, set[str]]) -> list[tuple[str, str]]:
     return sorted((m, d) for m, ds in g.items() for d in ds if rank(d) > rank(m))
 
 
-def test_every_module_is_in_a_layer():
-    for m in graph():
+@pytest.fixture(scope="module")
+def viz_graph() -> dict[str, set[str]]:
+    """graph() of viz/, read once for the module (each read parses every file)."""
+    return graph()
+
+
+@pytest.fixture
+def g(viz_graph) -> dict[str, set[str]]:
+    """A copy of the graph for one test, which may plant an import in it."""
+    return {m: set(ds) for m, ds in viz_graph.items()}
+
+
+def test_every_module_is_in_a_layer(g):
+    for m in g:
         rank(m)
 
 
-def test_no_circle():
-    assert find_cycle(graph()) is None
+def test_no_circle(g):
+    assert find_cycle(g) is None
 
 
-def test_a_planted_circle_is_found():
+def test_a_planted_circle_is_found(g):
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    g = graph()
     g["viz.base.errors"] = g["viz.base.errors"] | {"viz.model.rite"}  # rite → … → errors
     cycle = find_cycle(g)
     assert cycle and cycle[0] == cycle[-1] and "viz.base.errors" in cycle
@@ -128,14 +147,13 @@ def test_a_planted_circle_in_the_source_is_found(tmp_path):
     assert find_cycle(g) == ["viz.model.a", "viz.model.b", "viz.model.c", "viz.model.a"]
 
 
-def test_the_flow_goes_one_way():
+def test_the_flow_goes_one_way(g):
     """No module imports a layer above its own: nothing but the command line imports viz.cli,
     nothing below the window imports viz.app, the composer never imports a back end."""
-    assert upward(graph()) == []
+    assert upward(g) == []
 
 
-def test_an_upward_import_is_found():
-    g = graph()
+def test_an_upward_import_is_found(g):
     g["viz.draw.scene"] = g["viz.draw.scene"] | {"viz.backends.pgdraw"}
     g["viz.model.rite"] = g["viz.model.rite"] | {"viz.cli.options"}
     assert upward(g) == [("viz.draw.scene", "viz.backends.pgdraw"),
@@ -146,7 +164,7 @@ def test_package_inits_import_nothing():
     """A package's __init__ is its docstring: what lives there and what it may import."""
     for f in VIZ.rglob("__init__.py"):
         mod = _name(f)
-        tree = ast.parse(f.read_text(encoding="utf-8"))
+        tree = _tree(f)
         assert ast.get_docstring(tree), f"{f}: say what lives here and what it may import"
         if mod in INIT_IMPORTS:
             continue
@@ -154,17 +172,33 @@ def test_package_inits_import_nothing():
         assert not imports, f"{f} imports: importing a sibling runs it, hiding circles"
 
 
-@pytest.mark.parametrize("layer", ["base", "text", "model", "query", "draw"])
-def test_below_the_back_ends_nothing_imports_pygame(layer):
-    """Every module of the layers below the back ends imports without pygame."""
-    mods = sorted(m for m in graph() if m.split(".")[1:2] == [layer])
-    code = ("import importlib, sys\n"
-            f"for m in {mods!r}:\n    importlib.import_module(m)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
+BELOW_THE_BACK_ENDS = ["base", "text", "model", "query", "draw"]
+
+
+@pytest.fixture(scope="module")
+def pygame_after(viz_graph) -> dict[str, list[str]]:
+    """In one fresh Python, the modules of each layer below the back ends imported in turn, from
+    the bottom: layer → the pygame modules loaded once it was (or its import error). A layer
+    that loads pygame shows it first; those below it were imported before and did not."""
+    mods = {layer: sorted(m for m in viz_graph if m.split(".")[1:2] == [layer])
+            for layer in BELOW_THE_BACK_ENDS}
+    code = ("import importlib, json, sys, traceback\n"
+            f"out = {{}}\nfor layer, mods in {mods!r}.items():\n"
+            "    try:\n        for m in mods:\n            importlib.import_module(m)\n"
+            "    except Exception:\n        out[layer] = traceback.format_exc()\n"
+            "        continue\n"
+            "    out[layer] = sorted(m for m in sys.modules if m.split('.')[0] == 'pygame')\n"
+            "print(json.dumps(out))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]", (layer, out.stdout)
+    return json.loads(out.stdout.splitlines()[-1])  # (after pygame's greeting, if it came)
+
+
+@pytest.mark.parametrize("layer", BELOW_THE_BACK_ENDS)
+def test_below_the_back_ends_nothing_imports_pygame(layer, pygame_after):
+    """Every module of the layers below the back ends imports without pygame."""
+    assert pygame_after[layer] == [], (layer, pygame_after[layer])
 
 
 MAX_CLASS_LINES = 400
@@ -175,7 +209,7 @@ def test_no_class_holds_more_than_a_part_of_the_program():
     the compiler and the window were split so, into parts that are handed to each other)."""
     big = []
     for f in VIZ.rglob("*.py"):
-        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+        for n in ast.walk(_tree(f)):
             if isinstance(n, ast.ClassDef) and n.end_lineno - n.lineno + 1 > MAX_CLASS_LINES:
                 big.append(f"{f.relative_to(ROOT)}:{n.lineno} {n.name} "
                            f"({n.end_lineno - n.lineno + 1} lines)")

@@ -2,25 +2,20 @@
 lies over a token, and every name is at least 12 px at 1366×768 (docs/screens/ has the shots)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from viz.draw import labels, scene
 from viz.draw.compose import Model, View, compose, ui_scale
 from viz.draw.display import Circle, Sprite, Text
 
-ROOT = Path(__file__).resolve().parents[1]
 SIZE = (1366, 768)
 STAGES = (18, 21, 27, 31, 35)  # 初射, 再射釋獲, 三射用樂 (with the inset), 旅酬, 賓出
 TOKEN_EDGE = (20, 16, 12)  # a person's disc is outlined in this ink (scene._token)
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
+def rite(bundled):
+    return bundled
 
 
 def _px(t: Text, k: float) -> float:

@@ -92,6 +92,7 @@ def _passes_a_stair(layout, route) -> bool:
 # -- properties over the places ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(a=st.sampled_from(NAMES), b=st.sampled_from(NAMES))
 def test_route_between_places_crosses_nothing(a, b):
@@ -115,6 +116,7 @@ free_points = st.tuples(st.floats(-80, 80), st.floats(-120, 45)).filter(
     lambda p: not _in_some_obstacle(XU, p) and XU.region_at(*p) != "階")
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(a=free_points, b=free_points)
 def test_route_between_any_free_points_crosses_nothing(a, b):
@@ -125,6 +127,7 @@ def test_route_between_any_free_points_crosses_nothing(a, b):
         assert XU.stair_steps(r) == 3
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(a=st.sampled_from(NAMES), v=st.sampled_from(NAMES), b=st.sampled_from(NAMES))
 def test_a_via_place_is_passed(a, v, b):

@@ -373,13 +373,8 @@ def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from pathlib import Path
-
-    from viz.cli.options import load_all
-
-    root = Path(__file__).resolve().parent.parent
-    return load_all(root / "assets" / "rites" / "xiangshe", root / "layouts" / "xu.yaml")
+def rite(bundled):
+    return bundled
 
 
 def test_formations_looked_up_by_the_pairs_that_meet_are_those_worked_out_afresh(rite):
@@ -418,6 +413,7 @@ def _grow_level_by_level(tiles, sp):
             tiles[r0[i]:r1[i], c0[i]:c1[i]] = True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cells", [pgdraw.GROW_CELLS, 0])  # tile by tile, and as arrays
 def test_tiles_grown_over_what_meets_them_are_those_grown_level_by_level(monkeypatch, cells):
     class Drawn:
@@ -459,6 +455,7 @@ def test_the_tiles_of_a_few_boxes_are_those_numpy_works_out(monkeypatch):
         monkeypatch.undo()
 
 
+@pytest.mark.slow
 def test_the_rite_as_played_drawn_over_the_last_frame_equals_it_drawn_whole(rite):
     model = pgdraw.with_font(composer.Model(rite.layout, rite.timeline, rite.corpus))
     cache, window = pgdraw.LayerCache(), pygame.Surface(SIZE)

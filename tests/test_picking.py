@@ -4,7 +4,6 @@ the person drawn where it was."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pygame
@@ -16,15 +15,12 @@ from viz.draw.display import Text
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-ROOT = Path(__file__).resolve().parents[1]
 SIZE = (1366, 768)
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
+def rite(bundled):
+    return bundled
 
 
 @pytest.fixture()

@@ -29,10 +29,8 @@ SIZE = (960, 680)  # small enough for resvg to draw in well under a second
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
+def rite(bundled):
+    return bundled
 
 
 def _stage(rite, name):
@@ -356,6 +354,7 @@ def _run(argv: list[str]) -> int:
         return 2
 
 
+@pytest.mark.slow
 def test_plate_command_writes_svg_and_png_and_never_overwrites_unasked(tmp_path, capsys):
     svg, png = tmp_path / "a.svg", tmp_path / "a.png"
     assert _run(["plate", "--stage", "迎賔", "-o", str(svg), "--size", "640x480"]) == 0
@@ -402,6 +401,7 @@ def _moves(tl, part) -> int:
     return len({g.number for g in trails.legs(tl, list(range(part.first, part.last + 1)))})
 
 
+@pytest.mark.slow
 def test_a_busy_stage_is_split_into_plates_of_at_most_25_moves_covering_every_step(rite):
     tl = rite.timeline
     split = {}
@@ -426,6 +426,7 @@ def _side_texts(p: plate.Plate) -> list[Text]:
     return [t for t in layer.prims if isinstance(t, Text)]
 
 
+@pytest.mark.slow
 def test_every_stage_plate_is_whole_and_no_name_on_it_meets_another(rite):
     """Every stage plate of the bundled rite (each part of a split stage): no name, tag or
     number over another or over anyone's mark; its moves listed whole, nothing left out."""
@@ -486,10 +487,11 @@ def test_a_plate_draws_the_bin_at_his_own_gate_when_he_is_there(rite):
     assert not [ly for ly in later.layers if ly.name.startswith("plate.gate")]
 
 
-def test_plate_stage_writes_a_file_per_plate_or_the_part_asked(tmp_path, capsys):
+@pytest.mark.slow
+def test_plate_stage_writes_a_file_per_plate_or_the_part_asked(tmp_path, capsys, rite):
     out = tmp_path / "sanshe.png"
     assert _run(["plate", "--stage", "三射用樂", "-o", str(out), "--size", "480x340"]) == 0
-    n = len(plate.stage_parts(*_stage_of("三射用樂")))
+    n = len(plate.stage_parts(*_stage_of(rite, "三射用樂")))
     names = sorted(f.name for f in tmp_path.iterdir())
     assert n >= 3 and names == [f"sanshe-{k}.png" for k in range(1, n + 1)]
     assert _run(["plate", "--stage", "三射用樂", "-o", str(out), "--size", "480x340"]) == 2
@@ -508,10 +510,7 @@ def test_plate_stage_writes_a_file_per_plate_or_the_part_asked(tmp_path, capsys)
     assert (tmp_path / "jie.svg").is_file()
 
 
-def _stage_of(name):
-    from viz.cli.options import load_all
-
-    r = load_all(ROOT / "assets" / "rites" / "xiangshe", ROOT / "layouts" / "xu.yaml")
+def _stage_of(r, name):
     return r.timeline, _stage(r, name).index, r.corpus
 
 
@@ -540,6 +539,7 @@ def _hall_px(rite, p: plate.Plate) -> float:
     return b - a
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["三射用樂", "初射獲而未釋獲"])
 def test_a_busy_stage_plate_frames_the_hall_large_and_keeps_names_clear(rite, name):
     tl = rite.timeline
@@ -642,6 +642,7 @@ def test_a_long_clause_in_the_title_row_is_cut_to_the_page_with_an_ellipsis():
     assert plate_mod._fit("主人退", 20, 600) == "主人退"
 
 
+@pytest.mark.slow
 def test_a_stage_plate_shows_its_own_section_whole_and_of_a_ji_apart_only_what_it_cites():
     # 張爾岐 prints 鄉飲酒禮's 記 at the end (section 25): 徹俎 cites two of its items, and its
     # plate shows those two, not 拜賜 and the other thirty

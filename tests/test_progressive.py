@@ -16,8 +16,8 @@ from viz.query.state import state
 
 
 @pytest.fixture(scope="module")
-def whole():
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT).get()
+def whole(bundled):
+    return bundled
 
 
 def _same_state(a, b, t: float) -> None:
@@ -48,6 +48,7 @@ def test_a_first_stage_that_names_a_later_files_cast_reads_on():
     assert len(rite.prefix((), 19).timeline.stages) == 22
 
 
+@pytest.mark.slow
 def test_a_prefix_with_a_real_error_reports_every_files_problems(tmp_path):
     """A mistake in an early file is reported as a whole load reports it, with the others."""
     from viz.base.errors import InputError
@@ -64,6 +65,7 @@ def test_a_prefix_with_a_real_error_reports_every_files_problems(tmp_path):
     assert {"01-戒賔.yaml", "30-三射畢.yaml"} <= files
 
 
+@pytest.mark.slow
 def test_snapshots_while_compiling_agree_with_the_whole(whole):
     got = []
 
@@ -97,6 +99,7 @@ def _compiles(monkeypatch, tmp_path) -> list[int | None]:
     return compiled
 
 
+@pytest.mark.slow
 def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, capsys, whole):
     """Cold cache: `plate --stage 迎賔` compiles a prefix, and draws what the whole rite draws."""
     compiled = _compiles(monkeypatch, tmp_path)
@@ -116,6 +119,7 @@ def test_an_early_paper_plate_compiles_its_stages_only(tmp_path, monkeypatch, ca
     capsys.readouterr()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["三射", "初射"])
 def test_a_name_that_could_begin_a_later_stage_is_asked_of_all(tmp_path, monkeypatch, stage):
     compiled = _compiles(monkeypatch, tmp_path)
@@ -127,6 +131,7 @@ def test_a_name_that_could_begin_a_later_stage_is_asked_of_all(tmp_path, monkeyp
 # -- the window plays the first stages while the rest compile ---------------------------------
 
 
+@pytest.mark.slow
 def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monkeypatch):
     import threading
     import time
@@ -186,6 +191,7 @@ def test_the_window_plays_the_first_stage_while_the_rest_compile(tmp_path, monke
     assert prog.Progressive(DEFAULT_SCRIPT, DEFAULT_LAYOUT).complete  # kept: warm next time
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stage", "cold"), [("18", True), ("初射", True), ("初射", False)])
 def test_play_opens_at_a_stage_at_a_speed_paused(tmp_path, monkeypatch, whole, stage, cold):
     """`play --stage 初射 --speed 4 --paused` opens there. Cold, a number is reached by a prefix
@@ -228,6 +234,7 @@ def test_play_opens_fullscreen_at_64(monkeypatch, whole):
     assert main(["play"]) == 0 and got["fullscreen"] is False
 
 
+@pytest.mark.slow
 def test_words_asked_for_with_after_are_looked_for_in_the_whole_rite(tmp_path, monkeypatch):
     """--after's step is the last to end of those citing the words: a later stage may cite them
     again, so no prefix answers it."""

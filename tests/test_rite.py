@@ -37,8 +37,9 @@ def layout():
     return load_layout(DEFAULT_LAYOUT)
 
 
-def test_the_bundled_rite_is_a_folder_of_sections(layout, corpus):
-    s = load_script(DEFAULT_SCRIPT, layout, corpus)
+@pytest.mark.slow
+def test_the_bundled_rite_is_a_folder_of_sections(layout, corpus, bundled):
+    s = bundled.script  # the folder DEFAULT_SCRIPT's
     names = [Path(f).name for f in s.files]
     assert names[:2] == ["manifest.yaml", "cast.yaml"]
     stages = [st.name for st in s.stages]
@@ -187,6 +188,7 @@ def test_a_variant_with_actions_runs_under_its_reading(field, corpus):
     assert ao_script.readings == ("敖繼公",)
 
 
+@pytest.mark.slow
 def test_a_model_per_reading_is_built_once(tmp_path):
     m = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
     a, b = m.get(), m.get(("敖",))
@@ -201,6 +203,7 @@ def test_a_model_per_reading_is_built_once(tmp_path):
         m.get(("朱",))
 
 
+@pytest.mark.slow
 def test_the_bundled_rite_is_clean_under_strict(capsys):
     from viz.cli.main import main
 
@@ -219,6 +222,7 @@ FILES = ["cast.yaml", "patterns/設.yaml", "patterns/射.yaml",
          "manifest.yaml"]
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(which=st.sampled_from(FILES), line=st.integers(0, 400), junk=DAMAGE)
 def test_any_damaged_rite_loads_compiles_or_gives_located_errors(small_rite, tmp_path_factory,

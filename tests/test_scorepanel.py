@@ -388,12 +388,10 @@ def test_a_screenshot_shows_the_hovered_archer_as_the_window_does(score_app, mon
     assert seen[-1].score_who == s1 and seen[-1].toast == ""
 
 
-def test_the_last_count_is_shown_until_the_shooting_is_over(corpus):
+def test_the_last_count_is_shown_until_the_shooting_is_over(bundled):
     """三射畢 still shows round 3's count; from 旅酬 on the panel is gone (it kept the last
     announcement through 旅酬 and 燕)."""
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-    tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
+    tl = bundled.timeline
     span = {s.name: s for s in tl.stages}
     end_of_shooting = score_info(tl, tl.sample(span["三射畢"].t1, True))
     assert end_of_shooting is not None and end_of_shooting.result_round == 3

@@ -128,6 +128,7 @@ scalars = st.one_of(st.integers(-5, 5), st.text(min_size=0, max_size=4), st.none
                     st.booleans(), st.just("[1, {"), st.just("{x: 1}"))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(line=st.integers(0, GOOD.count("\n") - 1), junk=scalars)
 def test_any_damaged_script_gives_located_errors_or_loads(field, corpus, line, junk):

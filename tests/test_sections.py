@@ -7,24 +7,18 @@ facing north (立於觶南); 由楹内 is walked at a walking pace.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from viz.model.rite import Rite
 from viz.text import load_corpus
 
-ROOT = Path(__file__).resolve().parent.parent
-RITE = ROOT / "assets" / "rites" / "xiangshe"
-LAYOUT = ROOT / "layouts" / "xu.yaml"
 SECTIONS = {14: "立司正", 15: "司正舉觶"}
 POSTURES = ("立", "坐", "拜", "揖")
 
 
 @pytest.fixture(scope="module")
-def model():
-    return Rite(str(RITE), str(LAYOUT)).get()
+def model(bundled):
+    return bundled
 
 
 @pytest.fixture(scope="module")

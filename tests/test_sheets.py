@@ -9,16 +9,14 @@ import re
 import pytest
 from test_video import run_cli, trimmed_rite
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
+from viz import DEFAULT_LAYOUT
 from viz.export import sheets
 from viz.query.state import QueryError
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def rite(bundled):
+    return bundled
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +48,7 @@ def out_step(tl) -> int:
     return k
 
 
+@pytest.mark.slow
 def test_the_zhuren_goes_out_bows_and_is_not_in_the_bin_s_answer(rite, frames):
     cs = {c.step: c for c in cues_of(rite, frames, "zhuren")}
     tl = rite.timeline
@@ -81,6 +80,7 @@ def test_taking_the_bow_and_arrows_is_a_cue_with_what_changed_hands(rite, frames
     assert len(walk.path) >= 2 and tuple(walk.path[-1]) == pytest.approx(walk.end)
 
 
+@pytest.mark.slow
 def test_csv_has_a_row_per_cue(rite, frames):
     tl = rite.timeline
     i = tl.actor_index["zhuren"]
@@ -97,6 +97,7 @@ def test_csv_has_a_row_per_cue(rite, frames):
     assert float(row["walked_chi"]) == pytest.approx(cs[j].walked, abs=0.05)
 
 
+@pytest.mark.slow
 def test_markdown_links_plans_written_beside_it(rite, frames, tmp_path):
     import pygame
 
@@ -118,6 +119,7 @@ def test_markdown_links_plans_written_beside_it(rite, frames, tmp_path):
         assert ((px == sheets.PATH_COLOR).all(axis=1)).sum() > 10
 
 
+@pytest.mark.slow
 def test_html_is_self_contained_with_the_plans_inline(rite, frames):
     tl = rite.timeline
     i = tl.actor_index["sishe"]
@@ -129,6 +131,7 @@ def test_html_is_self_contained_with_the_plans_inline(rite, frames):
     assert page.count("<tr>") == len(sheets.cues(tl, rite.layout, rite.corpus, i, frames)) + 1
 
 
+@pytest.mark.slow
 def test_the_command(tmp_path, capsys):
     from viz.cli.options import load_all
 
@@ -163,6 +166,7 @@ def test_the_command(tmp_path, capsys):
     assert letter.returncode == 0 and "size: letter portrait" in (tmp_path / "l.html").read_text()
 
 
+@pytest.mark.slow
 def test_a_sheet_of_one_stage(tmp_path, capsys):
     """`sheet zhuren --stage 5` (or ⑤, 迎賔): that stage's cues only; a role with none there
     is told so; --all writes only the roles that act in it."""
@@ -211,6 +215,7 @@ def _chromium():
 
 
 # .ci/run installs Chromium: there (CI=true) a missing one fails the test, it is not skipped
+@pytest.mark.slow
 @pytest.mark.skipif(not _chromium() and not os.environ.get("CI"),
                     reason="needs headless Chromium to print (apt-get install chromium)")
 def test_the_shangshe1_sheet_prints_on_at_most_ten_a4_pages(rite, frames, tmp_path):

@@ -203,11 +203,8 @@ def instants(tl) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def rite_tl(corpus):
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
+def rite_tl(bundled):
+    return bundled.timeline
 
 
 def test_the_rite_is_sampled_from_the_direct_tables(rite_tl):
@@ -215,6 +212,7 @@ def test_the_rite_is_sampled_from_the_direct_tables(rite_tl):
     assert len(rite_tl._direct["checkpoints"]) > 10  # many checkpoints: moved on from each
 
 
+@pytest.mark.slow
 def test_random_moments(rite_tl):
     tl = rite_tl
     walking = 0
@@ -226,14 +224,39 @@ def test_random_moments(rite_tl):
     assert walking > 500  # someone walks at many of them: x, y and facing are looked at
 
 
-def test_every_instant_of_change_and_either_side(rite_tl):
-    tl = rite_tl
-    for u in instants(tl).tolist():
+def _check_instants(tl, us) -> None:
+    for u in us.tolist():
         for t in (u - 1e-6, u, u + 1e-6):  # the state before and after a change, and at it
             if 0 <= t <= tl.duration:
                 assert_same_frame(tl.sample(t), _ref_frame(tl, t), t)
 
 
+@pytest.mark.slow  # 16,000 instants: the quick tier checks the sample below
+def test_every_instant_of_change_and_either_side(rite_tl):
+    _check_instants(rite_tl, instants(rite_tl))
+
+
+# every instant of these in the default run: a walk and the bows on the hall, arrows in flight
+# (the 司射's own shooting), the arrows taken up and the count of the 算
+SAMPLED_STAGES = ("迎賔", "誘射", "取矢視算")
+
+
+def test_the_instants_of_three_stages_and_of_a_sample_of_the_rest(rite_tl):
+    """The sweep above at every instant of change of three stages and 300 more of the rest,
+    drawn at random (seeded), each with either side."""
+    tl = rite_tl
+    u = instants(tl)
+    span = {s.name: s for s in tl.stages}
+    inside = np.zeros(len(u), bool)
+    for name in SAMPLED_STAGES:
+        inside |= (u >= span[name].t0) & (u <= span[name].t1)
+    rest = np.flatnonzero(~inside)
+    drawn = np.random.default_rng(5).choice(rest, size=min(300, len(rest)), replace=False)
+    assert inside.sum() > 500 and len(drawn) == 300
+    _check_instants(tl, u[np.sort(np.concatenate([np.flatnonzero(inside), drawn]))])
+
+
+@pytest.mark.slow
 def test_playing_on_from_frame_to_frame(rite_tl):
     """Playing reuses what it found between two changes (the slopes of what moves)."""
     tl = rite_tl
@@ -242,6 +265,7 @@ def test_playing_on_from_frame_to_frame(rite_tl):
             assert_same_frame(tl.sample(t), _ref_frame(tl, t), t)
 
 
+@pytest.mark.slow
 def test_closing_at_the_end_of_every_step(rite_tl):
     tl = rite_tl
     for s in tl.steps:
@@ -307,6 +331,7 @@ def made_up(seed: int, n: int = 5, m: int = 6, k: int = 40) -> Timeline:
                     label_names=("x", "y", "z"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_made_up_timelines(seed):
     tl = made_up(seed)

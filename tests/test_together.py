@@ -142,14 +142,12 @@ def test_together_with_a_step_citing_other_words_is_located(tmp_path, field, cor
 
 
 @pytest.mark.parametrize("clause", ["衆賔將與射者皆降", "三耦及衆射者皆與其耦進"])
-def test_the_bundled_rites_pairs_come_on_at_once(corpus, clause):
+def test_the_bundled_rites_pairs_come_on_at_once(corpus, bundled, clause):
     """§20 and §24: those the clause sets moving with 皆 stand no longer than check allows while
     the others walk — none waits, explained or not (they were walked pair by pair)."""
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
     from viz.query.faithful import together_waits
 
-    tl = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(()).timeline
+    tl = bundled.timeline
     movers = [s for s in tl.steps if clause in s.cite]
     assert movers and max(s.t1 for s in movers) - min(s.t0 for s in movers) < 90
     got = [(m.clause.text, tl.actors[a].id, round(g)) for m, a, g, *_ in together_waits(tl, corpus)

@@ -14,7 +14,6 @@ imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
 
 from rites import trimmed  # noqa: E402 (the tests' folder is on the path)
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.backends import pgdraw  # noqa: E402
 from viz.base.fileio import OutputError, RefuseOverwrite  # noqa: E402
 from viz.draw.compose import Model, compose  # noqa: E402
@@ -26,10 +25,8 @@ SIZE = (320, 200)  # tiny frames: a test video takes well under a second
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def rite(bundled):
+    return bundled
 
 
 def trimmed_rite(folder: Path, last: int = 5) -> Path:
@@ -321,6 +318,7 @@ def run_cli(*argv: str, capsys) -> Run:
     return Run(rc, out.out, out.err)
 
 
+@pytest.mark.slow
 def test_the_command_writes_refuses_and_explains(tmp_path, capsys):
     small = str(trimmed_rite(tmp_path / "rite"))  # sections 01–05: quick to compile
     out = tmp_path / "a.mp4"

@@ -18,8 +18,8 @@ SHOOTING = ["請射", "誘射", "初射獲而未釋獲", "取矢", "再請射", 
 
 
 @pytest.fixture(scope="module")
-def whole(corpus):
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+def whole(bundled):
+    return bundled
 
 
 def test_thirty_seven_stages_in_the_text_s_order_with_no_gap(whole):
@@ -31,6 +31,7 @@ def test_thirty_seven_stages_in_the_text_s_order_with_no_gap(whole):
     assert all(n in names for n in SHOOTING)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sets", [(("大夫", "0"),), (("大夫", "2"),), (("衆賔", "2"),),
                                   (("衆賔", "9"),), (("大夫", "0"), ("衆賔", "3"))])
 def test_every_scenario_plays_cleanly(corpus, sets):
@@ -75,6 +76,7 @@ def test_the_counts_on_screen_match_the_score(whole):
     assert score_values(tl.sample(tl.stages[5].t1))["round"] == 0
 
 
+@pytest.mark.slow
 def test_a_new_seed_changes_hits_and_what_follows(whole, corpus):
     other = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus, seed=7).get(())
     a, b = report(whole.timeline), report(other.timeline)
@@ -91,6 +93,7 @@ def test_a_new_seed_changes_hits_and_what_follows(whole, corpus):
                 assert set(r["drank"]) <= losers and r["drank"]
 
 
+@pytest.mark.slow
 def test_on_zuoyoujun_nobody_goes_up_to_drink_and_nobody_moves(corpus):
     """Seed 6 gives 左右鈞 in round 2: 飲不勝者 (§24) then does nothing at all (敖繼公:
     若左右鈞則無此而即獻獲者與) — no 豐, no 射位, nobody left standing there after."""
@@ -107,6 +110,7 @@ def test_on_zuoyoujun_nobody_goes_up_to_drink_and_nobody_moves(corpus):
     assert "豐" in hidden(tl, after)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("thing", "before", "after"), [
     ("乏", "設席陳器", "乏參侯道居侯黨之一西五歩"),
     ("侯", "設席陳器", "乃張侯"),

@@ -516,6 +516,7 @@ def rite_app(rite_reloader, tmp_path):
     return a
 
 
+@pytest.mark.slow
 def test_ao_moves_the_sishe_to_his_own_wu_at_the_same_clause(rite_app):
     a = rite_app
     sishe = next(i for i, p in enumerate(a.timeline.actors) if p.name == "司射")
@@ -550,6 +551,7 @@ def test_saving_broken_empty_or_deleted_files_overlays_and_fixing_clears(rite_ap
     assert a.timeline.steps[a.timeline.step_at(a.t, a.closing)].cite == cite
 
 
+@pytest.mark.slow
 def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
     """A short soak: whatever the user does and whatever is saved, the window keeps going."""
     rng = np.random.default_rng(7)

@@ -159,7 +159,8 @@ def crossing(text: str, opener: str, levels_before: int) -> Loc:
 # 150 levels are within libyaml's own reading ahead; 2,000 and 20,000 are past the 1,000 levels at
 # which the libyaml of PyYAML 6.0.4's wheels stops by itself (6.0.3's has no such limit): the
 # refusal is ours, at the bracket that crosses MAX_DEPTH, whichever PyYAML is installed.
-@pytest.mark.parametrize("depth", [150, 2_000, 20_000])
+@pytest.mark.parametrize("depth", [150, pytest.param(2_000, marks=pytest.mark.slow),
+                                   pytest.param(20_000, marks=pytest.mark.slow)])
 def test_deep_nesting_is_refused_where_it_crosses_the_limit(loader, depth):
     text = "a: " + "[" * depth + "]" * depth
     prob, secs = refused(text)

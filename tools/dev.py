@@ -2,6 +2,7 @@
 
     python3 tools/dev.py play [ARGS]     # play the rite in a window (main.py play ARGS)
     python3 tools/dev.py test [ARGS]     # run the tests, headless (pytest ARGS)
+    python3 tools/dev.py test --quick    # the same without the tests marked slow (-m "not slow")
     python3 tools/dev.py COMMAND [ARGS]  # any other command of main.py: shot, plate, video ...
     python3 tools/dev.py --fresh ...       # delete .venv first and make it again (CI does)
 
@@ -54,6 +55,7 @@ USAGE = """usage: python3 tools/dev.py [--fresh] COMMAND [ARGS]
 
   play [ARGS]      play the rite in a window (ARGS go to `main.py play`)
   test [ARGS]      run the tests, headless (ARGS go to pytest, e.g. -k yamlsrc)
+  test --quick     leave out the tests marked slow (whole-rite sweeps): pytest -m "not slow"
   COMMAND [ARGS]   any other command of main.py (shot, state, plate, atlas, sheet, video, ...)
   --fresh          delete .venv and make it again first
 
@@ -279,6 +281,14 @@ def to_install(stamp, digest, extras):
     return had | set(extras)
 
 
+def pytest_args(args):
+    """pytest's arguments for `test ARGS`: --quick (anywhere) becomes -m "not slow", first, so
+    that an -m of one's own among ARGS still wins."""
+    if "--quick" not in args:
+        return list(args)
+    return ["-m", "not slow"] + [a for a in args if a != "--quick"]
+
+
 def execute(cmd, cwd=None, env=None):
     """Become cmd (so Ctrl+C, the exit status and the terminal are its own)."""
     if cwd:
@@ -305,7 +315,7 @@ def main(argv):
     if argv[0] == "test":
         ensure(["test"], fresh)
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        execute([py, "-m", "pytest"] + argv[1:], cwd=ROOT, env=env)
+        execute([py, "-m", "pytest"] + pytest_args(argv[1:]), cwd=ROOT, env=env)
     # main.py takes its options before the command too (--reading NAME check)
     ensure(["video"] if "video" in argv else [], fresh)
     execute([py, os.path.join(ROOT, "main.py")] + argv)

@@ -1,0 +1,38 @@
+"""The quick tier (`python3 tools/dev.py test --quick`, tests/tiers.py) leaves out only what is
+marked slow, and the tests that remain still import every module of viz/."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+from tiers import ROOT, viz_modules
+
+
+def test_the_tests_import_every_module_of_viz():
+    """Run last, after every other test of the run (quick or whole): each module of viz/ was
+    imported by some test, so none goes untested by the quick tier. A module missing here wants
+    a quick test that uses it (or, if nothing uses it, to be deleted)."""
+    modules = viz_modules()
+    assert len(modules) > 80 and "viz.model.rite" in modules and "viz.cli.main" in modules
+    missing = [m for m in modules if m not in sys.modules]
+    assert missing == [], f"no test of this run imports {', '.join(missing)}"
+
+
+def test_quick_runs_pytest_without_the_slow_tests_and_nothing_else_changes():
+    spec = importlib.util.spec_from_file_location("dev", ROOT / "tools" / "dev.py")
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    assert dev.pytest_args([]) == []
+    assert dev.pytest_args(["-k", "yamlsrc", "-x"]) == ["-k", "yamlsrc", "-x"]
+    assert dev.pytest_args(["--quick"]) == ["-m", "not slow"]
+    assert dev.pytest_args(["-x", "--quick", "tests/test_app.py"]) == [
+        "-m", "not slow", "-x", "tests/test_app.py"]
+    assert "--quick" in dev.USAGE and "--quick" in dev.__doc__
+
+
+def test_slow_is_a_registered_marker(request):
+    """`slow` is declared in pyproject.toml (pytest warns of an unknown one, and -m "not slow"
+    would then leave out nothing without a word)."""
+    assert any(m.startswith("slow:") for m in request.config.getini("markers"))
+    # and a plain run (the README's command, CI's) leaves out nothing
+    assert not any(o.startswith("-m") for o in request.config.getini("addopts"))
