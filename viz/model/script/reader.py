@@ -259,6 +259,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
     cast, props = r.cast(), r.props()
     if upto is None:  # a prefix's patterns may name who a later stage casts
         r.check_patterns()
+    r.reserve_stages(doc["stages"], upto)
     stages: list[Stage] = []
     prev_sec = None
     seen: dict[str, Loc] = {}
