@@ -306,23 +306,33 @@ def _sheet(rite: str, plural: str = "") -> str:
     return f"{rite} cue sheet{plural}".strip()
 
 
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_[]#|!"}}
+
+
+def md(text: object) -> str:
+    """What a rite says (a name, a cite, a note, a place), as Markdown that shows it as written:
+    HTML's <, > and & as entities (a note holding <script> is text, not a tag), and Markdown's
+    own marks (emphasis, links, code, headings, tables) escaped with a backslash."""
+    return "".join(_MD_ESCAPES.get(ch, ch) for ch in str(text))
+
+
 def to_markdown(timeline, actor: int, cues_: list[Cue],
                 plan_link: Callable[[Cue], str | None] | None = None, rite: str = "") -> str:
     """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan); rite:
     the rite's title, in the heading."""
-    name, ident = _head(timeline, actor)
-    lines = [f"# {name} — {_sheet(rite)}", "", f"{ident}; {len(cues_)} cues; times in seconds "
+    name, ident = (md(x) for x in _head(timeline, actor))
+    lines = [f"# {name} — {md(_sheet(rite))}", "", f"{ident}; {len(cues_)} cues; times in seconds "
              "from the start; positions in 尺 (x east, y north of the 堂廉's middle).", ""]
     if plan_link is None:
         lines += ["(Plans of each move are left out when the sheet goes to the terminal; "
                   "write it with -o FILE.md to get them beside it.)", ""]
     for c in cues_:
-        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s ({clock(c.t0)}) · {c.stage} · "
-                  f"「{c.cite}」", ""]
+        lines += [f"## {c.step + 1}. {c.t0:.1f}–{c.t1:.1f} s ({clock(c.t0)}) · {md(c.stage)} · "
+                  f"「{md(c.cite)}」", ""]
         if c.clause:
-            lines += [f"> {c.clause} ({c.clause_id})", ""]
-        lines += [f"- where: {_where(c)}", f"- facing: {_facing(c)}", f"- does: {_does(c)}",
-                  f"- holds: {_held(c)}"]
+            lines += [f"> {md(c.clause)} ({md(c.clause_id)})", ""]
+        lines += [f"- where: {md(_where(c))}", f"- facing: {md(_facing(c))}",
+                  f"- does: {md(_does(c))}", f"- holds: {md(_held(c))}"]
         link = plan_link(c) if plan_link is not None and c.moves else None
         if link:
             lines += ["", f"![his path in step {c.step + 1}]({link})"]
@@ -461,5 +471,6 @@ def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a
         return (f'<!DOCTYPE html>\n<html lang="zh-Hant"><head><meta charset="utf-8">'
                 f"<title>{html.escape(head)}</title><style>{_style(paper)}</style></head>"
                 f"<body>\n<h1>{html.escape(head)}</h1>\n<ul>\n{items}\n</ul></body></html>\n")
-    return f"# {head}\n\n" + "\n".join(
-        f"- [{timeline.actors[i].name} ({timeline.actors[i].id})]({f})" for i, f in names) + "\n"
+    return f"# {md(head)}\n\n" + "\n".join(
+        f"- [{md(timeline.actors[i].name)} ({md(timeline.actors[i].id)})]({f})"
+        for i, f in names) + "\n"
