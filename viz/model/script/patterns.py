@@ -62,34 +62,42 @@ class _Patterns(_Refs):
         without its when:s, an upper bound) would pass MAX_STEPS, stop now, not after making
         them, naming the chain of uses from here down to the pattern whose repeats blew up."""
         if self.made + self.cost(name) > MAX_STEPS:
-            down, at = [], name
-            while True:  # the use inside `at` that makes the most, while it makes more than 1
-                best = max(self._pattern_uses(at), key=lambda u: self.cost(u[0]), default=None)
-                if best is None or self.cost(best[0]) <= 1:
-                    break
-                down.append(best)
-                at = best[0]
-            self.blow_up(loc, [*self.uses, (name, loc), *down],
-                         f"; it would make {self.cost(name):,}")
+            self._chain_error(name, loc, self.uses)
+
+    def _chain_error(self, name: str, loc: Loc, outer: list[tuple[str, Loc]]) -> None:
+        down, at = [], name
+        while True:  # the use inside `at` that makes the most, while it makes more than 1
+            best = max(self._pattern_uses(at), key=lambda u: self.cost(u[0]), default=None)
+            if best is None or self.cost(best[0]) <= 1:
+                break
+            down.append(best)
+            at = best[0]
+        self.blow_up(loc, [*outer, (name, loc), *down], f"; it would make {self.cost(name):,}")
 
     def reserve_stages(self, stages: Any, upto: int | None = None) -> None:
         """Before any stage is read: if the stages' steps, their uses expanded (when:s and
         each:'s repeats not counted, which the count as they are made catches), pass MAX_STEPS,
-        stop at the stage that crosses it. Reading a step costs up to a millisecond, so a
-        manifest listing one section thousands of times is refused before it is read."""
+        stop at the step that crosses it: a use that makes a large part of the cap by itself is
+        named with its chain of uses, else the stage. Reading a step costs up to a millisecond,
+        so a manifest listing one section thousands of times is refused before it is read."""
         total = 0
         for i, st in enumerate(stages if isinstance(stages, YList) else ()):
             if upto is not None and i >= upto:
                 break
             steps = st.get("steps") if isinstance(st, YMap) else None
-            total += sum(self.cost(s["use"]) if isinstance(s, YMap) and isinstance(
-                s.get("use"), str) else 1 for s in (steps if isinstance(steps, list) else ()))
-            if self.made + total > MAX_STEPS:
+            for s in steps if isinstance(steps, list) else ():
+                use = s.get("use") if isinstance(s, YMap) else None
+                c = self.cost(use) if isinstance(use, str) else 1
+                if self.made + total + c <= MAX_STEPS:
+                    total += c
+                    continue
+                if isinstance(use, str) and c > MAX_STEPS // 10:
+                    self._chain_error(use, s.loc_of("use"), [])
                 raise InputError([*self.out.errors[:20], Problem(stages.loc_of(i), (
                     f"the rite expands to more than {MAX_STEPS:,} steps (the cap) by its stage "
                     f"{i + 1} ({clip(st.get('name'))}) and is not read: its {i + 1} stages make "
-                    f"{total:,} steps (a section listed over and over? patterns repeating "
-                    "patterns?)"))])
+                    f"{total + c:,} steps or more (a section listed over and over? patterns "
+                    "repeating patterns?)"))])
 
     def cost(self, name: str) -> int:
         """The steps a use of pattern `name` makes as expanded (the use itself and every step of
