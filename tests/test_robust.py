@@ -68,14 +68,15 @@ def own_cache(tmp_path, monkeypatch) -> Path:
     return folder
 
 
-def _flip(path: Path) -> None:
+def _flip(path: Path, at: int | None = None) -> None:
     data = bytearray(path.read_bytes())
-    for at in (len(data) // 3, len(data) // 2, 2 * len(data) // 3):
-        data[at] ^= 0xFF
+    for i in (len(data) // 3, len(data) // 2, 2 * len(data) // 3) if at is None else (at,):
+        data[i] ^= 0x7F
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("damage", ["a flipped byte", "another entry's pickle", "cut short"])
+@pytest.mark.parametrize("damage", ["a flipped byte", "a flipped length", "another entry's pickle",
+                                    "cut short"])
 def test_a_damaged_cache_never_changes_a_result_or_the_exit_code(toy, own_cache, capsys, damage):
     first = run(capsys, "check", "--rite", str(toy))
     assert first[0] == 0, first
@@ -86,6 +87,8 @@ def test_a_damaged_cache_never_changes_a_result_or_the_exit_code(toy, own_cache,
     for p in entries:
         if damage == "a flipped byte":
             _flip(p)
+        elif damage == "a flipped length":  # where a bare pickle's frame length is: 2⁵⁵ bytes
+            _flip(p, 9)
         elif damage == "another entry's pickle":  # a valid pickle under the wrong key
             p.write_bytes(biggest)
         else:

@@ -318,6 +318,23 @@ def _decode(data: bytes, name: str) -> str:
                                  "save the file as UTF-8")) from None
 
 
+def is_file(path: str | Path) -> bool:
+    """Path.is_file for a path a user wrote: False, not an OSError, for a name too long for the
+    file system or one it cannot look up (Path.is_file raises those)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: str | Path) -> bool:
+    """Path.is_dir for a path a user wrote (see is_file)."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def read_text(path: str | Path) -> str:
     """A file's text, read within the size limit; unreadable or non-UTF-8 is a located error."""
     return _decode(_read_bytes(path), str(path))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from viz.base.yamlsrc import is_dir
 from viz.text.variants import normalize
 
 CORPUS_FILE = Path(__file__).resolve().parents[2] / "assets" / "text" / "corpus.json"
@@ -191,7 +192,7 @@ def corpus_file(path: str | Path | None = None) -> Path:
     """The corpus.json a path names (a folder: its corpus.json; None: the bundled 鄉射 text),
     resolved, so one file has one name."""
     file = Path(path) if path is not None else CORPUS_FILE
-    if file.is_dir():
+    if is_dir(file):
         file = file / "corpus.json"
     return file.resolve()
 

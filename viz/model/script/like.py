@@ -16,7 +16,7 @@ from typing import Any
 
 from viz import ASSETS
 from viz.base.errors import Collector, InputError, Loc, clip, shorten
-from viz.base.yamlsrc import YList, YMap, load_file
+from viz.base.yamlsrc import YList, YMap, is_file, load_file
 
 # keys whose text is words, not ids or places: never re-bound (a cite only by cites:)
 WORDS = ("note", "doc", "reading", "text")
@@ -58,7 +58,7 @@ def _other_rite(name: str, base: Path) -> Path | None:
     """A rite named by a path (relative to the manifest), a bundled folder's name, or the rite:
     of a bundled manifest."""
     for p in (base / name, ASSETS / "rites" / name):
-        if (p / "manifest.yaml").is_file() or p.is_file():
+        if is_file(p / "manifest.yaml") or is_file(p):
             return Path(os.path.normpath(p))
     for m in sorted((ASSETS / "rites").glob("*/manifest.yaml")):
         try:

@@ -24,7 +24,7 @@ import jsonschema
 from viz import ASSETS
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
-from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.base.yamlsrc import YList, YMap, is_dir, is_file, load_file, load_text, locate, numbers
 from viz.model.schema import file_schema, schema_text
 
 MANIFEST = "manifest.yaml"
@@ -155,7 +155,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
             out.error(loc, f"expected a file name, found {clip(rel)}")
             return None
         p = rel if isinstance(rel, Path) else base / rel  # a Path: found in the patterns folder
-        if not p.is_file():
+        if not is_file(p):
             what = "file or folder" if kind == "patterns" else "file"
             out.error(loc, f"no {what} {rel} beside the manifest ({base})")
             return None
@@ -190,7 +190,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
         if d is not None and not d.exists() and rel.startswith(BUNDLED):
             d = ASSETS / rel[len(BUNDLED):]  # the bundled library, wherever the rite is copied
             rel = d
-        if d is not None and d.is_dir():
+        if d is not None and is_dir(d):
             pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
         else:
             pfiles.append((rel, loc, n))
@@ -238,7 +238,7 @@ def read_document(path: str | Path, upto: int | None = None) -> tuple[Any, tuple
     """A script path (a rite folder, its manifest, or a one-file script) → (document, files).
     upto: a rite folder's first so many section files only (see _read_manifest)."""
     p = Path(path)
-    if p.is_dir():
+    if is_dir(p):
         m = p / MANIFEST
         if not m.is_file():
             raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))
