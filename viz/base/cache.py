@@ -57,8 +57,6 @@ def cached(path: str | Path, kind: str, salt: bytes,
     name = str(path)
     text = read_text(path)
     folder = cache_dir()
-    if folder is None:
-        return work(text, name)
     h = hashlib.sha256(VERSION)
     for part in (kind.encode(), salt, program_salt(), name.encode("utf-8", "surrogatepass"),
                  text.encode("utf-8", "surrogatepass")):
@@ -66,7 +64,11 @@ def cached(path: str | Path, kind: str, salt: bytes,
         h.update(part)
     key = h.hexdigest()[:40]
     if key in _MEMO:  # the same bytes again in this process (a file listed twice, a reload)
-        return _MEMO[key]
+        return _MEMO[key]  # (with the disk cache off too: a section listed 2,000 times)
+    if folder is None:
+        got = work(text, name)
+        _remember(key, got)
+        return got
     entry = folder / f"{key}.pickle"
     found, got = _load_entry(entry, key)
     if not found:
