@@ -385,3 +385,17 @@ def test_no_tracked_file_names_a_path_of_one_machine():
             if machine.search(line):
                 found.append(f"{name}:{n}: {line.strip()[:100]}")
     assert not found, "\n".join(found)
+
+
+# ------------------------------------------------------- what the fuzzer found (a name too long)
+
+LONG = "é" * 300  # 600 bytes: longer than any file system's name (Path.is_file raises)
+
+
+@pytest.mark.parametrize("where", ["--rite", "text:", "layout:", "patterns:", "cast:"])
+def test_a_name_too_long_for_the_file_system_is_a_located_error(toy, capsys, where):
+    if where == "--rite":
+        refused(capsys, "check", "--rite", str(toy / LONG))
+        return
+    manifest_with(toy, **{where[:-1]: LONG})
+    refused(capsys, "check", "--rite", str(toy))

@@ -110,7 +110,7 @@ def find(spec: str) -> Package:
     if is_dir(p) and is_file(p / MANIFEST) or is_file(p):
         return of_script(p)
     known = ", ".join(f"{pkg.name} ({pkg.folder_name})" for pkg in bundled())
-    where = "no rite folder (no manifest.yaml in it)" if p.is_dir() else "no such file"
+    where = "no rite folder (no manifest.yaml in it)" if is_dir(p) else "no such file"
     raise InputError(Problem(Loc("--rite", 1, 1),
                              f"{spec!r} is no bundled rite and {where}; expected one of: "
                              f"{known}, or a rite folder or its manifest.yaml"))

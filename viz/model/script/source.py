@@ -187,7 +187,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     pfiles: list[tuple[str | Path, Loc, int]] = []
     for n, (rel, loc) in enumerate(entries):
         d = Path(os.path.normpath(base / rel)) if isinstance(rel, str) and rel else None
-        if d is not None and not d.exists() and rel.startswith(BUNDLED):
+        if d is not None and not os.path.exists(d) and rel.startswith(BUNDLED):
             d = ASSETS / rel[len(BUNDLED):]  # the bundled library, wherever the rite is copied
             rel = d
         if d is not None and is_dir(d):
