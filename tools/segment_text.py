@@ -38,7 +38,9 @@ TEXT_DIR = ROOT / "assets" / "text"
 SEED = TEXT_DIR / "seed.txt"
 JUDGEMENTS = TEXT_DIR / "judgements.yaml"
 CORPUS = TEXT_DIR / "corpus.json"
-REF = Path("/work/shared/ref/儀禮注疏_卷五_鄉射禮.txt")
+# the 注疏 text the seed is checked against: in the shared reference folder beside the repository
+# (../shared/ref, as for --source above), named relative to it, never by one machine's path
+REF = ROOT.parent / "shared" / "ref" / "儀禮注疏_卷五_鄉射禮.txt"
 PAGE_RE = re.compile(r"^\[(\d{3}-\d+[ab])\]\s*$")
 
 

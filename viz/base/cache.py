@@ -4,9 +4,14 @@ Parsing is most of a load: a 37-section rite is ten thousand lines of YAML, and 
 our located nodes reads them at a few MB/s. Like Python's own .pyc files, the result of
 parsing one file and checking its structure is kept under the user's cache folder
 ($XIANGSHE_CACHE, else $XDG_CACHE_HOME/xiangshe, else ~/.cache/xiangshe), named by a hash of
-the file's path, its bytes, what it was checked as and this program's schema. Editing one
-section re-reads that file only. XIANGSHE_CACHE=off turns the cache off; a cache that cannot
-be read or written is passed over (it only ever saves time, never changes a result).
+the file's path, its bytes, what it was checked as, the schema and this program's code
+(`program_salt`: a program that changed a check reads the file again). Editing one section
+re-reads that file only. XIANGSHE_CACHE=off turns the cache off; a cache that cannot be read or
+written is passed over (it only ever saves time, never changes a result).
+
+Every entry carries its own key and a SHA-256 of its payload (`_frame`), checked before anything
+is unpickled: an entry cut short, with a byte flipped, copied under another key's name or left
+by another format is a miss, deleted and rebuilt with at most one line of notice per process.
 
 A whole compile is kept too (Rite.get, viz/model/rite.py): `Reads` records the bytes of every file a
 load reads (through yamlsrc.READ_HOOK, so a reload's served texts count as what they are), and
@@ -52,24 +57,23 @@ def cached(path: str | Path, kind: str, salt: bytes,
     name = str(path)
     text = read_text(path)
     folder = cache_dir()
-    if folder is None:
-        return work(text, name)
     h = hashlib.sha256(VERSION)
-    for part in (kind.encode(), salt, name.encode("utf-8", "surrogatepass"),
+    for part in (kind.encode(), salt, program_salt(), name.encode("utf-8", "surrogatepass"),
                  text.encode("utf-8", "surrogatepass")):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
     key = h.hexdigest()[:40]
     if key in _MEMO:  # the same bytes again in this process (a file listed twice, a reload)
-        return _MEMO[key]
-    entry = folder / f"{key}.pickle"
-    try:
-        with open(entry, "rb") as f:
-            got = pickle.load(f)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError):
+        return _MEMO[key]  # (with the disk cache off too: a section listed 2,000 times)
+    if folder is None:
         got = work(text, name)
-        _store(folder, entry, got)
+        _remember(key, got)
+        return got
+    entry = folder / f"{key}.pickle"
+    found, got = _load_entry(entry, key)
+    if not found:
+        got = work(text, name)
+        _store(folder, entry, got, key=key)
     _remember(key, got)
     return got
 
@@ -85,35 +89,95 @@ def _remember(key: str, value: Any) -> None:
     _MEMO[key] = value
 
 
+def _blob_key(name: str, salt: bytes) -> str:
+    return f"{name}-{hashlib.sha256(VERSION + program_salt() + salt).hexdigest()[:32]}"
+
+
 def load_blob(name: str, salt: bytes) -> Any | None:
     """A value kept under a name (e.g. the walks planned on one layout), or None."""
     folder = cache_dir()
     if folder is None:
         return None
-    entry = folder / f"{name}-{hashlib.sha256(VERSION + salt).hexdigest()[:32]}.pickle"
-    try:
-        with open(entry, "rb") as f:
-            return pickle.load(f)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError):
-        return None
+    key = _blob_key(name, salt)
+    return _load_entry(folder / f"{key}.pickle", key)[1]
 
 
 def store_blob(name: str, salt: bytes, value: Any) -> None:
     folder = cache_dir()
     if folder is not None:
-        _store(folder, folder / f"{name}-{hashlib.sha256(VERSION + salt).hexdigest()[:32]}"
-                                ".pickle", value)
+        key = _blob_key(name, salt)
+        _store(folder, folder / f"{key}.pickle", value, key=key)
 
 
-def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None) -> None:
+# ---- entries: each carries its key and a hash of its payload, checked before unpickling -----
+
+MAGIC = b"xiangshe-entry-2\n"
+_NOTICED: list[str] = []  # the one line of notice a process gives about a damaged cache
+
+
+def _frame(key: str, data: bytes) -> bytes:
+    """An entry's bytes: MAGIC, its key (length-prefixed), the payload's SHA-256, the payload."""
+    k = key.encode("ascii")
+    return MAGIC + len(k).to_bytes(2, "little") + k + hashlib.sha256(data).digest() + data
+
+
+def _unframe(raw: bytes, key: str) -> bytes | None:
+    """The payload of an entry stored under exactly `key`, whole; None for anything else (an
+    entry of another key copied or renamed here, of an older format, cut short or damaged)."""
+    k = key.encode("ascii")
+    head = MAGIC + len(k).to_bytes(2, "little") + k
+    if not raw.startswith(head) or len(raw) < len(head) + 32:
+        return None
+    digest_, data = raw[len(head):len(head) + 32], raw[len(head) + 32:]
+    return data if hashlib.sha256(data).digest() == digest_ else None
+
+
+def _read_entry(entry: Path, key: str) -> bytes | None:
+    """The checked payload of the entry at `entry`, None when there is none. A file there that
+    is not a whole entry of this key is a miss: it is deleted (so it is rebuilt) with one line of
+    notice."""
+    try:
+        with open(entry, "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None  # absent (the usual miss) or unreadable: only costs time
+    data = _unframe(raw, key)
+    if data is None:
+        _discard(entry)
+    return data
+
+
+def _discard(entry: Path) -> None:
+    with contextlib.suppress(OSError):
+        entry.unlink()
+    if not _NOTICED:
+        _NOTICED.append(str(entry))
+        print(f"note: cache entry {entry} was damaged or stale; deleted and rebuilt",
+              file=sys.stderr)
+
+
+def _load_entry(entry: Path, key: str, kept: dict[str, Any] | None = None) -> tuple[bool, Any]:
+    """(True, value) for an entry stored under key; (False, None) for a miss. A payload that is
+    whole but does not unpickle (this program cannot build what it names) is a miss too."""
+    data = _read_entry(entry, key)
+    if data is None:
+        return False, None
+    try:
+        return True, (pickle.loads(data) if kept is None else loads(data, kept))
+    except Exception:  # noqa: BLE001 — checked bytes of this key that still do not load
+        _discard(entry)
+        return False, None
+
+
+def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None, *,
+           key: str) -> None:
     from viz.base.fileio import OutputError, atomic_write_bytes
 
     try:
         if data is None:
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(entry, data, overwrite=True)
+        atomic_write_bytes(entry, _frame(key, data), overwrite=True)
         entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:
             old.unlink(missing_ok=True)
@@ -129,9 +193,6 @@ def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None) -> 
 # window, the command line) do not change a Timeline. Files that hold no part of a compile:
 FRONT_ENDS = frozenset({"base/fileio.py", "model/reload.py"})
 COMPILE_PACKAGES = ("base", "text", "model")
-_BAD_PICKLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-               ValueError, IndexError, KeyError, MemoryError, RecursionError)
-
 
 @lru_cache(maxsize=1)
 def program_salt() -> bytes:
@@ -263,25 +324,22 @@ def load_compiled(key: str, kept: dict[str, Any]) -> Any | None:
     folder = cache_dir()
     if folder is None:
         return None
+    found, index = _load_entry(folder / f"rite-{key}.pickle", f"rite-{key}")
+    if not found:
+        return None
     try:
-        with open(folder / f"rite-{key}.pickle", "rb") as f:
-            index = pickle.load(f)
         files, exists, base, listing, data_key, data_hash = index
         reads = Reads()
         with reads.recording():
             for path in files:
                 read_text(path)
-        if not reads.consistent or reads.files != files or _folder_listing(base) != listing:
-            return None
-        if tuple(os.path.isfile(p) for p in files) != exists:
-            return None  # a file now served from memory (viz/model/reload.py) that the disk lacks
-        with open(folder / f"compiled-{data_key}.pickle", "rb") as f:
-            data = f.read()
-        if hashlib.sha256(data).digest() != data_hash:
-            return None  # damaged, or another process's entry half replaced
-        return loads(data, kept)
-    except (*_BAD_PICKLE, InputError):
+    except (ValueError, TypeError, InputError):
+        return None  # a file it read is gone or unreadable now: compile again
+    if not reads.consistent or reads.files != files or _folder_listing(base) != listing:
         return None
+    if tuple(os.path.isfile(p) for p in files) != exists:
+        return None  # a file now served from memory (viz/model/reload.py) that the disk lacks
+    return _load_entry(folder / f"compiled-{data_key}.pickle", f"compiled-{data_key}", kept)[1]
 
 
 def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
@@ -297,9 +355,10 @@ def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return  # something that does not pickle: the compile is simply not kept
     exists = tuple(os.path.isfile(p) for p in reads.files)
-    _store(folder, folder / f"compiled-{data_key}.pickle", None, data)
+    _store(folder, folder / f"compiled-{data_key}.pickle", None, data, key=f"compiled-{data_key}")
     _store(folder, folder / f"rite-{key}.pickle",
-           (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()))
+           (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()),
+           key=f"rite-{key}")
     try:
         entries = sorted(folder.glob("compiled-*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_COMPILED]:

@@ -106,6 +106,11 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+# A run stops at this many errors: a rite whose sections repeat (or whose patterns repeat a
+# mistake) would otherwise spend minutes and gigabytes listing tens of thousands of them.
+MAX_ERRORS = 500
+
+
 class Collector:
     """Gathers problems so one run reports all of them, not just the first."""
 
@@ -114,6 +119,10 @@ class Collector:
 
     def error(self, loc: Loc, message: str) -> None:
         self.problems.append(Problem(loc, message))
+        self.errors_seen = getattr(self, "errors_seen", 0) + 1
+        if self.errors_seen >= MAX_ERRORS:  # the rest would repeat these, slowly: stop here
+            raise InputError([*self.errors, Problem(loc, f"{MAX_ERRORS:,} errors; stopped here "
+                                                         "(the rest is not checked)")])
 
     def warn(self, loc: Loc, message: str) -> None:
         self.problems.append(Problem(loc, message, warning=True))

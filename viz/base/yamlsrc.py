@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import contextvars
 import gc
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -266,11 +268,25 @@ def _read_bytes(path: str | Path) -> bytes:
     return _disk_bytes(path) if hook is None else hook(path, _disk_bytes)
 
 
+def _nonblocking(path: str, flags: int) -> int:
+    # O_NONBLOCK: opening a FIFO no one writes to returns at once (it is then refused), and a
+    # device is never waited on; a regular file reads as usual
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
 def _disk_bytes(path: str | Path) -> bytes:
-    """At most MAX_BYTES + 1 bytes, so /dev/zero or an endless pipe cannot fill the memory."""
+    """At most MAX_BYTES + 1 bytes of a regular file. Only regular files are read: a FIFO, a
+    device, a socket or a folder is refused without waiting on it (the one place inputs are
+    read: layouts, scripts, manifests, patterns, corpora)."""
     name = str(path)
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb", opener=_nonblocking) as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(mode):
+                raise InputError(Problem(Loc(name, 1, 1), "not a regular file (a FIFO, device "
+                                                          "or socket); refused"))
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError(Problem(Loc(name, 1, 1), "file not found")) from None
@@ -300,6 +316,23 @@ def _decode(data: bytes, name: str) -> str:
         loc = Loc(name, data.count(b"\n", 0, e.start) + 1, col)
         raise InputError(Problem(loc, f"not UTF-8: byte 0x{data[e.start]:02X} ({e.reason}); "
                                  "save the file as UTF-8")) from None
+
+
+def is_file(path: str | Path) -> bool:
+    """Path.is_file for a path a user wrote: False, not an OSError, for a name too long for the
+    file system or one it cannot look up (Path.is_file raises those)."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: str | Path) -> bool:
+    """Path.is_dir for a path a user wrote (see is_file)."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def read_text(path: str | Path) -> str:

@@ -8,13 +8,15 @@ any is written), and the bundled font that HTML pages name.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viz.base.fileio import OutputError, RefuseOverwrite, atomic_write_bytes
+from viz.base.fileio import OutputError, RefuseOverwrite, _put_in_place, atomic_write_bytes
 
 
 class Progress:
@@ -101,23 +103,74 @@ def refuse_existing(paths: Iterable[Path]) -> None:
 
 def write_all(files: Sequence[tuple[Path, bytes]], overwrite: bool,
               folders: Iterable[Path] = ()) -> None:
-    """Write many files by viz.base.fileio's rules, refusing before writing any of them when one
-    exists and not `overwrite`, so a refused export leaves the folder as it was. `folders` are
-    created first (one level: a missing parent is an error, as for any output)."""
+    """Write many files by viz.base.fileio's rules, as one: refused before anything is written
+    when one exists and not `overwrite`; every file is written first into a temporary folder
+    beside the targets (in the nearest folder that exists), and only when all are whole are they
+    renamed into place — a new folder (`folders`: the export's folders, one level below an
+    existing one, as for any output) in one rename. A failure (a full disk, no permission)
+    removes the temporary folder and leaves the targets as they were, so a retry needs no
+    --force."""
+    files = [(Path(p), data) for p, data in files]
     if not overwrite:
         refuse_existing(p for p, _ in files)
+    folders = [Path(d) for d in folders]
     for d in folders:
-        try:
-            d.mkdir(exist_ok=True)
-        except FileExistsError:
-            raise OutputError(f"cannot write in {d}: it is not a folder") from None
-        except FileNotFoundError:
+        if os.path.lexists(d) and not d.is_dir():
+            raise OutputError(f"cannot write in {d}: it is not a folder")
+        if not d.parent.is_dir() and d.parent not in folders:
             raise OutputError(f"cannot create {d}: folder {d.parent} does not exist "
-                              "(create it first)") from None
+                              "(create it first)")
+    if not files:
+        return
+    base = _existing_base([p for p, _ in files] + [d / "." for d in folders])
+    try:
+        stage = Path(tempfile.mkdtemp(prefix=".xiangshe-export-", dir=base))
+    except OSError as e:
+        raise OutputError(f"cannot write in {base}: {e.strerror or e}") from None
+    try:
+        for p, data in files:
+            q = stage / p.relative_to(base)
+            try:
+                q.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise OutputError(f"cannot create folder {p.parent}: {e.strerror or e}") from None
+            atomic_write_bytes(q, data)
+        _move_in(stage, base, overwrite)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _existing_base(paths: Sequence[Path]) -> Path:
+    """The deepest existing folder holding every path (the temporary folder goes there: the same
+    file system as the targets, so moving in is a rename)."""
+    base = Path(os.path.commonpath([os.path.abspath(p.parent) for p in paths]))
+    while not base.is_dir():
+        if base.exists() or base.parent == base:
+            raise OutputError(f"cannot write in {base}: it is not a folder")
+        base = base.parent
+    return base
+
+
+def _move_in(stage: Path, dest: Path, overwrite: bool) -> None:
+    """Rename what `stage` holds into `dest`: a folder dest lacks in one rename, one it has
+    entry by entry; a file by fileio's rules (never over a file unless overwrite)."""
+    for entry in sorted(stage.iterdir()):
+        target = dest / entry.name
+        try:
+            if not os.path.lexists(target):
+                os.rename(entry, target)
+            elif entry.is_dir() and target.is_dir() and not target.is_symlink():
+                _move_in(entry, target, overwrite)
+            elif entry.is_dir():
+                raise OutputError(f"cannot write in {target}: it is not a folder")
+            else:
+                _put_in_place(entry, target, overwrite)
+        except FileExistsError:
+            raise RefuseOverwrite(f"{target} exists; pass --force to replace it") from None
         except OSError as e:
-            raise OutputError(f"cannot create folder {d}: {e.strerror or e}") from None
-    for p, data in files:
-        atomic_write_bytes(p, data, overwrite=overwrite)
+            if isinstance(e, OutputError):
+                raise
+            raise OutputError(f"cannot write {target}: {e.strerror or e}") from None
 
 
 def page_size(paper: str, orientation: str) -> str:

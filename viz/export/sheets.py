@@ -352,25 +352,35 @@ def _about(n: int) -> str:
               "(their coordinates in 尺 are in the csv)").format(n=n)
 
 
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_[]#|!"}}
+
+
+def md(text: object) -> str:
+    """What a rite says (a name, a cite, a note, a place), as Markdown that shows it as written:
+    HTML's <, > and & as entities (a note holding <script> is text, not a tag), and Markdown's
+    own marks (emphasis, links, code, headings, tables) escaped with a backslash."""
+    return "".join(_MD_ESCAPES.get(ch, ch) for ch in str(text))
+
+
 def to_markdown(timeline, actor: int, cues_: list[Cue],
                 plan_link: Callable[[Cue], str | None] | None = None, rite: str = "") -> str:
     """Markdown; plan_link(cue) gives the relative path of its plan PNG (None: no plan); rite:
     the rite's title, in the heading."""
-    name, ident = _head(timeline, actor)
-    lines = [f"# {name} — {_sheet(rite)}", "", f"{ident}{tr('; ')}{_about(len(cues_))}", ""]
+    name, ident = (md(x) for x in _head(timeline, actor))
+    lines = [f"# {name} — {md(_sheet(rite))}", "", f"{ident}{tr('; ')}{_about(len(cues_))}", ""]
     if plan_link is None:
         lines += [tr("(Plans of each move are left out when the sheet goes to the terminal; "
                      "write it with -o FILE.md to get them beside it.)"), ""]
     for c in cues_:
         span = tr("{t0:.1f}–{t1:.1f} s").format(t0=c.t0, t1=c.t1)
-        lines += [f"## {c.step + 1}. {span} ({clock(c.t0)}) · {c.stage} · "
-                  f"「{c.cite}」", ""]
+        lines += [f"## {c.step + 1}. {span} ({clock(c.t0)}) · {md(c.stage)} · "
+                  f"「{md(c.cite)}」", ""]
         if c.clause:
-            lines += [f"> {c.clause} ({c.clause_id})", ""]
-        lines += [f"- {tr('where')}{tr(': ')}{_where(c)}",
-                  f"- {tr('facing')}{tr(': ')}{_facing(c)}",
-                  f"- {tr('does')}{tr(': ')}{_does(c)}",
-                  f"- {tr('holds ／ wears')}{tr(': ')}{_held(c)}"]
+            lines += [f"> {md(c.clause)} ({md(c.clause_id)})", ""]
+        lines += [f"- {tr('where')}{tr(': ')}{md(_where(c))}",
+                  f"- {tr('facing')}{tr(': ')}{md(_facing(c))}",
+                  f"- {tr('does')}{tr(': ')}{md(_does(c))}",
+                  f"- {tr('holds ／ wears')}{tr(': ')}{md(_held(c))}"]
         link = plan_link(c) if plan_link is not None and c.moves else None
         if link:
             lines += ["", f"![{tr('his path in step {n}').format(n=c.step + 1)}]({link})"]
@@ -508,5 +518,6 @@ def index_page(timeline, fmt: str, names: list[tuple[int, str]], paper: str = "a
         return (f'<!DOCTYPE html>\n<html lang="{html_lang()}"><head><meta charset="utf-8">'
                 f"<title>{html.escape(head)}</title><style>{_style(paper)}</style></head>"
                 f"<body>\n<h1>{html.escape(head)}</h1>\n<ul>\n{items}\n</ul></body></html>\n")
-    return f"# {head}\n\n" + "\n".join(
-        f"- [{timeline.actors[i].name} ({timeline.actors[i].id})]({f})" for i, f in names) + "\n"
+    return f"# {md(head)}\n\n" + "\n".join(
+        f"- [{md(timeline.actors[i].name)} ({md(timeline.actors[i].id)})]({f})"
+        for i, f in names) + "\n"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from viz.base.errors import InputError, Loc, Problem
-from viz.base.yamlsrc import YList, YMap
+from viz.base.yamlsrc import YList, YMap, is_file
 
 # Sections merged item by item, and the key that names an item (None: a mapping by name).
 KEYED: dict[str, str | None] = {"places": None, "ways": None, "obstacles": "name",
@@ -48,7 +48,7 @@ def extend(root: YMap, file: str, load: Loader, chain: tuple[str, ...] = ()) -> 
     if str(path) in chain + (here,):
         cycle = " → ".join(Path(p).name for p in (*chain, here, str(path)))
         return root, [Problem(loc, f"extends: {ref!r} leads back to this file ({cycle})")]
-    if not path.is_file():
+    if not is_file(path):
         return root, [Problem(loc, f"extends: no layout file {ref!r} (looked for {path}; "
                                    f"expected a path relative to {Path(file).name}'s folder)")]
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from viz import ASSETS, DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.model import bundled as by_name
 from viz.base.errors import InputError, Loc, Problem, clip
-from viz.base.yamlsrc import YMap, load_file
+from viz.base.yamlsrc import YMap, is_dir, is_file, load_file
 from viz.model.script.source import MANIFEST
 
 RITES = ASSETS / "rites"
@@ -42,9 +42,9 @@ def of_script(path: str | Path) -> Package:
     """The package a script path belongs to: a rite folder or its manifest gives its manifest's
     keys; a one-file script its `rite:` (and the bundled text and hall)."""
     p = Path(path)
-    manifest = p / MANIFEST if p.is_dir() else p
-    script = p if p.is_dir() else (p.parent if p.name == MANIFEST else p)
-    if not manifest.is_file():
+    manifest = p / MANIFEST if is_dir(p) else p
+    script = p if is_dir(p) else (p.parent if p.name == MANIFEST else p)
+    if not is_file(manifest):
         return Package(script.name, script.name, script, None, DEFAULT_LAYOUT)
     return _read(str(manifest.resolve()), manifest.stat().st_mtime_ns, str(script))
 
@@ -74,7 +74,7 @@ def _read(manifest: str, _mtime: int, script: str) -> Package:
             files[key] = None
             continue
         f, why = by_name.locate(base, rel, names, key)
-        ok = f is not None and (f.is_file() or (key == "text" and (f / "corpus.json").is_file()))
+        ok = f is not None and (is_file(f) or (key == "text" and is_file(f / "corpus.json")))
         if why is not None:
             problems.append(Problem(doc.loc_of(key), f"{key}: {why}"))
         elif not ok:
@@ -114,10 +114,10 @@ def find(spec: str) -> Package:
                 spec.strip().lower() == pkg.folder_name.lower():
             return pkg
     p = Path(spec)
-    if p.is_dir() and (p / MANIFEST).is_file() or p.is_file():
+    if is_dir(p) and is_file(p / MANIFEST) or is_file(p):
         return of_script(p)
     known = ", ".join(f"{pkg.name} ({pkg.folder_name})" for pkg in bundled())
-    where = "no rite folder (no manifest.yaml in it)" if p.is_dir() else "no such file"
+    where = "no rite folder (no manifest.yaml in it)" if is_dir(p) else "no such file"
     raise InputError(Problem(Loc("--rite", 1, 1),
                              f"{spec!r} is no bundled rite and {where}; expected one of: "
                              f"{known}, or a rite folder or its manifest.yaml"))

@@ -1,8 +1,11 @@
 """Live reload: poll a rite's files, recompile when one changes, keep the last good version.
 
 For the window (edit while it plays) and `check --watch`. No watcher library and no thread:
-the caller polls, and a poll is a few `os.stat` calls (the files read last time and the YAML
-files of the rite folder), so it is cheap enough to run every half second.
+the caller polls, and a poll reads and hashes the files read last time and the YAML files of the
+rite folder (a rite is well under a megabyte: a few milliseconds), so it is cheap enough to run
+every half second. Files are compared by their content's hash, not by mtime, size and inode: an
+edit that keeps the size within the file system's clock tick (or a tool that restores the mtime)
+is still seen.
 
     r = Reloader(spec, corpus=None)   (a viz.model.spec.RiteSpec; or script_path, layout_path,
                                        readings=(), corpus=None, sets=(), seed=None)
@@ -10,7 +13,7 @@ files of the rite folder), so it is cheap enough to run every half second.
     r.current            Compiled | None   the last good compile (None until one has succeeded)
     r.result             Result            the last attempt, good or bad
     r.readings           tuple[str, ...]   the readings `current` is compiled under
-    r.check()            Result | None     stat the files; reload only if one changed, else None
+    r.check()            Result | None     hash the files; reload only if one changed, else None
     r.reload(texts=None) Result            reload now; texts {path: text} stand in for those
                                            files (an editor's unsaved buffer; tests); a value
                                            of None stands for a deleted file
@@ -43,6 +46,7 @@ with what it was then). The variable is per thread, so a reload may run in a wor
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -55,7 +59,7 @@ from viz.base.errors import InputError, Loc, Problem
 from viz.model.rite import DEFAULT_READING, Compiled, Rite, _spec, rite_corpus
 from viz.model.spec import RiteSpec
 
-Stat = tuple[int, int, int] | None  # (mtime_ns, size, inode), None: no such file
+Stat = bytes | None  # a SHA-256 of the file's bytes; None: no such (regular, readable) file
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,12 @@ def _key(path: str | Path) -> str:
 
 
 def _stat(path: str) -> Stat:
+    """What a file holds now, as a hash of its bytes (read as a load reads them: regular files
+    only, within the size limit); None when it cannot be read."""
     try:
-        s = os.stat(path)
-    except (OSError, ValueError):
+        return hashlib.sha256(yamlsrc._disk_bytes(path)).digest()
+    except InputError:
         return None
-    return (s.st_mtime_ns, s.st_size, s.st_ino)
 
 
 class _Sources:

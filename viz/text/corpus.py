@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from viz.base.yamlsrc import is_dir
 from viz.text.variants import normalize
 
 CORPUS_FILE = Path(__file__).resolve().parents[2] / "assets" / "text" / "corpus.json"
@@ -191,7 +192,7 @@ def corpus_file(path: str | Path | None = None) -> Path:
     """The corpus.json a path names (a folder: its corpus.json; None: the bundled 鄉射 text),
     resolved, so one file has one name."""
     file = Path(path) if path is not None else CORPUS_FILE
-    if file.is_dir():
+    if is_dir(file):
         file = file / "corpus.json"
     return file.resolve()
 
@@ -213,6 +214,49 @@ def source_of(corpus: Corpus) -> Path | None:
 
 @lru_cache(maxsize=8)
 def _load(file: str) -> Corpus:
-    corpus = corpus_from_dict(json.loads(Path(file).read_text(encoding="utf-8")))
+    """The corpus in file; a file that is not one (not JSON, not UTF-8, nested past reading, or
+    JSON of another shape) is a located InputError, never a traceback."""
+    from viz.base.errors import InputError, Loc, Problem
+    from viz.base.yamlsrc import read_text
+
+    text = read_text(file)  # a regular file within the size limit, UTF-8: located otherwise
+
+    def bad(message: str, line: int = 1, col: int = 1) -> InputError:
+        return InputError(Problem(Loc(file, line, col), message))
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise bad(f"not a corpus: not JSON ({e.msg})", e.lineno, e.colno) from None
+    except RecursionError:
+        raise bad("not a corpus: JSON nested too deep to read") from None
+    why = _not_a_corpus(data)
+    if why:
+        raise bad(f"not a corpus ({why}); a rite's text: names the corpus.json "
+                  "tools/segment_text.py writes")
+    try:
+        corpus = corpus_from_dict(data)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise bad(f"not a corpus: a value of the wrong shape ({type(e).__name__}); a rite's "
+                  "text: names the corpus.json tools/segment_text.py writes") from None
     _SOURCES[id(corpus)] = (corpus, Path(file))
     return corpus
+
+
+_ROWS = {"pages": 2, "sections": 4, "runs": 5, "clauses": 9}
+
+
+def _not_a_corpus(data: object) -> str:
+    """What keeps data from being a corpus's JSON ("" if nothing): its top-level shape."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if not isinstance(data.get("plain"), str):
+        return "no plain: text"
+    for key, width in _ROWS.items():
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            return f"no {key}: list"
+        for i, row in enumerate(rows):
+            if not isinstance(row, list) or len(row) < width:
+                return f"{key}[{i}] is not a row of {width} values"
+    return ""

@@ -16,7 +16,7 @@ from typing import Any
 
 from viz import ASSETS
 from viz.base.errors import Collector, InputError, Loc, clip, shorten
-from viz.base.yamlsrc import YList, YMap, load_file
+from viz.base.yamlsrc import YList, YMap, is_file, load_file
 
 # keys whose text is words, not ids or places: never re-bound (a cite only by cites:)
 WORDS = ("note", "doc", "reading", "text")
@@ -65,10 +65,10 @@ def _other_rite(name: str, base: Path) -> Path | str | None:
         rites = {m.parent.name: m.parent
                  for m in sorted((ASSETS / "rites").glob("*/manifest.yaml"))}
         why = bundled.outside(base, name, rites, "rite")
-        if why is not None and not (ASSETS / "rites" / name / "manifest.yaml").is_file():
+        if why is not None and not is_file(ASSETS / "rites" / name / "manifest.yaml"):
             return why
     for p in (here, ASSETS / "rites" / name):
-        if (p / "manifest.yaml").is_file() or p.is_file():
+        if is_file(p / "manifest.yaml") or is_file(p):
             return Path(os.path.normpath(p))
     for m in sorted((ASSETS / "rites").glob("*/manifest.yaml")):
         try:
@@ -93,10 +93,18 @@ def _span(n: Any, count: int) -> tuple[int, int] | None:
     return (a, b) if 1 <= a <= b <= count else None
 
 
-def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[str]]:
+def _rite_id(path: Path) -> str:
+    """One name per rite, whichever way it was reached: its folder (a manifest's), or its file."""
+    p = Path(os.path.realpath(path))
+    return str(p.parent if p.name == "manifest.yaml" else p)
+
+
+def resolve_likes(doc: Any, out: Collector, depth: int = 0,
+                  chain: tuple[tuple[str, str], ...] = ()) -> tuple[Any, list[str]]:
     """The document with every stage's like: resolved (a new document, if any stage has one: the
     parsed files may be cached and are not changed); problems to out; and the other rites'
-    files read."""
+    files read. chain: the rites being resolved that reach this one ((id, name) each): a like:
+    that reaches back to one of them is a cycle, an error at the like: that closes it."""
     from viz.model.script.source import read_document  # source reads a rite; like reads another
 
     stages = doc.get("stages") if isinstance(doc, YMap) else None
@@ -104,6 +112,9 @@ def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[s
                                                 for st in stages):
         return doc, []
     base = Path(doc.loc.file).parent
+    if not chain:
+        me = Path(doc.loc.file)
+        chain = ((_rite_id(me), str(doc.get("rite") or me.parent.name)),)
     files: list[str] = []
     others: dict[str, dict] = {}
     earlier: dict[Any, YMap] = {}
@@ -112,7 +123,7 @@ def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[s
         new.total = stages.total
     for i, st in enumerate(new):
         if isinstance(st, YMap) and "like" in st:
-            got = _like(st, earlier, others, base, out, files, depth, read_document)
+            got = _like(st, earlier, others, base, out, files, depth, read_document, chain)
             if got is None:
                 continue
             new[i] = st = got
@@ -129,7 +140,7 @@ def resolve_likes(doc: Any, out: Collector, depth: int = 0) -> tuple[Any, list[s
 
 
 def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, files: list,
-          depth: int, read_document) -> YMap | None:
+          depth: int, read_document, chain: tuple[tuple[str, str], ...]) -> YMap | None:
     lk = st["like"]
     lloc = st.loc_of("like")
     if isinstance(lk, str):
@@ -148,6 +159,14 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
                                              "the rite's, a bundled rite's folder or its rite: "
                                              "name)")
                 return None
+            ids = [i for i, _ in chain]
+            if _rite_id(path) in ids:
+                loop = [n for _, n in chain[ids.index(_rite_id(path)):]] + [str(rname)]
+                out.error(lk.loc_of("rite"), f"like: {{rite: {clip(rname)}}} comes back to a rite "
+                                             f"it is read from: {' → '.join(loop)} (a cycle of "
+                                             "like:s; a stage of this rite is named without "
+                                             "rite:)")
+                return None
             if depth >= MAX_DEPTH:
                 out.error(lk.loc_of("rite"), f"like: rites reach through each other more than "
                                              f"{MAX_DEPTH} deep")
@@ -157,7 +176,8 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
             except InputError as e:
                 out.problems.extend(e.problems)
                 return None
-            odoc, ofrom = resolve_likes(odoc, out, depth + 1)
+            odoc, ofrom = resolve_likes(odoc, out, depth + 1,
+                                        (*chain, (_rite_id(path), str(rname))))
             files += [*ofiles, *ofrom]
             others[rname] = {k: s for s in reversed(odoc["stages"]) if isinstance(s, YMap)
                              for k in (s.get("name"), s.get("section")) if k is not None}
@@ -167,6 +187,10 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
         known = "、".join(str(k) for k in pool if isinstance(k, str)) or "none"
         out.error(lk.loc_of("stage"), f"like: no stage {clip(lk['stage'])} {where}; known: "
                                       f"{shorten(known)}")
+        return None
+    if not isinstance(target.get("steps"), YList):  # its own like: failed, reported there
+        out.error(lk.loc_of("stage"), f"like: the stage {clip(lk['stage'])} {where} has no "
+                                      "steps to copy (its own like: is unresolved)")
         return None
     names = {**(lk.get("actors") or {}), **(lk.get("places") or {})}
     cites = dict(lk.get("cites") or {})

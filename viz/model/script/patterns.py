@@ -13,13 +13,23 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from viz.base.errors import Loc, clip
+from viz.base.errors import InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.nodes import direction
 from viz.model.script.refs import _Refs
 from viz.model.script.scope import _suggest
 
 MAX_PATTERN_DEPTH = 8
+# Expansion — patterns using patterns, each:'s members, the stages a manifest lists — makes at
+# most this many steps in one rite, counting each use of a pattern as a step too. The bundled
+# 鄉射禮 makes 4,625 (1,893 steps once its uses are expanded) and reads in about a second, then
+# compiles in about fifteen: a step costs ~0.3 ms to read and ~3 ms to compile, so the cap is about
+# five bundled rites, not the issue's "say 10⁵" (a rite of 10⁵ would take five minutes to compile,
+# and a section listed 2,000 times would pass it). The reader counts the stages' steps before
+# reading any (a pattern's size is known from its definition), and counts again as it makes them
+# (each:'s repeats), and stops at the cap naming the chain of uses that got there; a short file
+# that would expand to millions is refused in a second or two (docs/SCRIPT.md).
+MAX_STEPS = 25_000
 PARAM_RE = re.compile(r"^\$([A-Za-z_\u4e00-\u9fff][\w]*)$")
 # a pattern step's when: on a parameter (an optional part): $name, or not $name
 PARAM_WHEN_RE = re.compile(r"^\s*(not\s+)?\$([A-Za-z_\u4e00-\u9fff][\w]*)\s*$")
@@ -35,9 +45,87 @@ class _Patterns(_Refs):
     def __init__(self, *args, **kw) -> None:
         super().__init__(*args, **kw)
         self.bad_patterns: set[str] = set()
+        self.made = 0  # steps made so far by expansion (MAX_STEPS)
+        self.uses: list[tuple[str, Loc]] = []  # the uses being expanded, outermost first
         self.patterns: YMap = self.doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
             self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = self.doc.loc, {}, {}
+
+    def count_step(self, loc: Loc) -> None:
+        """One more step made; past MAX_STEPS the read stops here, naming the chain of uses."""
+        self.made += 1
+        if self.made > MAX_STEPS:
+            self.blow_up(loc, self.uses)
+
+    def reserve(self, name: str, loc: Loc) -> None:
+        """Before a use of pattern `name` at loc is expanded: if the steps it makes (counted
+        without its when:s, an upper bound) would pass MAX_STEPS, stop now, not after making
+        them, naming the chain of uses from here down to the pattern whose repeats blew up."""
+        if self.made + self.cost(name) > MAX_STEPS:
+            self._chain_error(name, loc, self.uses)
+
+    def _chain_error(self, name: str, loc: Loc, outer: list[tuple[str, Loc]]) -> None:
+        down, at = [], name
+        while True:  # the use inside `at` that makes the most, while it makes more than 1
+            best = max(self._pattern_uses(at), key=lambda u: self.cost(u[0]), default=None)
+            if best is None or self.cost(best[0]) <= 1:
+                break
+            down.append(best)
+            at = best[0]
+        self.blow_up(loc, [*outer, (name, loc), *down], f"; it would make {self.cost(name):,}")
+
+    def reserve_stages(self, stages: Any, upto: int | None = None) -> None:
+        """Before any stage is read: if the stages' steps, their uses expanded (when:s and
+        each:'s repeats not counted, which the count as they are made catches), pass MAX_STEPS,
+        stop at the step that crosses it: a use that makes a large part of the cap by itself is
+        named with its chain of uses, else the stage. Reading a step costs up to a millisecond,
+        so a manifest listing one section thousands of times is refused before it is read."""
+        total = 0
+        for i, st in enumerate(stages if isinstance(stages, YList) else ()):
+            if upto is not None and i >= upto:
+                break
+            steps = st.get("steps") if isinstance(st, YMap) else None
+            for s in steps if isinstance(steps, list) else ():
+                use = s.get("use") if isinstance(s, YMap) else None
+                c = self.cost(use) if isinstance(use, str) else 1
+                if self.made + total + c <= MAX_STEPS:
+                    total += c
+                    continue
+                if isinstance(use, str) and c > MAX_STEPS // 10:
+                    self._chain_error(use, s.loc_of("use"), [])
+                raise InputError([*self.out.errors[:20], Problem(stages.loc_of(i), (
+                    f"the rite expands to more than {MAX_STEPS:,} steps (the cap) by its stage "
+                    f"{i + 1} ({clip(st.get('name'))}) and is not read: its {i + 1} stages make "
+                    f"{total + c:,} steps or more (a section listed over and over? patterns "
+                    "repeating patterns?)"))])
+
+    def cost(self, name: str) -> int:
+        """The steps a use of pattern `name` makes as expanded (the use itself and every step of
+        the pattern, its uses expanded), when: ignored; 1 for a pattern not expanded (unknown,
+        bad or recursive: an error)."""
+        memo = self.__dict__.setdefault("_costs", {})
+        if name not in memo:
+            memo[name] = 1  # while counting: a cycle (reported by check_recursion) counts 1
+            if name in self.patterns and name not in self.bad_patterns:
+                steps = self.patterns[name].get("steps") or ()
+                memo[name] = 1 + sum(self.cost(s["use"]) if isinstance(s, YMap) and isinstance(
+                    s.get("use"), str) else 1 for s in steps)
+        return memo[name]
+
+    def _pattern_uses(self, name: str) -> list[tuple[str, Loc]]:
+        pat = self.patterns.get(name)
+        return [(s["use"], s.loc_of("use")) for s in (pat.get("steps") or ()) if isinstance(s, YMap)
+                and isinstance(s.get("use"), str)] if isinstance(pat, YMap) else []
+
+    def blow_up(self, loc: Loc, uses: list[tuple[str, Loc]], more: str = "") -> None:
+        if uses:
+            why = "inside " + " → ".join(f"{clip(n)} (used at {lc})" for n, lc in uses) + more
+            loc = uses[0][1]  # where the stage uses the first of them
+        else:
+            why = "its stages (sections listed over and over?) and each:s repeat too much"
+        raise InputError([*self.out.errors[:20], Problem(loc, (
+            f"the rite expands to more than {MAX_STEPS:,} steps (the cap) and is not read "
+            f"further: {why}"))])
 
     def check_patterns(self) -> None:
         for name, pat in self.patterns.items():

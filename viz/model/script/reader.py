@@ -48,13 +48,18 @@ class Reader(_Steps):
                 for pid in ids if self.prop(pid, p.loc_of("prop"))
                 for m in self.prop_members(pid)]
 
+    def setup_cite(self, p: YMap) -> None:
+        """A setup item's cite: (a person's, a prop's or a thing's; cast in this scenario or
+        not) is sought in the whole text like a step's: words not in it are an error."""
+        cite = p.get("cite", "") if isinstance(p, YMap) else ""
+        if cite and self.corpus is not None and not find_cite(self.corpus, cite, 0, None):
+            self.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+
     def placement(self, p: YMap, loc: Loc) -> Placement | None:
         who = self.who(p["who"], p.loc_of("who"))
         held = tuple(m for x in (p.get("holding") or []) if self.prop(x, p.loc_of("holding"))
                      for m in self.prop_members(x))
-        cite = p.get("cite", "")
-        if cite and self.corpus is not None and not find_cite(self.corpus, cite, 0, None):
-            self.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+        cite = p.get("cite", "")  # checked by setup_cite, as every setup item's
         form = None
         if "formation" in p:
             form = self.read_key(Key("formation", ""), "formation", p["formation"],
@@ -115,6 +120,7 @@ class Reader(_Steps):
         setup: list[Placement | PropPlacement | ThingPlacement] = []
         for i, p in enumerate(st.get("setup") or []):
             loc_i = st["setup"].loc_of(i)
+            self.setup_cite(p)
             if not self.cast_when(p):
                 continue
             if "thing" in p:
@@ -259,6 +265,7 @@ def read_script(doc: Any, name: str, layout, corpus, readings: Sequence[str] = (
     cast, props = r.cast(), r.props()
     if upto is None:  # a prefix's patterns may name who a later stage casts
         r.check_patterns()
+    r.reserve_stages(doc["stages"], upto)
     stages: list[Stage] = []
     prev_sec = None
     seen: dict[str, Loc] = {}

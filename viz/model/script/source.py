@@ -24,7 +24,7 @@ import jsonschema
 
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem, clip
-from viz.base.yamlsrc import YList, YMap, load_file, load_text, locate, numbers
+from viz.base.yamlsrc import YList, YMap, is_dir, is_file, load_file, load_text, locate, numbers
 from viz.model import bundled
 from viz.model.schema import file_schema, schema_text
 
@@ -166,7 +166,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
                 out.error(loc, f"{kind}: {why}")
                 return None
             p = base / rel
-        if not p.is_file():
+        if not is_file(p):
             what = "file or folder" if kind == "patterns" else "file"
             out.error(loc, f"no {what} {rel} beside the manifest ({base})")
             return None
@@ -205,7 +205,7 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
             out.error(loc, f"patterns: {why}" if why else
                       f"patterns: no file or folder {clip(rel)} in the rite's folder ({base}), "
                       f"nor a bundled pattern library of that name ({bundled.known(libs)})")
-        elif d.is_dir():
+        elif is_dir(d):
             pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
         else:
             pfiles.append((d, loc, n))
@@ -301,7 +301,7 @@ def read_document(path: str | Path, upto: int | None = None) -> tuple[Any, tuple
     """A script path (a rite folder, its manifest, or a one-file script) → (document, files).
     upto: a rite folder's first so many section files only (see _read_manifest)."""
     p = Path(path)
-    if p.is_dir():
+    if is_dir(p):
         m = p / MANIFEST
         if not m.is_file():
             raise InputError(Problem(Loc(str(p), 1, 1), f"a rite folder needs a {MANIFEST}"))

@@ -76,11 +76,14 @@ class _Steps(_Cast, _Patterns):
         step with `cite:` enacts only that part of them (found within span; all of them when they
         do not hold it), and those after it the same part until another says; `said: false`
         marks a move the text does not say."""
+        self.count_step(loc)
         body = s
         if not pattern:
             body, reading = self.variant(s)
         said = said and s.get("said", True) is not False
         if "use" in body:
+            if isinstance(body["use"], str):
+                self.reserve(body["use"], body.loc_of("use"))
             bound = self.bind(_subst(body, env) if env else body, depth)
             if bound is None:
                 return []
@@ -92,8 +95,10 @@ class _Steps(_Cast, _Patterns):
                     if not (self.step_when(ps) if held is None else held):
                         continue  # an optional part left out
                 kept.append((ps, penv, pname))
+            self.uses.append((body["use"], body.loc_of("use")))
             for (ps, penv, pname), part in zip(kept, self.parts(kept, span)):
                 out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
+            self.uses.pop()
             note = body.get("note", "") or s.get("note", "")
             if note:  # the citing step's note, on those of the pattern's steps without their own
                 out = [x if x.note else replace(x, note=note) for x in out]
