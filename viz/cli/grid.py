@@ -39,6 +39,24 @@ def corners(pkg) -> list[tuple[tuple[str, str], ...]]:
     return [tuple(c) for c in itertools.product(*axes)]
 
 
+def scenarios(pkg) -> list[tuple[tuple[tuple[str, str], ...], int]]:
+    """(settings, seed) rows covering every pair of corner values (settings' least and most, the
+    two seeds) at least once: greedy, from the full cross, most newly covered pairs first."""
+    full = [(sets, seed) for sets, seed in itertools.product(corners(pkg), SEEDS)]
+
+    def pairs(row) -> set:
+        vals = list(row[0]) + [("seed", str(row[1]))]
+        return {(a, b) for a, b in itertools.combinations(vals, 2)}
+
+    want = set().union(*(pairs(r) for r in full)) if full else set()
+    rows: list = []
+    while want:
+        best = max(full, key=lambda r: (len(pairs(r) & want), -full.index(r)))
+        rows.append(best)
+        want -= pairs(best)
+    return rows or [((), seed) for seed in SEEDS]
+
+
 def _cast_doc(pkg) -> dict:
     """The rite's cast file (its `scenario:`), as its manifest names it."""
     import yaml
@@ -54,7 +72,7 @@ def cells(pkgs=None, keep=None) -> Iterator[tuple[object, Cell]]:
 
     for pkg in pkgs or bundled():
         readings = Rite(pkg.script, pkg.layout).known_readings()
-        for sets, seed in itertools.product(corners(pkg), SEEDS):
+        for sets, seed in scenarios(pkg):
             for reading in readings:
                 cell = Cell(pkg.name, reading, sets, seed)
                 if keep is None or keep(cell):
