@@ -972,4 +972,7 @@ def chars_drawn(model: Model) -> str:
         parts += [cl.punct + "".join(cl.notes) for cl in c.clauses]
         parts += [page for _, page in c.pages]
     parts += scene.TEXTS + hud.TEXTS + TEXTS
+    from viz.base import lang  # the fixed words as the reader's language writes them
+
+    parts += list(lang.catalog(lang.current()).values())
     return "".join(parts)
