@@ -18,10 +18,10 @@ def _jing(data: dict) -> str:
     return "".join(data["plain"][a:b] for k, a, b, *_ in data["runs"] if k == "經")
 
 
-def test_new_yanli_makes_a_package_check_accepts_and_text_prints(tmp_path, capsys):
+def test_new_yanli_makes_a_package_check_accepts_and_text_prints(tmp_path, capfd):
     dest = tmp_path / "yan"
     assert main(["new", str(dest), "--text", str(YAN)]) == 0
-    out = capsys.readouterr().out
+    out = capfd.readouterr().out
     assert "30 sections, 163 經 and 30 記 clauses" in out
     assert "ok: layouts/xu.yaml" in out             # check ran at once and said so
     manifest = yaml.safe_load((dest / "manifest.yaml").read_text(encoding="utf-8"))
@@ -31,7 +31,7 @@ def test_new_yanli_makes_a_package_check_accepts_and_text_prints(tmp_path, capsy
     assert "#   01.01  燕禮小臣戒與者。" in first      # the clauses to enact, listed
     assert yaml.safe_load(first)["name"] == "告戒設具"   # from 右告戒設具
     assert main(["text", "--rite", str(dest), "--part", "經"]) == 0
-    printed = capsys.readouterr().out
+    printed = capfd.readouterr().out
     assert "燕禮小臣戒與者" in printed and "小臣相君燕飲之法" not in printed   # 經 without 注
     assert main(["check", "--rite", str(dest)]) == 0
 

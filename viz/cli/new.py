@@ -14,6 +14,7 @@ import argparse
 import importlib.util
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -153,10 +154,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     print(f"{dest}: {len(files)} sections, {kinds.count('經')} 經 and {kinds.count('記')} 記 "
           f"clauses to enact")
     print(f"check --rite {dest}:", flush=True)
-    from viz.cli.main import main as run
-    code = run(["check", "--rite", str(dest)])
-    sys.stdout.flush()
-    return 0 if code == 0 else code
+    sys.stderr.flush()
+    # the check as the user would run it (a process of its own: no subcommand imports another)
+    done = subprocess.run([sys.executable, str(ROOT / "main.py"), "check", "--rite", str(dest)],
+                          check=False)
+    return done.returncode
 
 
 def add_commands(subparsers) -> None:
