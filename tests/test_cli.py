@@ -235,7 +235,7 @@ def test_an_unknown_command_is_named_with_the_commands(capsys, argv, guess):
     assert err.splitlines() == [
         f"error: unknown command {word!r}{guess}",
         "commands: play, shot, state, check, score, coverage, text, find, diff, plate, video, "
-        "sheet, atlas, web (python main.py --help explains each)"]
+        "sheet, atlas, web, new (python main.py --help explains each)"]
 
 
 def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():

@@ -5,7 +5,8 @@ Dev tool (needs fontTools); the subset it writes is committed, so running the pr
     python tools/make_font_subset.py [--seed assets/text/seed.txt]
                                      [--source /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc]
 
-Characters kept: every character of the seed text, of every bundled rite's corpus.json (鄉射's
+Characters kept: every character of the seed text, of the 17 chapters of the 儀禮
+(assets/text/yili-chars.txt), of every bundled rite's corpus.json (鄉射's
 assets/text/corpus.json, and assets/rites/*/text/corpus.json), of every YAML under layouts/ and assets/rites/,
 of the project's Python sources and docs (the UI strings live there), ASCII, digits, common CJK
 punctuation, and the Big5 level-1 set (5401 common traditional characters) so that a caption
@@ -23,6 +24,8 @@ from fontTools.ttLib import TTCollection
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = ROOT / "assets" / "text" / "seed.txt"   # the bundled copy of shared/seeds/000_…
+# every character of the 17 chapters of 張爾岐's 句讀 (tools/make_yili_chars.py writes it)
+YILI_CHARS = ROOT / "assets" / "text" / "yili-chars.txt"
 DEFAULT_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 FACE = "Noto Serif CJK TC"
 OUT = ROOT / "assets" / "fonts" / "NotoSerifTC-Xiangshe.otf"
@@ -44,6 +47,8 @@ def big5_level1() -> str:
 
 def wanted_chars(seed: Path, extra_big5: bool = True) -> set[str]:
     texts = [seed.read_text(encoding="utf-8")]
+    texts += [line for line in YILI_CHARS.read_text(encoding="utf-8").splitlines()
+              if not line.startswith("#")]
     for folder, pattern in [("layouts", "*.yaml"), ("assets/rites", "*.yaml"), ("viz", "*.py"),
                             ("docs", "*.md"), ("assets/text", "*.json"),
                             ("assets/rites", "*.json")]:   # every bundled rite's corpus.json

@@ -422,6 +422,10 @@ ZHANG_PAGE_RE = re.compile(r"<pb:[^>]*_(\d{3}-\d+[ab])>")
 ZHANG_TAIL = re.compile(r"(自初\S*|此\S*第[一二三四]段\S*)$")   # 張's remark after a heading's name
 
 
+# the line that opens the 記: a lone 記, or 記 with the 記's title and a note (士冠禮: 記冠義(○…)
+ZHANG_JI_RE = re.compile(r"^記([^\s(]{1,3}義)?(?=\(|$)")
+
+
 def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
     """張爾岐's 句讀: the plain text and its sections as judgement runs (see the module doc).
 
@@ -445,7 +449,8 @@ def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
         if not text:
             continue
         start = len(plain)
-        if text == "記":
+        ji_line = bool(ZHANG_JI_RE.match(text))   # 記, or 士冠禮's 記冠義( … )
+        if ji_line:
             in_ji = True
         title = text.split("(")[0] if heading else ""
         if title.startswith("右"):
@@ -472,7 +477,7 @@ def parse_zhang(path: Path, tail_name: str = "") -> tuple[Seed, list[dict]]:
                 labels.append(note)
             else:
                 note = ""
-                labels.append("題" if heading or text == "記" else ("記" if in_ji else "經"))
+                labels.append("題" if heading or ji_line else ("記" if in_ji else "經"))
             plain.append(ch)
         lines.append((start, len(plain)))
     if not pages or pages[0][0] > 0:

@@ -14,9 +14,23 @@ from viz import ASSETS
 
 FONT_PATH = ASSETS / "fonts" / "NotoSerifTC-Xiangshe.otf"
 
-# Characters no font on hand draws, shown as their standard form. 𤣥 is the Qing taboo form of 玄
-# (缺末筆, avoiding 康熙's name 玄燁); showing 玄 keeps the reading and the legend says so.
-SUBSTITUTES: dict[str, str] = {"\U000248e5": "玄"}
+# Characters no face of Noto Serif CJK draws (all 11 such in the 17 chapters of 張爾岐's 句讀,
+# assets/text/yili-chars.txt), shown as their standard form; the legend and `check` say so. 𤣥 is
+# the Qing taboo form of 玄 (缺末筆, avoiding 康熙's name 玄燁), 𦙍 of 胤 (雍正's 胤禛: 書𦙍征 is
+# 胤征); the rest are variant shapes, each read from its place in the text.
+SUBSTITUTES: dict[str, str] = {
+    "\U000248e5": "玄",   # 𤣥 士冠禮 𤣥端, passim
+    "\U0002664d": "胤",   # 𦙍 覲禮注 書𦙍征
+    "\U00020bd7": "咂",   # 𠯗 士昏禮注 用指𠯗醬, 𠯗子闔反
+    "\U00022dec": "擣",   # 𢷬 有司徹注 腶脩𢷬肉之脯; 既夕注 初𢷬之則為粉
+    "\U00023657": "槷",   # 𣙗 士冠禮注 古文闑為𣙗, 魚列反
+    "\U000244f0": "瓜",   # 𤓰 喪服/士喪禮 髽側𤓰反
+    "\U00024f35": "發",   # 𤼵 士冠禮注 母𤼵聲也; 喪服 以𤼵傳者
+    "\U00026d4f": "葬",   # 𦵏 喪服 未𦵏, 既𦵏
+    "\U000270ca": "養",   # 𧃊 有司徹 乃𧃊如儐, 古文𧃊作餕 (艸 over 養)
+    "\U00028f7b": "隸",   # 𨽻 大射儀 𨽻僕人
+    "\U0002b74a": "傳",   # 𫝊 覲禮 四𫝊擯, 𫝊而上
+}
 
 
 @lru_cache(maxsize=4)

@@ -7,10 +7,10 @@ import os
 import sys
 
 from viz.base.errors import InputError
-from viz.cli import coverage, export, live, plate, rite, text, web
+from viz.cli import coverage, export, live, new, plate, rite, text, web
 from viz.cli.options import VALUE_OPTIONS
 
-COMMANDS = (rite, coverage, text, live, plate, export, web)  # the --help order
+COMMANDS = (rite, coverage, text, live, plate, export, web, new)  # the --help order
 
 
 def parser() -> argparse.ArgumentParser:
