@@ -9,10 +9,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WHERE = [*sorted((ROOT / "assets").rglob("*.yaml")), ROOT / "README.md",
          *sorted((ROOT / "docs").glob("*.md"))]
-NOT_DRAWN = re.compile(r"not drawn|draws no\b|is not shown|are not shown")
+NOT_DRAWN = re.compile(r"not drawn|draws no\b|is not shown|are not shown|how [^.;]*held[^.;]* (is|are) not\b")
 # what is drawn now: a note saying otherwise of it is false
 DRAWN_NOW = re.compile(r"draws no 袒|袒/襲|決遂 and 搢|bow 張 or 弛|dress is not drawn \(袒|"
-                       r"not drawn[^.;)]*(袒決遂|纁襦|射爵)|(袒決遂|纁襦|射爵)[^.;(]*not drawn")
+                       r"not drawn[^.;)]*(袒決遂|纁襦|射爵)|(袒決遂|纁襦|射爵)[^.;(]*not drawn|"
+                       r"how (they are|the bows? (is|are)|the arrow is) held[^.;]*(is|are) not|"
+                       r"held[^.;]*is not drawn[^.;]*(執弣|郤左手)|(執弣|郤左手)[^.;]*\) is not\b")
 
 
 def not_drawn_notes() -> list[tuple[str, int, str]]:
@@ -38,3 +40,6 @@ def test_the_check_sees_a_false_note_planted():
     assert DRAWN_NOW.search("the 大夫's dress; the model draws no 袒. Nothing moves.")
     assert DRAWN_NOW.search("- **What is not drawn**: 袒/襲, 決遂 and 搢 (costume states)")
     assert not DRAWN_NOW.search("Dress (朝服; 主人如賔服) is not drawn.")
+    # how a bow is held (issue 26): drawn now, in the left hand, the arrows across the string
+    assert DRAWN_NOW.search("the bows' state is drawn, how they are held\n is not".replace("\n", ""))
+    assert DRAWN_NOW.search("after the bows are taken up); how they are held (郤左手 … 執弣) is not.")

@@ -553,16 +553,17 @@ def test_a_busy_stage_plate_frames_the_hall_large_and_keeps_names_clear(rite, na
         dots = [c for c in plan.prims if isinstance(c, Circle) and c.fill == plate.INK]
         assert dots and all(x <= c.center[0] <= x + w and y <= c.center[1] <= y + h
                             for c in dots)
-        # names (as the real font draws them) over no other name, and over nobody's mark or
-        # facing tick
+        # names (as the real font draws them) over no other name, and over nobody's mark,
+        # facing tick or bow in hand (its limbs: a polyline as wide as a tick)
         texts, clash = _plate_clashes(p)
         assert clash == [], (name, q.number, [(texts[i][0].text, j) for i, j in clash[:5]])
         names = [_drawn_box(t, ly.camera) for ly in p.layers if ly.name.endswith("people")
                  for t in ly.prims if isinstance(t, Text) and t.bg is None]
-        ticks = [(min(a[0], b[0]) - 1, min(a[1], b[1]) - 1, max(a[0], b[0]) + 1,
-                  max(a[1], b[1]) + 1) for ly in p.layers if ly.name.endswith("people")
+        ticks = [(min(a[0] for a in t.points) - 1, min(a[1] for a in t.points) - 1,
+                  max(a[0] for a in t.points) + 1, max(a[1] for a in t.points) + 1)
+                 for ly in p.layers if ly.name.endswith("people")
                  for t in ly.prims if isinstance(t, Line) and t.color == plate.INK
-                 and t.width == 2.0 for a, b in [t.points]]
+                 and t.width == 2.0]
         assert len(ticks) > 20
         assert labels.overlaps(names, ticks, slack=1.0) == []
 

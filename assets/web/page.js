@@ -616,9 +616,27 @@ function drawHeld(cam, f, a, held) { // zoomed in, or selected: what he holds na
   const k = cam.scale, size = Math.round(Math.min(Math.max(0.9 * k, 10), 13));
   drawText(cam, f.x[a] + tokenRadius(k) * 1.2, f.y[a], heldText(held), size, "rgb(60,40,20)", "w", { bg: "rgb(252,240,200)", border: "rgb(150,120,60)" });
 }
-function heldGlyphs(cam, x, y, facing, r, held) { // scene.held_glyphs: behind him, side by side
+function heldBow(cam, x, y, fx, fy, r, u, strung, n) { // dress.held_bow: in his left hand, the arrows across the string
+  const lx = -fy, ly = fx, reach = 1.05 * r + 3 * u, gx = x + lx * reach + fx * 0.45 * r, gy = y + ly * reach + fy * 0.45 * r;
+  const at = (t, s) => [cam.sx(gx + fx * 5 * u * t + lx * s), cam.sy(gy + fy * 5 * u * t + ly * s)];
+  const poly = (pts, w) => { g.strokeStyle = PROP_INK; g.lineWidth = w; g.beginPath(); pts.forEach(([X, Y], q) => q ? g.lineTo(X, Y) : g.moveTo(X, Y)); g.stroke(); };
+  const ts = [-1, -0.6, -0.3, 0, 0.3, 0.6, 1]; n = Math.max(0, Math.min(n, 4));
+  if (strung) {
+    poly(ts.map(t => at(t, 2.2 * u * (1 - t * t))), 2); poly([at(-1, 0), at(1, 0)], 1);
+    for (let m = 0; m < n; m++) { const s = (m - (n - 1) / 2) * 1.3 * u; poly([[cam.sx(gx + fx * s - lx * 2.5 * u), cam.sy(gy + fy * s - ly * 2.5 * u)], [cam.sx(gx + fx * s + lx * 4 * u), cam.sy(gy + fy * s + ly * 4 * u)]], 1.2); }
+  } else {
+    poly(ts.map(t => at(t, -0.9 * u * (1 - t * t) + 0.8 * u * t * t)), 2);
+    for (let m = 0; m < n; m++) { const s = (m - (n - 1) / 2) * 0.9 * u + 1.4 * u; poly([at(-0.9, s), at(0.9, s)], 1); }
+  }
+}
+function heldGlyphs(cam, x, y, facing, r, held) { // scene.held_glyphs: a bow at his left, the rest behind him, side by side
   const k = cam.scale, [fx, fy] = facingVec(facing);
   const u = ui / k, bx = x - fx * (r + 5 * u), by = y - fy * (r + 5 * u);
+  const bows = ["弓", "弛弓"].filter(n => held.has(n));
+  if (bows.length === 1 && held.get(bows[0]) === 1) { // one bow: his own, in hand
+    heldBow(cam, x, y, fx, fy, r, u, bows[0] === "弓", held.get("矢") || 0);
+    held = new Map([...held].filter(([n]) => n !== bows[0] && n !== "矢"));
+  }
   const items = []; for (const [n, c] of held) for (let q = 0; q < (n === "矢" ? Math.min(c, 4) : 1); q++) items.push(n);
   items.forEach((n, m) => {
     const off = (m - (items.length - 1) / 2) * 5 * u, gx = bx - fy * off, gy = by + fx * off;

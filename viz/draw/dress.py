@@ -7,7 +7,8 @@ thumb-ring (a 大夫's 袒, 記 袒纁襦 — 注 不肉袒 — a red patch: the
 under-jacket, not the skin), a small gold ring at the right hand; 遂, the leather arm-guard, a dark band along the
 left forearm, ahead of the shoulder; the 扑 in the belt, a stick slanting across his back. A bow
 held is drawn strung (張: an arc with its string) or unstrung (弛: a flat reversed curve, no
-string).
+string); a person's own bow in his left hand, at his left side, with the arrows he holds across
+its string (held_bow).
 """
 from __future__ import annotations
 
@@ -98,3 +99,57 @@ def plate_dot(frame, i: int, sx: float, sy: float, ink) -> Circle | None:
     if not worn(frame, i)[0]:
         return None
     return Circle((sx, sy), 3.3, SKIN, ink, 1.3, screen=True)
+
+
+def held_bow(x: float, y: float, fx: float, fy: float, r: float, u: float, strung: bool,
+             arrows: int, ink=INK, screen: bool = False) -> list[Primitive]:
+    """A bow as held, at his left (疏 on 搢三而挾一个: 插於帶右者以其左手執弓; 左執弣): the bow
+    upright in the left hand, flattened onto the ground, its limbs along his facing, the back
+    outward and the string toward him. Strung (張), an arc with its string and the arrows held
+    across the string (挾: 注 方持弦矢曰挾), as many as he holds (up to four); unstrung (弛: 郤左手右
+    加弛弓於其上遂以執弣), the limbs bent the other way with no string, the arrows along it (兼諸弦弣).
+    (x, y) his centre, (fx, fy) his facing as a unit vector, r his radius, u the length of a px,
+    all in 尺 with y north; with screen=True all in screen px with y down (a plate's dots)."""
+    lx, ly = (fy, -fx) if screen else (-fy, fx)  # his left (y down mirrors the turn)
+    reach = 1.05 * r + 3.0 * u  # beyond the 遂 on the forearm
+    gx, gy = x + lx * reach + fx * 0.45 * r, y + ly * reach + fy * 0.45 * r  # the grip (弣)
+    half, bulge = 5.0 * u, 2.2 * u
+
+    def at(t: float, side: float) -> tuple[float, float]:
+        return (gx + fx * half * t + lx * side, gy + fy * half * t + ly * side)
+
+    ts = (-1.0, -0.6, -0.3, 0.0, 0.3, 0.6, 1.0)
+    out: list[Primitive] = []
+    n = max(0, min(int(arrows), 4))
+    if strung:
+        out.append(Line(tuple(at(t, bulge * (1 - t * t)) for t in ts), ink, 2.0, screen=screen))
+        out.append(Line((at(-1, 0), at(1, 0)), ink, 1.0, screen=screen))
+        for m in range(n):  # across the string, nocked near the grip
+            s = (m - (n - 1) / 2) * 1.3 * u
+            p0 = (gx + fx * s - lx * 2.5 * u, gy + fy * s - ly * 2.5 * u)
+            p1 = (gx + fx * s + lx * 4.0 * u, gy + fy * s + ly * 4.0 * u)
+            out.append(Line((p0, p1), ink, 1.2, screen=screen))
+    else:
+        out.append(Line(tuple(at(t, -0.9 * u * (1 - t * t) + 0.8 * u * t * t) for t in ts), ink,
+                        2.0, screen=screen))
+        for m in range(n):  # laid along it (兼諸弦弣)
+            s = (m - (n - 1) / 2) * 0.9 * u + 1.4 * u
+            out.append(Line((at(-0.9, s), at(0.9, s)), ink, 1.0, screen=screen))
+    return out
+
+
+def held_bow_state(timeline, frame, i: int) -> str:
+    """張 or 弛 when actor i holds one bow (his own, in his left hand), else "" (none, or a
+    有司 carrying two)."""
+    bows = [pid for pid in frame.holding[i]
+            if timeline.prop_index.get(pid) is not None
+            and timeline.props[timeline.prop_index[pid]].name.endswith("弓")]
+    if len(bows) != 1:
+        return ""
+    return bow_state(timeline, frame, bows[0]) or "張"
+
+
+def arrows_held(timeline, frame, i: int) -> int:
+    """How many arrows (矢) actor i holds."""
+    return sum(1 for pid in frame.holding[i] if timeline.prop_index.get(pid) is not None
+               and timeline.props[timeline.prop_index[pid]].name.endswith("矢"))

@@ -517,6 +517,14 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
                         or Circle((sx, sy), 2.6, INK, None, screen=True))
         tip = (sx + dx * tick, sy + dy * tick)
         dots.append(Line(((sx, sy), tip), INK, 2.0, screen=True))
+        bow = dress.held_bow_state(tl, frame, i)
+        if bow:  # his bow in his left hand, the arrows across its string (執弓, 挾矢)
+            drawn = dress.held_bow(sx, sy, dx, dy, 2.6, 0.13 * px, strung=bow == "張",
+                                   arrows=dress.arrows_held(tl, frame, i), ink=INK, screen=True)
+            dots += drawn
+            pts = [p for d in drawn for p in d.points]
+            marks.append((min(p[0] for p in pts) - 1, min(p[1] for p in pts) - 1,
+                          max(p[0] for p in pts) + 1, max(p[1] for p in pts) + 1))
         marks.append(labels.circle_box(sx, sy, 3.5))
         marks.append((min(sx, tip[0]) - 1.5, min(sy, tip[1]) - 1.5, max(sx, tip[0]) + 1.5,
                       max(sy, tip[1]) + 1.5))

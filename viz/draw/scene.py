@@ -1021,14 +1021,21 @@ def prop_glyph(x: float, y: float, name: str, k: float, ui: float = 1.0,
 
 def held_glyphs(x: float, y: float, facing: float, r: float, held: dict[str, int], k: float,
                 ui: float) -> list[Primitive]:
-    """What a person holds as small objects behind him (away from his nose), side by side: a
-    bow, one arrow a 矢 held (up to four), a cup …"""
+    """What a person holds as small objects: a bow in his left hand, at his left side, the
+    arrows he holds across its string (dress.held_bow: 執弓, 挾矢; unstrung, along it); anything
+    else behind him (away from his nose), side by side: one arrow a 矢 held without a bow (up
+    to four), a cup …"""
     u = ui / max(k, 1e-6)
     fx, fy = facing_vector(facing)
     bx, by = x - fx * (r + 5 * u), y - fy * (r + 5 * u)
+    out: list[Primitive] = []
+    bows = [name for name in ("弓", "弛弓") if name in held]
+    bow = bows[0] if len(bows) == 1 and held[bows[0]] == 1 else None  # one bow: his own, in hand
+    if bow is not None:  # (a 有司 carrying a 耦's two bows keeps them behind him)
+        out += dress.held_bow(x, y, fx, fy, r, u, strung=bow == "弓", arrows=held.get("矢", 0))
+        held = {name: n for name, n in held.items() if name not in (bow, "矢")}
     items = [name for name, n in held.items() for _ in range(min(n, 4) if name == "矢" else 1)]
     px, py = -fy, fx
-    out: list[Primitive] = []
     step = 5.0 * u
     for m, name in enumerate(items):
         off = (m - (len(items) - 1) / 2) * step
