@@ -238,7 +238,13 @@ def test_a_cue_sheet_says_what_he_wears(rite):
     first = next(c for c in cs if c.clause_id == "17.02")
     assert first.dress == "袒決遂" and first.dress_from == ""
     md = sheets.to_markdown(tl, a, cs)
-    assert "- does: 服 袒決遂" in md and "／ 袒決遂" in md
+    assert "- 所爲：服 袒決遂" in md and "／ 袒決遂" in md  # the 中文 sheet (the default)
+    from viz.base import lang
+    lang.use("en")
+    try:
+        assert "- does: wears 袒決遂" in sheets.to_markdown(tl, a, cs)
+    finally:
+        lang.use(None)
     assert ",dress\n" in sheets.to_csv(tl, cs[:1])
     loser = next(i for i, x in enumerate(tl.actors) if x.id == "xiashe1")
     lc = [c for c in sheets.cues(tl, rite.layout, rite.corpus, loser) if "弛弓" in c.dress]
