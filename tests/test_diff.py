@@ -17,8 +17,8 @@ from viz.query.diff import PLACE_EPS, diff, format_table, groups, route_distance
 
 SECTION = "sections/14-立司正.yaml"
 # 戒賔 … 誘射 (01–17) of the bundled rite: the 司正 (14) and the first shooting (17, where the 物
-# and the 乏 are used), 488 steps, compiled in seconds rather than the whole rite's minute
-STEPS = 488
+# and the 乏 are used), 490 steps, compiled in seconds rather than the whole rite's minute
+STEPS = 490
 SMALL_STEPS = 55  # 戒賔 … 迎賔 (01–05)
 
 
