@@ -148,7 +148,7 @@ def marks(timeline, frame, layout, camera, body, ui: float = 1.0
     for a, b in misses:
         out.append(Line((a, b), MISS_INK, 1.5 * ui, screen=True))
     for x, y, rr in rings:
-        out.append(Circle((x, y), rr, None, UNSCORED_INK, 1.5, screen=True))
+        out.append(Circle((x, y), rr, HIT_RIM, UNSCORED_INK, 1.5, screen=True))
     for x, y, rr in hits:
         out.append(Circle((x, y), rr, HIT_INK, HIT_RIM, 1.0, screen=True))
     info["hits"], info["misses"], info["unscored"] = hits, misses, rings
