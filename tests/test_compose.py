@@ -59,8 +59,8 @@ def test_the_composer_imports_no_pygame():
 def test_a_frame_is_plan_people_inset_overlay_hud_in_that_order():
     comp = compose(model(), View(), SIZE, 6.25)
     assert [la.name for la in comp.layers] == [
-        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud.panel",
-        "hud.bar", "hud"]
+        "plan", "people", "inset.frame", "inset.plan", "inset.shots", "inset.people", "overlay",
+        "hud.panel", "hud.bar", "hud"]
     mbox = hud.areas(SIZE)["map"]
     assert layer(comp, "plan").clip == layer(comp, "people").clip == mbox
     ibox = comp.framing.inset_box

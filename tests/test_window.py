@@ -489,8 +489,8 @@ def test_view_defaults_draw_as_before(app):
     v = View()
     assert v.selected is None and not v.ghosts and v.compare is None
     assert [la.name for la in compose(app.model, v, SIZE, 7.0).layers] == [
-        "plan", "people", "inset.frame", "inset.plan", "inset.people", "overlay", "hud.panel",
-        "hud.bar", "hud"]
+        "plan", "people", "inset.frame", "inset.plan", "inset.shots", "inset.people", "overlay",
+        "hud.panel", "hud.bar", "hud"]
 
 
 # ---------------------------------------------------------------- the bundled rite, live

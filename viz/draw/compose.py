@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from viz.draw import ghosts, hud, scene, things
+from viz.draw import inset as range_inset
 from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
 from viz.draw.hud import Hits, HudState, areas
@@ -477,13 +478,24 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
         iseen = _in_view(frame, icam, body, INSET_REACH)
         io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected,
                           marks.thing)
+        # the arrows lying where they were shot are drawn as hits and misses (inset.shots),
+        # not as a heap of arrows and ×N counts over the 侯
+        ishot = iseen
+        iseen = range_inset.without(iseen, range_inset.lying(tl, iseen))
         ilying, iobjects = scene.set_down_objects(tl, iseen, io)
         layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
-                           lambda: _plan(model, icam, False, hide) + iobjects, hide, ilying)]
+                           lambda: _plan(model, icam, False, hide, fa_note=False) + iobjects,
+                           hide, ilying)]
         layers += marks.layers("inset.", body, icam)
+        sprims, sinfo = range_inset.marks(tl, ishot, model.layout, icam, body, ui)
+        avoid = [range_inset.counts_box(body, sinfo["counts"], ui)] if sinfo["counts"] else []
+        tok = scene.token_radius(io) * icam.scale * range_inset.NOSE
+        fprims, _ = range_inset.fa_name(model.layout, icam, iseen, body, tok, ui, avoid)
+        if sprims or fprims:
+            layers.append(Layer("inset.shots", body, icam, tuple(sprims + fprims)))
         layers.append(Layer("inset.people", body, icam, tuple(_people(model, iseen, io))))
         layers += marks.rings("inset.", body, icam)
     layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
@@ -775,9 +787,10 @@ def _static(model: Model, name: str, clip: Box, camera: Camera,
 
 
 def _plan(model: Model, camera: Camera, places: bool,
-          hide: frozenset = frozenset(), ui: float | None = None) -> list[Primitive]:
+          hide: frozenset = frozenset(), ui: float | None = None,
+          fa_note: bool = True) -> list[Primitive]:
     lay = things.shown(model.layout, hide)
-    return (scene.features(lay) + scene.range_marks(lay, camera.breaks)
+    return (scene.features(lay) + scene.range_marks(lay, camera.breaks, fa_note)
             + scene.place_labels(lay, camera.scale, places, ui))
 
 

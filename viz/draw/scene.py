@@ -78,6 +78,7 @@ HOU_LABELS = ("中", "上个", "躬", "下个", "侯（立面，倒置北）")
 RANGE_NOTE = "侯道五十弓 = {dist:.0f} 尺 ≈ {m:.0f} m · 此略 {cut:.0f} 尺"
 BREAK_NOTE = "略 {cut:.0f} 尺"
 FA_NOTE = "乏：侯北 {north:.0f} 尺，西 {west:.0f} 尺"
+SHOT_COUNTS = "獲 {hit} / 不中 {miss}"  # the range inset's counts (viz/draw/inset.py)
 SCALE_NOTE = "{chi:g} 尺 ≈ {m:.1f} m"
 NORTH = "北"
 HELD_SEP = "·"
@@ -106,7 +107,7 @@ def literal(template: str) -> str:
 
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     *BOW_WORDS.values(), POSTURES[BOW_HANDS], *HOU_LABELS, RANGE_NOTE, BREAK_NOTE, FA_NOTE,
-    SCALE_NOTE, NORTH, HELD_SEP, SPEECH, GROUP_NOTE, PAIRS_NOTE, MANY_NOTE, NUMERALS)) + (
+    SHOT_COUNTS, SCALE_NOTE, NORTH, HELD_SEP, SPEECH, GROUP_NOTE, PAIRS_NOTE, MANY_NOTE, NUMERALS)) + (
     "×0123456789.-",)
 
 # The 侯 of a 鄉射 at 50 弓 (鄭, after 考工記 梓人): 中 10 尺 square, 躬 20 wide, 上个 40, 下个 30;
@@ -197,6 +198,27 @@ def _feature_label_at(f) -> tuple[tuple[float, float], str]:
     return (float(c[0]), float(c[1])), "c"
 
 
+def hou_face(layout) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1) in 尺 the 侯 is drawn in: its face's bands as the layout draws
+    them (target, target_center) with its line, or, for a layout giving only the line, the
+    face hou_elevation lays flat north of it; None without a 侯."""
+    boxes = []
+    for f in layout.features:
+        if not f.kind.startswith("target"):
+            continue
+        pts = _pts(f.points)
+        if f.kind == "target" and len(pts) <= 2:  # drawn by hou_elevation
+            cx = sum(p[0] for p in pts) / len(pts)
+            y0 = sum(p[1] for p in pts) / len(pts)
+            half = max(w for _, w, _ in HOU_BANDS) / 2
+            pts = [(cx - half, y0), (cx + half, y0 + sum(h for _, _, h in HOU_BANDS))]
+        boxes += pts
+    if not boxes:
+        return None
+    xs, ys = [p[0] for p in boxes], [p[1] for p in boxes]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def hou_elevation(pts: tuple[tuple[float, float], ...]) -> list[Primitive]:
     """The 侯 face, laid flat north of its line, bands centred on the line's middle."""
     cx = sum(p[0] for p in pts) / len(pts)
@@ -272,9 +294,10 @@ def _court_south(layout) -> float | None:
     return min(ys) if ys else None
 
 
-def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
+def range_marks(layout, breaks: tuple[Break, ...], fa_note: bool = True) -> list[Primitive]:
     """The line of flight from the 物 to the 侯 with its true length, and zig-zag break symbols
-    where the drawing leaves out part of the range."""
+    where the drawing leaves out part of the range; fa_note: the 乏's name beside it (the
+    window's inset places it itself, clear of whoever stands there)."""
     hou, fa, wu = _place(layout, "侯"), _place(layout, "乏"), _place(layout, "物間")
     wu = wu or _place(layout, "右物")
     out: list[Primitive] = []
@@ -297,7 +320,7 @@ def range_marks(layout, breaks: tuple[Break, ...]) -> list[Primitive]:
         text = (RANGE_NOTE.format(dist=dist, m=dist * chi_m, cut=b.length) if k == 0
                 else BREAK_NOTE.format(cut=b.length))
         out.append(Text((hou[0], mid), text, 10, col, "c"))
-    if fa is not None:
+    if fa is not None and fa_note:
         out.append(Text((fa[0] - 3.5, fa[1] - 2.5),
                         FA_NOTE.format(north=fa[1] - hou[1], west=hou[0] - fa[0]), 10, LABEL, "nw"))
     return out
