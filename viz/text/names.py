@@ -44,21 +44,17 @@ def pick(text: str, names: Sequence[str], what: str = "stage",
              if want and (normalize(nm) == want or (also and normalize(also[i]) == want))]
     if exact:
         return exact
-    starts = [i for i, nm in enumerate(names) if want and normalize(nm).startswith(want)]
-    if len(starts) == 1:
-        return starts
-    if starts:
-        raise UnknownName(f"{text!r} begins {len(starts)} {what}s: "
-                         f"{'、'.join(f'{i + 1} {names[i]}' for i in starts)}; say which (or its "
-                         f"number)")
-    # as the window's type-ahead finds it: a name holding the words (射 → the shooting stages)
-    inside = [i for i, nm in enumerate(names) if want and want in normalize(nm)]
-    if len(inside) == 1:
-        return inside
-    if inside:
-        raise UnknownName(f"{text!r} is in {len(inside)} {what} names: "
-                         f"{'、'.join(f'{i + 1} {names[i]}' for i in inside)}; say which (or its "
-                         f"number)")
+    # a name beginning with the words, then (as the window's type-ahead finds it) a name
+    # holding them (射 → the shooting stages): one is taken, several are listed
+    for matches, says in ((lambda nm: nm.startswith(want), "begins {n} {what}s"),
+                          (lambda nm: want in nm, "is in {n} {what} names")):
+        found = [i for i, nm in enumerate(names) if want and matches(normalize(nm))]
+        if len(found) == 1:
+            return found
+        if found:
+            raise UnknownName(f"{text!r} {says.format(n=len(found), what=what)}: "
+                             f"{'、'.join(f'{i + 1} {names[i]}' for i in found)}; say which (or "
+                             f"its number)")
     near = nearest(want, names)
     guess = f"; did you mean {near[0] + 1} {names[near[0]]}?" if near else ""
     raise UnknownName(f"no {what} named {text!r}{guess} Expected a number from 1 to "
