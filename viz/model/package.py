@@ -10,6 +10,7 @@ Reads only these keys; the manifest's other keys are read, and checked, by viz.m
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -117,7 +118,8 @@ def find(spec: str) -> Package:
     if is_dir(p) and is_file(p / MANIFEST) or is_file(p):
         return of_script(p)
     known = ", ".join(f"{pkg.name} ({pkg.folder_name})" for pkg in bundled())
-    where = "no rite folder (no manifest.yaml in it)" if is_dir(p) else "no such file"
+    where = ("no rite folder (no manifest.yaml in it)" if is_dir(p) else
+             "not a regular file (a FIFO, device or socket)" if os.path.exists(p) else "no such file")
     raise InputError(Problem(Loc("--rite", 1, 1),
                              f"{spec!r} is no bundled rite and {where}; expected one of: "
                              f"{known}, or a rite folder or its manifest.yaml"))
