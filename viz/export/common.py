@@ -7,6 +7,7 @@ any is written), and the bundled font that HTML pages name.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -153,17 +154,46 @@ def _existing_base(paths: Sequence[Path]) -> Path:
 
 def _move_in(stage: Path, dest: Path, overwrite: bool) -> None:
     """Rename what `stage` holds into `dest`: a folder dest lacks in one rename, one it has
-    entry by entry; a file by fileio's rules (never over a file unless overwrite)."""
+    entry by entry; a file by fileio's rules (never over a file unless overwrite). Moving into a
+    folder that exists is many renames: if one fails, those already made are undone (each file
+    replaced is kept in the stage until all are in), so a failure leaves the targets as they were."""
+    undo: list[tuple[Path, Path | None]] = []  # (target placed, the old file kept, or None)
+    try:
+        _move_entries(stage, dest, overwrite, undo, stage / ".replaced")
+    except BaseException:
+        for target, old in reversed(undo):
+            with contextlib.suppress(OSError):
+                if old is None:
+                    (shutil.rmtree if target.is_dir() and not target.is_symlink() else os.unlink)(target)
+                else:
+                    os.replace(old, target)
+        raise
+
+
+def _move_entries(stage: Path, dest: Path, overwrite: bool,
+                  undo: list[tuple[Path, Path | None]], keep: Path) -> None:
     for entry in sorted(stage.iterdir()):
+        if entry == keep:
+            continue
         target = dest / entry.name
         try:
             if not os.path.lexists(target):
                 os.rename(entry, target)
+                undo.append((target, None))
             elif entry.is_dir() and target.is_dir() and not target.is_symlink():
-                _move_in(entry, target, overwrite)
+                _move_entries(entry, target, overwrite, undo, keep)
             elif entry.is_dir():
                 raise OutputError(f"cannot write in {target}: it is not a folder")
             else:
+                if not overwrite:
+                    raise FileExistsError(target)
+                keep.mkdir(exist_ok=True)
+                old = Path(tempfile.mkdtemp(dir=keep)) / entry.name
+                try:  # the old file, kept until every file is in
+                    os.link(target, old)
+                except OSError:  # a file system without hard links
+                    shutil.copy2(target, old)
+                undo.append((target, old))
                 _put_in_place(entry, target, overwrite)
         except FileExistsError:
             raise RefuseOverwrite(f"{target} exists; pass --force to replace it") from None
