@@ -109,6 +109,23 @@ def pytest_collection_modifyitems(config, items):
     check_last(config, items)
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """Under pytest-xdist, the every-module check is joined over the workers (tests/tiers.py)."""
+    import tiers
+
+    if hasattr(session.config, "workeroutput"):
+        tiers.worker_done(session.config)
+    else:
+        tiers.controller_check(session)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    import tiers
+
+    tiers.node_down(node)
+
+
 # The first sections of the bundled rite follow on from each other with no gap (戒賔 has the
 # setup), and these pattern files name only the cast and props those sections bring in.
 FIRST_SECTIONS = ("01", "02", "03", "04", "05")

@@ -56,6 +56,16 @@ def test_state_after_text_is_the_end_of_the_citing_step(capsys):
     assert json.loads(out2)["t"] == s["t"]
 
 
+def test_after_text_reads_on_past_a_note_inside_the_clause(capsys):
+    # 26.11 卒北面搢三挾一个 (注 亦於三耦為之位) 揖退: the words run over the 注, as a reader reads them
+    code, out, _ = run(capsys, "state", "--after", "挾一个揖退", "--json")
+    assert code == 0, out
+    s = json.loads(out)
+    assert s["step"]["clause"]["id"] == "26.11" and s["step"]["t1"] == s["t"]
+    code, whole, _ = run(capsys, "state", "--after", "卒北面搢三挾一个揖退", "--json")
+    assert json.loads(whole)["t"] == s["t"]
+
+
 def test_a_stage_may_be_named_by_its_beginning(capsys):
     code, out, _ = run(capsys, "state", "--stage", "初射", "--json")
     assert code == 0 and json.loads(out)["stage"]["name"] == "初射獲而未釋獲"

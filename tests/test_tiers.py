@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
-from tiers import ROOT, viz_modules
+from tiers import ROOT, message, missing, viz_modules
 
 
 def test_the_tests_import_every_module_of_viz():
@@ -14,17 +14,25 @@ def test_the_tests_import_every_module_of_viz():
     a quick test that uses it (or, if nothing uses it, to be deleted)."""
     modules = viz_modules()
     assert len(modules) > 80 and "viz.model.rite" in modules and "viz.cli.main" in modules
-    missing = [m for m in modules if m not in sys.modules]
-    assert missing == [], f"no test of this run imports {', '.join(missing)}"
+    absent = missing(sys.modules)
+    assert absent == [], message(absent)
+
+
+def test_the_joined_check_names_a_module_no_worker_imported():
+    """The parallel form of the check (tests/tiers.py) fails on a module no worker imported."""
+    everything = viz_modules()
+    assert missing(everything) == []
+    assert missing([m for m in everything if m != "viz.model.rite"]) == ["viz.model.rite"]
+    assert "viz.model.rite" in message(["viz.model.rite"])
 
 
 def test_quick_runs_pytest_without_the_slow_tests_and_nothing_else_changes():
     spec = importlib.util.spec_from_file_location("dev", ROOT / "tools" / "dev.py")
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
-    assert dev.pytest_args([]) == []
+    assert dev.pytest_args([]) == ["-n", "auto"]  # the whole folder, on every core
     assert dev.pytest_args(["-k", "yamlsrc", "-x"]) == ["-k", "yamlsrc", "-x"]
-    assert dev.pytest_args(["--quick"]) == ["-m", "not slow"]
+    assert dev.pytest_args(["--quick"]) == ["-m", "not slow", "-n", "auto"]
     assert dev.pytest_args(["-x", "--quick", "tests/test_app.py"]) == [
         "-m", "not slow", "-x", "tests/test_app.py"]
     assert "--quick" in dev.USAGE and "--quick" in dev.__doc__

@@ -2,7 +2,11 @@
 every test; `python3 tools/dev.py test --quick` leaves out those marked `slow` (pytest's
 `-m "not slow"`: whole-rite sweeps, every scenario, hypothesis at its full count), and must still
 import every module of viz/. tests/test_tiers.py checks that, last in a run of the whole folder;
-conftest.py's pytest_collection_modifyitems calls check_last to put it there."""
+conftest.py's pytest_collection_modifyitems calls check_last to put it there.
+
+Run in parallel (pytest-xdist's `-n`, as tools/dev.py runs the whole folder), no worker sees what
+the others imported, so the check leaves the workers: each sends the viz modules it imported, and
+the controller joins them and fails the run, with the same message, if one is missing."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,7 +39,57 @@ def check_last(config: pytest.Config, items: list[pytest.Item]) -> None:
     items[:] = [i for i in items if i.name != CHECK]
     collected = {Path(str(i.path)).resolve() for i in items}
     whole = set(TESTS.glob("test_*.py")) - {Path(str(at[0].path)).resolve()} <= collected
-    if whole and not config.getoption("keyword"):
+    whole = whole and not config.getoption("keyword")
+    worker = getattr(config, "workeroutput", None)
+    if worker is not None:  # in parallel: the controller checks (see the module's docstring)
+        worker["tiers_whole"] = whole
+        config.hook.pytest_deselected(items=at)
+    elif whole:
         items.extend(at)
     else:
         config.hook.pytest_deselected(items=at)
+
+
+def missing(imported) -> list[str]:
+    """The modules of viz/ not among `imported` (module names)."""
+    seen = set(imported)
+    return [m for m in viz_modules() if m not in seen]
+
+
+def message(absent: list[str]) -> str:
+    return f"no test of this run imports {', '.join(absent)}"
+
+
+def worker_done(config: pytest.Config) -> None:
+    """In a worker, at its session's end: what its tests imported, for the controller."""
+    import sys
+
+    config.workeroutput["viz_modules"] = sorted(m for m in sys.modules if m.split(".")[0] == "viz")
+
+
+def node_down(node) -> None:
+    """In the controller, as each worker ends: join what it imported."""
+    out = getattr(node, "workeroutput", {})
+    state = node.config.stash.setdefault(JOINED, {"modules": set(), "whole": [], "nodes": 0})
+    state["modules"].update(out.get("viz_modules", ()))
+    state["whole"].append(out.get("tiers_whole", False))
+    state["nodes"] += 1
+
+
+def controller_check(session: pytest.Session) -> None:
+    """In the controller, at the end: fail the run if a whole-folder run left a module unimported."""
+    state = session.config.stash.get(JOINED, None)
+    if not state or not state["whole"] or not all(state["whole"]):
+        return
+    absent = missing(state["modules"])
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if absent:
+        if reporter is not None:
+            reporter.write_sep("=", f"{CHECK} (joined over {state['nodes']} workers) FAILED", red=True)
+            reporter.write_line(message(absent))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter is not None:
+        reporter.write_line(f"{CHECK}: every module of viz/ imported ({state['nodes']} workers joined)")
+
+
+JOINED = pytest.StashKey[dict]()

@@ -164,12 +164,28 @@ function findAll(q) {
   while (i >= 0) { out.push(CP[i]); i = TX.folded.indexOf(key, i + 1); }
   return out;
 }
+let MAIN = null; // the 經 and 記 read on past the 注 between, and each character's offset
+function findReadOn(q) { // text.corpus.Corpus.find_read_on, ported: [first, last] offsets
+  const key = [...normalize(q)], out = [];
+  if (!key.length || !TX.main || !TX.folded) return out;
+  if (!MAIN) {
+    const cps = [...TX.folded], chars = [], offs = [];
+    for (const [a, b] of TX.main) for (let k = a; k < b; k++) { chars.push(cps[k]); offs.push(k); }
+    MAIN = { chars, offs };
+  }
+  const T = MAIN.chars, n = key.length;
+  for (let i = 0; i + n <= T.length; i++) {
+    let k = 0; while (k < n && T[i + k] === key[k]) k++;
+    if (k === n) out.push([MAIN.offs[i], MAIN.offs[i + n - 1]]);
+  }
+  return out;
+}
 function stepAfter(text) { // query.state.step_after, ported
-  const hits = findAll(text);
-  if (!hits.length) throw new Error(JSON.stringify(text) + " does not occur in the text");
   const n = [...text].length; // offsets count characters as Python does
-  for (const h of hits) {
-    const last = h + n - 1;
+  let hits = findAll(text).map(h => [h, h + n - 1]);
+  if (!hits.length) hits = findReadOn(text);
+  if (!hits.length) throw new Error(JSON.stringify(text) + " does not occur in the text");
+  for (const [, last] of hits) {
     const c = clauseAt(last);
     const sels = [[], [], []];
     D.steps.forEach((s, k) => {

@@ -144,7 +144,8 @@ def _text(timeline, corpus) -> dict:
             "clauses": [{"id": c.id, "section": c.section, "kind": c.kind, "start": c.start,
                          "end": c.end, "text": c.punct or c.text, "notes": list(c.notes)}
                         for c in corpus.clauses],
-            "folded": corpus.folded, "variants": table, "steps": steps}
+            "folded": corpus.folded, "variants": table, "steps": steps,
+            "main": [[r.start, r.end] for r in corpus.runs if r.kind in ("經", "記")]}
 
 
 def page_data(compiled, title: str) -> dict:

@@ -27,15 +27,14 @@ def step_after(timeline: Timeline, corpus, text: str) -> int:
     the last to end; if none holds that character, of those saying its clause; so 答再拜 is
     found where a scripted section has it, not where an unscripted one has it first, and a
     clause's moment comes before the moves its step goes on to (反位 …)."""
-    hits = corpus.find(text)
+    hits = [(h, h + len(text) - 1) for h in corpus.find(text)] or corpus.find_read_on(text)
     if not hits:
         raise QueryError(f"{text!r} does not occur in the text (variants count as equal)")
     steps = timeline.steps
     spans = np.array([s.span for s in steps], float).reshape(-1, 2)
     said = np.array([s.said for s in steps], bool)
     t1 = np.array([s.t1 for s in steps], float)
-    for h in hits:
-        last = h + len(text) - 1
+    for _, last in hits:
         holds = (spans[:, 0] <= last) & (last < spans[:, 1])
         c = corpus.clause_at(last)
         within = ((spans[:, 0] < c.end) & (spans[:, 1] > c.start)) if c is not None else holds
@@ -43,7 +42,7 @@ def step_after(timeline: Timeline, corpus, text: str) -> int:
             if sel.any():
                 i = np.nonzero(sel)[0]
                 return int(i[np.argmax(t1[i])])
-    last = hits[0] + len(text) - 1
+    last = hits[0][1]
     sec = next((s.name for s in corpus.sections if s.start <= last < s.end), "front matter")
     where = f"section {sec}, page {corpus.page_at(last)}"
     if len(hits) > 1:

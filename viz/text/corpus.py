@@ -103,6 +103,28 @@ class Corpus:
         return out
 
     @cached_property
+    def _main_text(self) -> tuple[str, tuple[int, ...]]:
+        """The folded 經 and 記 with the commentary (注, 記注, 引, 按) left out, and each
+        character's offset in plain."""
+        parts, offsets = [], []
+        for r in self.runs:
+            if r.kind in ("經", "記"):
+                parts.append(self.folded[r.start:r.end])
+                offsets.extend(range(r.start, r.end))
+        return "".join(parts), tuple(offsets)
+
+    def find_read_on(self, query: str) -> list[tuple[int, int]]:
+        """Where the folded query occurs in the 經 or 記 read on past the 注 between (挾一个揖退
+        runs over 注 亦於三耦為之位): each occurrence's first and last offsets in plain."""
+        key = normalize(query)
+        text, offsets = self._main_text
+        out, i = [], text.find(key) if key else -1
+        while i >= 0:
+            out.append((offsets[i], offsets[i + len(key) - 1]))
+            i = text.find(key, i + 1)
+        return out
+
+    @cached_property
     def _run_starts(self) -> tuple[int, ...]:
         return tuple(r.start for r in self.runs)
 
