@@ -149,6 +149,12 @@ def test_deep_links_and_keys(browser, folder):
     d, path = _rite("鄉射禮", folder)
     tl = d.timeline
     first = next(s for s in tl.stages if s.name.startswith("初射"))
+    page, seen = _open(browser, path, "#stage=三射")  # four stages begin so: listed, as the CLI does
+    said = page.evaluate("document.getElementById('toast').textContent")
+    assert "begins 4 stages" in said and "27 三射用樂" in said and "30 三射畢" in said, said
+    assert page.evaluate("window.rite.now()") == 0 and not page.evaluate(
+        "document.getElementById('toast').hidden")
+    page.close()
     page, seen = _open(browser, path, "#stage=初射")
     assert page.evaluate("window.rite.now()") == pytest.approx(first.t0)  # a stage: its start
     i = step_after(tl, d.corpus, "揖弓命取矢")

@@ -209,8 +209,14 @@ function stageIndex(name) {
   const key = normalize(s);
   let k = D.stages.findIndex(g => normalize(g.name) === key || normalize(g.section || "") === key);
   if (k >= 0) return k;
-  const pre = D.stages.map((g, i) => [g, i]).filter(([g]) => normalize(g.name).startsWith(key));
-  if (pre.length === 1) return pre[0][1];
+  // as viz.text.names.pick: a name beginning with the words, then one holding them; one is
+  // taken, several are listed
+  for (const [test, says] of [[n => n.startsWith(key), "begins"], [n => n.includes(key), "is in"]]) {
+    const found = D.stages.map((g, i) => [g, i]).filter(([g]) => key && test(normalize(g.name)));
+    if (found.length === 1) return found[0][1];
+    if (found.length) throw new Error(JSON.stringify(s) + " " + says + " " + found.length + " stages: " +
+      found.map(([g, i]) => (i + 1) + " " + g.name).join("、") + "; say which (or its number)");
+  }
   throw new Error("no stage " + JSON.stringify(s));
 }
 // A moment: {t, closing, step}. --after TEXT: the closing state of the step enacting it;
@@ -994,7 +1000,7 @@ function readHash() {
     if (m[1] === "t") mo = moment(parseFloat(m[2]) || 0);
     else if (m[1] === "stage") mo = stageMoment(m[2]);
     else mo = at(m[2]);
-  } catch (e) { toast(String(e.message)); return false; }
+  } catch (e) { toast(String(e.message), 8000); return false; } // long enough to read a list
   seek(mo); S.fromLink = { t: S.t };
   return true;
 }
@@ -1017,7 +1023,7 @@ function tick(now) {
 }
 
 // ---------------------------------------------------------------- keys and pointer
-function toast(s) { const e = document.getElementById("toast"); e.textContent = s; e.hidden = false; clearTimeout(toast.h); toast.h = setTimeout(() => { e.hidden = true; }, 1800); }
+function toast(s, ms) { const e = document.getElementById("toast"); e.textContent = s; e.hidden = false; clearTimeout(toast.h); toast.h = setTimeout(() => { e.hidden = true; }, ms || 1800); }
 function jump(spans, i, d) {
   if (!spans.length) return;
   if (d < 0 && S.t > spans[i].t0 + 0.05) d += 1;
