@@ -710,8 +710,7 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         cand, cost = np.vstack(cands), np.concatenate(costs)
         free = np.nonzero(cost <= 1e-9)[0]
         if k is None and len(free):  # every free box's leader crosses a label: the fewest
-            k = int(min(free, key=lambda j: _crossed(leader(lab.anchor, tuple(cand[j]),
-                                                            lab.r), names, step)))
+            k = _fewest_crossed(lab, cand, free, names, step)
         if k is None:
             k = int(np.argmin(cost))
         box = tuple(float(v) for v in cand[k])
@@ -722,6 +721,20 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         if p.displaced:
             live.append(along(leader(lab.anchor, box, lab.r), step))
     return out
+
+
+def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, names: np.ndarray,
+                    step: float) -> int:
+    """The first of the free boxes whose leader crosses the fewest labels. Each crosses one at
+    least (place_clear took none), so the first that crosses one alone is that box."""
+    best, fewest = int(free[0]), None
+    for j in free:
+        n = _crossed(leader(lab.anchor, tuple(cand[j]), lab.r), names, step)
+        if fewest is None or n < fewest:
+            best, fewest = int(j), n
+            if n <= 1:
+                break
+    return best
 
 
 def along(seg, step: float = 3.0) -> np.ndarray:
@@ -744,6 +757,13 @@ def _crossed(seg, boxes: np.ndarray, step: float) -> int:
         return 0
     pts = along(seg, step)[:, :2] + 1.0
     if not len(pts):
+        return 0
+    # only the boxes the segment's own box reaches can hold one of its points (the same count,
+    # sooner: a page holds hundreds of boxes and a leader passes few)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    boxes = boxes[(boxes[:, 0] + 1 < hi[0]) & (boxes[:, 2] - 1 > lo[0])
+                  & (boxes[:, 1] + 1 < hi[1]) & (boxes[:, 3] - 1 > lo[1])]
+    if not len(boxes):
         return 0
     inside = ((pts[:, None, 0] > boxes[None, :, 0] + 1) & (pts[:, None, 0] < boxes[None, :, 2] - 1)
               & (pts[:, None, 1] > boxes[None, :, 1] + 1)

@@ -188,23 +188,16 @@ def lanes(found: Sequence[Leg], camera, gap: float = LANE_PX) -> list[Leg]:
         tan.append(t)
         own.append(np.full(len(d), i))
     P, T, O = np.vstack(pts), np.vstack(tan), np.concatenate(own)
+    alongside = _alongside(P, T, O, len(found))
+    starts = np.cumsum([0] + [len(d) for d in pts])
     out: list[Leg] = []
     for i, g in enumerate(found):
         d, t = pts[i], tan[i]
         k = len(d)
-        # only the samples within reach of this leg's box are compared with it
-        b0, b1 = d.min(axis=0) - LANE_NEAR, d.max(axis=0) + LANE_NEAR
-        cand = np.nonzero((P[:, 0] >= b0[0]) & (P[:, 0] <= b1[0]) & (P[:, 1] >= b0[1])
-                          & (P[:, 1] <= b1[1]) & (O != i))[0]
-        if not len(cand):
+        legs_near = alongside[starts[i]:starts[i + 1]]  # (sample, leg): who runs alongside
+        if not legs_near.any():
             out.append(g)
             continue
-        dx = d[:, 0, None] - P[cand, 0][None, :]
-        dy = d[:, 1, None] - P[cand, 1][None, :]
-        near = ((dx * dx + dy * dy) < LANE_NEAR ** 2) & (np.abs(t @ T[cand].T) > 0.9)
-        rows, cols = np.nonzero(near)
-        legs_near = np.zeros((k, len(found)), bool)  # (sample, leg): who runs alongside
-        legs_near[rows, O[cand[cols]]] = True
         size = legs_near.sum(axis=1) + 1
         rank = legs_near[:, :i].sum(axis=1)
         off = np.where(size > 1, (rank - (size - 1) / 2) * gap, 0.0)
@@ -220,6 +213,35 @@ def lanes(found: Sequence[Leg], camera, gap: float = LANE_PX) -> list[Leg]:
         normal = np.stack([-t[:, 1], t[:, 0]], axis=1)
         moved = d + normal * off[:, None]
         out.append(dataclasses.replace(g, points=np.asarray(camera.to_world(moved), float)))
+    return out
+
+
+def _alongside(P: np.ndarray, T: np.ndarray, O: np.ndarray, n: int) -> np.ndarray:
+    """(sample, leg) → True where another leg's sample lies within LANE_NEAR px of this one,
+    running the same way or against it. The samples are binned in cells LANE_NEAR wide, so
+    each is compared only with those in its own and the eight cells around it."""
+    out = np.zeros((len(P), n), bool)
+    cell = np.floor(P / LANE_NEAR).astype(np.int64)
+    cell -= cell.min(axis=0) - 1  # every neighbour cell's index is ≥ 0
+    wide = int(cell[:, 1].max()) + 2
+    key = cell[:, 0] * wide + cell[:, 1]
+    order = np.argsort(key, kind="stable")
+    skey = key[order]
+    for ox in (-1, 0, 1):
+        for oy in (-1, 0, 1):
+            q = key + ox * wide + oy
+            lo, hi = np.searchsorted(skey, q, "left"), np.searchsorted(skey, q, "right")
+            count = hi - lo
+            if not count.any():
+                continue
+            a = np.repeat(np.arange(len(P)), count)
+            b = order[np.repeat(lo - np.cumsum(count) + count, count) + np.arange(count.sum())]
+            keep = O[a] != O[b]
+            a, b = a[keep], b[keep]
+            dx, dy = P[a, 0] - P[b, 0], P[a, 1] - P[b, 1]
+            near = ((dx * dx + dy * dy) < LANE_NEAR ** 2) & \
+                (np.abs(np.einsum("ij,ij->i", T[a], T[b])) > 0.9)
+            out[a[near], O[b[near]]] = True
     return out
 
 
