@@ -4,6 +4,7 @@ name (viz.model.bundled), not by a path relative to where the bundled copy stand
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +30,16 @@ def test_the_bundled_manifests_name_bundled_things_by_name():
         text = (pkg.script / "manifest.yaml").read_text(encoding="utf-8")
         assert "../" not in text and "/layouts/" not in text, pkg.script.name
         assert "patterns: [library, patterns]" in text
+
+
+def test_a_bundled_rite_named_by_like_is_shown_as_the_rites_own_files_are(monkeypatch, tmp_path):
+    """like: {rite: xiangshe} gives paths relative to the current folder when under it (so
+    state's "script" and coverage print the same wherever the project is cloned)."""
+    from viz import ASSETS
+    from viz.model.script.like import _other_rite
+
+    monkeypatch.chdir(ASSETS.parent)
+    assert _other_rite("xiangshe", tmp_path) == Path("assets/rites/xiangshe")
+    assert _other_rite("鄉射禮", tmp_path) == Path("assets/rites/xiangshe")
+    monkeypatch.chdir(tmp_path)  # outside the project: the whole path, as for its own files
+    assert _other_rite("xiangshe", tmp_path) == ASSETS / "rites" / "xiangshe"

@@ -69,15 +69,26 @@ def _other_rite(name: str, base: Path) -> Path | str | None:
             return why
     for p in (here, ASSETS / "rites" / name):
         if is_file(p / "manifest.yaml") or is_file(p):
-            return Path(os.path.normpath(p))
+            return _shown(Path(os.path.normpath(p)))
     for m in sorted((ASSETS / "rites").glob("*/manifest.yaml")):
         try:
             doc = load_file(m)
         except InputError:
             continue
         if isinstance(doc, dict) and doc.get("rite") == name:
-            return m.parent
+            return _shown(m.parent)
     return None
+
+
+def _shown(p: Path) -> Path:
+    """A bundled rite's folder as the rite's own files are named: relative when under the
+    current folder, so what a step's place prints (state's "script", coverage) does not depend
+    on where the project was cloned."""
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:  # another drive on Windows
+        return p
+    return p if rel.startswith("..") else Path(rel)
 
 
 def _span(n: Any, count: int) -> tuple[int, int] | None:
