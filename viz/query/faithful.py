@@ -354,17 +354,6 @@ def _acting(timeline, m: Moment) -> set[int]:
         if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
 
 
-GIVING = "授獻酬酢命"  # 授主人爵, 命釋獲者: the one handed to or ordered; the acts are another's
-
-
-def _given_to(text: str, name: str) -> bool:
-    """Is every mention of name in the clause right after a verb of giving (授主人爵)?"""
-    from viz.text import normalize
-    text, name = normalize(text), normalize(name or "")
-    at = [i for i in range(len(text)) if name and text.startswith(name, i)]
-    return bool(at) and all(i > 0 and text[i - 1] in GIVING for i in at)
-
-
 PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏戸户房室牖墉闑閾塾榮坫")  # 戸西，南面
 SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out: its 面 is the thing's
 # a mat or thing set out inside a clause (筵于戸西南面; 布席于門中闑西閾外西面): a facing after it,
