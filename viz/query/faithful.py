@@ -347,15 +347,6 @@ POSTURE_CODE = {"坐": 1, "拜": 2, "再拜": 2, "揖": 3}
 NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the claim is explained
 
 
-def _claimants(timeline, m: Moment) -> set[int]:
-    """Those a clause's claims are about: those it names who act at its moment, or if none, all
-    those acting."""
-    acting = _acting(timeline, m)
-    named = {a for a in named_in(timeline, m.clause.text) & acting
-             if not _given_to(m.clause.text, timeline.actors[a].name)}
-    return named or acting
-
-
 def _acting(timeline, m: Moment) -> set[int]:
     """Those the steps saying a clause move, pose or make speak (a 對 or a 辭 writes no motion)."""
     return _actors_written(timeline, set(m.steps)) | {
@@ -363,32 +354,154 @@ def _acting(timeline, m: Moment) -> set[int]:
         if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
 
 
-GIVING = "授獻酬酢命"  # 授主人爵, 命釋獲者: the one handed to or ordered; the acts are another's
-
-
-def _given_to(text: str, name: str) -> bool:
-    """Is every mention of name in the clause right after a verb of giving (授主人爵)?"""
-    from viz.text import normalize
-    text, name = normalize(text), normalize(name or "")
-    at = [i for i in range(len(text)) if name and text.startswith(name, i)]
-    return bool(at) and all(i > 0 and text[i - 1] in GIVING for i in at)
-
-
-PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏")
+PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏戸户房室牖墉闑閾塾榮坫")  # 戸西，南面
 SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out: its 面 is the thing's
+# a mat or thing set out inside a clause (筵于戸西南面; 布席于門中闑西閾外西面): a facing after it,
+# with nothing but the words of its place between, is the thing's, not the one who sets it
+SET_RE = re.compile(r"布席|敷席|設席|加席|筵[于於]|席[于於]|[設陳縣](?=[^面]{0,3}[于於])")
+PLACE_WORDS = PLACE_CHARS | set("東西南北上下中間外内前後左右當少于於其旁側")
 
 
 def facing_claims(text: str):
     """The facings a clause claims of people, (X面, degrees, the words since the last 面): X面,
-    where a first direction written after a place is the place's side (阼階之東，南面; 堂西，南面);
-    none in a clause setting things out."""
+    where a first direction written after a place is the place's side (阼階之東，南面; 堂西，南面;
+    戸西，南面); none in a clause setting things out, nor a mat's or thing's facing after the
+    words setting it out (筵于戸西，南面)."""
+    for claim, deg, before, _ in _facings(text):
+        yield claim, deg, before
+
+
+def _facings(text: str):
+    """facing_claims, each with the index of its direction in the text."""
     if text.startswith(SETTING):
         return
+    sets = [g.end() for g in SET_RE.finditer(text)]
     for g in FACE_RE.finditer(text):
         d = g.group(1)
-        if len(d) == 2 and g.start() > 0 and text[g.start() - 1] in PLACE_CHARS:
-            d = d[1]
-        yield d + "面", FACING[d], text[text.rfind("面", 0, g.start()) + 1:g.start()]
+        at = g.start()
+        if len(d) == 2 and at > 0 and text[at - 1] in PLACE_CHARS:
+            d, at = d[1], at + 1
+        if any(e <= at and set(text[e:at]) <= PLACE_WORDS for e in sets):
+            continue  # 筵于戸西南面: the mat faces south
+        yield d + "面", FACING[d], text[text.rfind("面", 0, g.start()) + 1:g.start()], at
+
+
+def posture_claims(text: str):
+    """(word, index) of each posture the clause claims: 坐, 興, 拜, 再拜, 揖, not negated (不拜),
+    nor 揖弓 (the bow pushed), 拜賜 (the visit's name), 請坐 (words), 夙興 (rising early)."""
+    for g in POSTURE_RE.finditer(text):
+        w = g.group(1)
+        before, after = text[max(0, g.start() - 1):g.start()], text[g.end():g.end() + 1]
+        if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
+                or (w, before) in (("坐", "請"), ("興", "夙")):
+            continue
+        yield w, g.start()
+
+
+# ---- who does what: the clause's phrases and their subjects ----
+
+BREAKS = set("，；：。！？「」『』")  # marks that end a phrase (、 joins names: 賔、主人、介)
+JOINERS = "與及、暨"  # 主人與賔三揖
+# an act answering another's (賔西階上答拜; 主人拜送爵): its subject is not carried on, the next
+# phrase is the other's again (賔對，東面立 is carried: the 賔 stands)
+RESPONSE_RE = re.compile(r"答拜|拜送")
+FINISHED = "拜洗盥揖"  # 卒拜, 卒洗: the end of an act begun before (卒爵 is drinking up)
+SIDE = "右左"  # 介右坐奠爵: at the 介's right, a place (not 介右執爵 … with his right hand)
+UNNAMED_RE = re.compile(r"(?:使)?(?:[一二三四五六七八九十]人|[^之，。面]{1,2}者)")  # 一人拜, 沃洗者
+ALIASES = {"司正": ("sizheng",)}  # 作相為司正: the 相 of 鄉飲酒 is the 司正 (as 司馬, GROUPS)
+
+
+def phrases(text: str, punct: str) -> list[tuple[int, int]]:
+    """(start, end) in text of each phrase the clause's punctuation marks off (主人坐取爵，沃洗者
+    西北面 → two); the whole text if punct is empty or does not spell the text."""
+    from viz.text import normalize
+    spans, i, s = [], 0, 0
+    for ch in normalize(punct or ""):
+        if i < len(text) and ch == text[i]:
+            i += 1
+        elif ch in BREAKS:
+            if i > s:
+                spans.append((s, i))
+                s = i
+    if i != len(text) or not text:
+        return [(0, len(text))]
+    if s < len(text):
+        spans.append((s, len(text)))
+    return spans
+
+
+def _names(timeline) -> list[tuple[str, set[int]]]:
+    """Each word that names actors (their names, GROUPS, ALIASES), longest first."""
+    from viz.text import normalize
+    out: dict[str, set[int]] = {}
+    for i, a in enumerate(timeline.actors):
+        if a.name:
+            out.setdefault(normalize(a.name), set()).add(i)
+    for word, prefixes in list(GROUPS.items()) + list(ALIASES.items()):
+        out.setdefault(word, set()).update(
+            i for i, a in enumerate(timeline.actors) if a.id.startswith(prefixes))
+    return sorted(((w, ids) for w, ids in out.items() if ids), key=lambda x: -len(x[0]))
+
+
+def leading_subject(names, phrase: str) -> set[int] | None:
+    """The actors a phrase begins by naming (賔介席末答拜 → 賔 and 介; 主人與賔三揖), an empty set
+    if it begins with someone the rite does not name (一人拜, 沃洗者西北面, 使二人舉觶), None if it
+    names nobody first (坐奠爵, 乃請賔, 賔之席 …)."""
+    out: set[int] = set()
+    i = 0
+    while True:
+        for w, ids in names:
+            nxt = phrase[i + len(w):i + len(w) + 2]
+            if phrase.startswith(w, i) and not nxt.startswith("之") \
+                    and not (nxt[:1] and nxt[0] in SIDE and nxt[1:] not in ("執", "手", "還")):
+                out |= ids
+                i += len(w)
+                break
+        else:
+            if i == 0 and phrase.startswith("衆") and len(phrase) > 1:
+                i = 1  # 衆笙則不拜受爵: the 笙 (those not named apart), after 衆賔 was tried
+                continue
+            break
+        while i < len(phrase) and phrase[i] in JOINERS:
+            i += 1
+    if out:
+        return out
+    return set() if UNNAMED_RE.match(phrase) else None
+
+
+def subjects(timeline, text: str, punct: str, acting: set[int], names=None) -> list[tuple]:
+    """(start, end, candidates) for each phrase of a clause: those its claims are about. A phrase
+    beginning with a name is that one's (if acting); one naming nobody goes on with the subject
+    before it, but a response (賔西階上答拜, 主人拜送爵) does not carry its subject on: the next
+    phrase is the other's again. Before any subject (at the clause's start, or after someone the
+    rite does not name), those acting whom no phrase of the clause names as its subject; a phrase
+    saying 皆 of nobody named (司正…以相拜，皆揖), those and the subject before, from then on; a phrase
+    finishing an act said before (賔西階上拜，主人少退，卒拜), the one who began it."""
+    names = names if names is not None else _names(timeline)
+    spans = phrases(text, punct)
+    lead = [leading_subject(names, text[s:e]) for s, e in spans]
+    named = set().union(*(x for x in lead if x)) & acting
+    others = (acting - named) or acting
+    out, cur = [], None
+    for (s, e), sub in zip(spans, lead):
+        if sub:
+            mine = (sub & acting) or acting
+            if not RESPONSE_RE.search(text[s:e]):
+                cur = mine
+        else:
+            if sub is not None:  # 一人拜: someone the rite has no name for
+                cur = None
+            mine = cur if cur is not None else others
+            act = text[s + 1:s + 2] if text.startswith("卒", s) else ""
+            began = [c for s0, e0, c in out
+                     if act and act in FINISHED and act in text[s0:e0].replace("卒" + act, "")]
+            if began:  # 卒拜: not carried on (主人少退，卒拜，進坐奠觶: the 主人 goes on)
+                out.append((s, e, began[-1]))
+                continue
+            if text.startswith("皆", s):  # 皆 makes the subject several, and goes on so
+                mine = cur = (cur or set()) | others
+        out.append((s, e, mine))
+    return out
 
 
 def text_claims(timeline, corpus) -> dict:
@@ -405,27 +518,28 @@ def text_claims(timeline, corpus) -> dict:
     p_seat = np.asarray(po.values["seated"])
     items = []
     from viz.text import normalize
+    names = _names(timeline)
     for m in clause_moments(timeline, corpus):
         text = normalize(m.clause.text)  # 靣 → 面 …
-        who = _claimants(timeline, m)
         acting = _acting(timeline, m)
-        names = "、".join(sorted({timeline.actors[a].name for a in who})) or "—"
+        parts = subjects(timeline, text, getattr(m.clause, "punct", ""), acting, names)
+
+        def whose(i: int) -> set[int]:
+            return next((c for s, e, c in parts if s <= i < e), acting)
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
         claims = []
-        for claim, want, before in facing_claims(text):
+        for claim, want, before, at in _facings(text):
             # the one named just before the direction (耦東面，大夫西面); if those words name
-            # nobody (耦, or the subject of a clause before), any of those acting
+            # nobody (耦, or the subject of a phrase before), the phrase's subject
+            who = whose(at)
             near = named_in(timeline, before) & who if before else who
             ok = any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30
-                     for f in frames for a in (near or acting))
-            claims.append((claim, ok))
-        for g in POSTURE_RE.finditer(text):
-            w = g.group(1)
-            before, after = text[max(0, g.start() - 1):g.start()], text[g.end():g.end() + 1]
-            if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
-                    or (w, before) == ("坐", "請"):
-                continue  # 不拜; 揖弓 (the bow pushed), 拜賜 (the visit's name), 請坐 (words)
+                     for f in frames for a in (near or who or acting))
+            claims.append((claim, ok, who))
+        for w, i in posture_claims(text):
+            # 以相拜: the 司正 helps the others' bows (相 as a verb: to assist, or each other)
+            who = acting if text[i - 1:i] == "相" else whose(i)
             sel = np.isin(po.owner, list(who)) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
             if w == "興":
                 ok = bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
@@ -433,18 +547,19 @@ def text_claims(timeline, corpus) -> dict:
                 ok = bool(np.any(sel & ((p_code == 1) | (p_seat != 0))))
             else:
                 ok = bool(np.any(sel & (p_code == POSTURE_CODE[w])))
-            claims.append((w, ok))
+            claims.append((w, ok, who))
         for claim, x in hold_claims(text):
             if x not in kinds:
                 continue
-            acting = _actors_written(timeline, set(m.steps)) | named_in(timeline, text)
+            holding = _actors_written(timeline, set(m.steps)) | named_in(timeline, text)
             held = holders_between(timeline, kinds[x], m.t0, m.t1)
-            claims.append((claim, bool((held & acting) if acting else held)))
-        for claim, ok in claims:
+            claims.append((claim, bool((held & holding) if holding else held), holding))
+        for claim, ok, who in claims:
             result = "agreed" if ok else (
                 "noted" if f"{NOTE_RE} {claim}" in notes or f"{NOTED} {claim}" in notes
                 else "disagrees")
-            items.append({"clause": text, "id": m.clause.id, "claim": claim, "who": names,
+            items.append({"clause": text, "id": m.clause.id, "claim": claim,
+                          "who": "、".join(sorted({timeline.actors[a].name for a in who})) or "—",
                           "result": result})
     return {"claims": len(items),
             "agreed": sum(i["result"] == "agreed" for i in items),
