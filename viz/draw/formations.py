@@ -10,6 +10,7 @@ import numpy as np
 
 from viz.draw import labels
 from viz.draw.camera import ymap_for
+from viz.draw.clusters import clusters
 from viz.draw.display import Color, Text
 from viz.draw.options import INK, VIEWS, SceneOptions, name_px, party_color, token_radius
 from viz.draw.person import HELD_SEP, _Cols, short_label
@@ -95,7 +96,7 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
     dots: list[labels.BoxT] = []
     ids = idx.tolist()
     g = 0
-    for ns in members.values():
+    for ns in members:
         if len(ns) < 2:
             continue
         who = tuple(ids[n] for n in ns)
@@ -118,29 +119,15 @@ def _formations_of(timeline, idx: np.ndarray, xy: np.ndarray, o: SceneOptions):
 _joined: list = []  # [((n, pairs), members)]: the last few pair sets and what they join
 
 
-def _members(n_people: int, a: np.ndarray, b: np.ndarray) -> dict[int, list[int]]:
-    """The formations the pairs (a[j], b[j]) of tokens that meet join the people 0 … n-1 in:
-    {root: members}, in the order union-find finds them. Looked up while the same pairs meet
-    (most frames: walkers move within their formations), else worked out again."""
+def _members(n_people: int, a: np.ndarray, b: np.ndarray) -> list[list[int]]:
+    """The formations the pairs (a[j], b[j]) of tokens that meet join the people 0 … n-1 in
+    (clusters: each ascending, in the order of its least member). Looked up while the same
+    pairs meet (most frames: walkers move within their formations), else worked out again."""
     key = (n_people, a.tobytes(), b.tobytes())
     for k, found in _joined:
         if k == key:
             return found
-    parent = list(range(n_people))
-
-    def root(n: int) -> int:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    for m, n in zip(a.tolist(), b.tolist(), strict=True):
-        ra, rb = root(m), root(n)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    members: dict[int, list[int]] = {}
-    for n in range(n_people):
-        members.setdefault(root(n), []).append(n)
+    members = clusters(n_people, zip(a.tolist(), b.tolist(), strict=True))
     _joined[:] = [(key, members), *_joined[:VIEWS - 1]]
     return members
 

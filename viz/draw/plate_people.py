@@ -14,6 +14,7 @@ import numpy as np
 from viz.draw import dress, labels, scene
 from viz.draw import trails as trails_mod
 from viz.draw.camera import Camera
+from viz.draw.clusters import clusters
 from viz.draw.compose import Model
 from viz.draw.display import Box, Circle, Color, Line, Polygon, Primitive, Text
 from viz.draw.plate_page import GREY, INK, PAPER, ZHU, ZHU_FAINT, _arrows, _inner
@@ -221,25 +222,14 @@ def _arrow_clusters(xy: np.ndarray, cam: Camera, inside: labels.BoxT, px: float
     # one cluster: arrows chained by gaps under `reach` px (single linkage)
     reach = px * 1.3
     n = len(scr)
-    group = list(range(n))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
+    pairs = []
     if n:
         d = np.hypot(scr[:, None, 0] - scr[None, :, 0], scr[:, None, 1] - scr[None, :, 1])
-        for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
-            group[root(int(i))] = root(int(j))
-    members: dict[int, list[int]] = {}
-    for i in range(n):
-        members.setdefault(root(i), []).append(i)
-    clusters = []
-    for ids in members.values():
+        pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(d < reach, 1)))]
+    found = []
+    for ids in clusters(n, pairs):
         pts = scr[ids]
         c = pts.mean(axis=0)
         r = float(np.hypot(*(pts - c).T).max()) + size
-        clusters.append(((float(c[0]), float(c[1])), r, len(ids)))
-    return out, clusters
+        found.append(((float(c[0]), float(c[1])), r, len(ids)))
+    return out, found
