@@ -2,7 +2,8 @@
 
 `draw_layers` draws what viz.draw.compose returns; with a `LayerCache` the layers that carry a
 key (the plans) are drawn once into a Surface and copied while the key stays the same, which
-gives the same pixels as drawing them again.
+gives the same pixels as drawing them again. How each primitive becomes pixels (its box and
+drawing calls) is viz.backends.pgprims.
 """
 from __future__ import annotations
 
