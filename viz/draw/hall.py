@@ -3,7 +3,8 @@ furniture (`features`, small things over large), the 侯 laid flat in elevation
 (`hou_elevation`, `hou_face`), and the names of features and places (`place_labels`).
 
 The layout is read through its documented surface only (places, features, region_at), so a
-fake with the same attributes draws the same way.
+fake with the same attributes draws the same way; `_place`, `_region` and `_court_south` are
+those reads, for range_marks and bounds too.
 """
 from __future__ import annotations
 

@@ -27,6 +27,10 @@ lying about are drawn as arrows where they lie, with one count a cluster. Who st
 who is at the 賔's own gate (the layout's elsewhere scene) while the plan shows the school, is
 drawn in an inset beside the plan, with the moves made there. `screen` is the window's look
 (viz.draw.compose) with the trails drawn over it.
+
+Here: plate_layers, the title row and the insets. The rest, a thing drawn a module: the page and
+its ink (plate_page), a stage's plates (plate_parts), the people and the moves (plate_people),
+the column beside the plan (plate_side), the scale bar and legend (plate_legend).
 """
 from __future__ import annotations
 
