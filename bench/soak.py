@@ -34,7 +34,7 @@ import pygame  # noqa: E402
 
 from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT  # noqa: E402
 from viz.app.window import SPEEDS, App  # noqa: E402
-from viz.backends import pgdraw  # noqa: E402
+from viz.backends import pgdraw, pgprims  # noqa: E402
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
 from viz.model.reload import Reloader  # noqa: E402
 
@@ -124,7 +124,7 @@ def soak(laps: int, size: tuple[int, int], seed: int) -> dict:
             "frame_p95_s": float(np.percentile(drawn, 95)), "frame_max_s": max(drawn),
             "rss_first": memory[0][1], "rss_peak": max(m for _, m in memory),
             "rss_last": memory[-1][1], "rss_growth_second_half": max(second) - max(first),
-            "text_cache_bytes": pgdraw._cache.bytes, "text_cache_surfaces": len(pgdraw._cache),
+            "text_cache_bytes": pgprims._cache.bytes, "text_cache_surfaces": len(pgprims._cache),
             "memory": memory}
 
 

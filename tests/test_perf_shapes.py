@@ -12,7 +12,7 @@ import pygame
 import pytest
 from test_draw import fake_model, pixels
 
-from viz.backends import fonts, pgdraw
+from viz.backends import fonts, pgdraw, pgprims
 from viz.draw import compose as composer
 from viz.draw import hud, scene
 from viz.draw.camera import Camera
@@ -125,11 +125,11 @@ def test_a_sprite_draws_its_parts_within_rounding_and_one_look_renders_once():
     diff = np.abs(pixels(direct).astype(int) - pixels(blitted).astype(int))
     assert diff.max() <= 3 and (diff > 0).mean() < 0.02
     assert (pixels(direct) != np.array(ground)).any(axis=2).sum() > 300  # something was drawn
-    before = len(pgdraw._sprites)
+    before = len(pgprims._sprites)
     pgdraw.draw(blitted, [_token(12.0, -3.0)], cam)
-    assert len(pgdraw._sprites) == before  # the same look, elsewhere: no new pixels
+    assert len(pgprims._sprites) == before  # the same look, elsewhere: no new pixels
     pgdraw.draw(blitted, [_token(12.0, -3.0, face=0.5)], cam)
-    assert len(pgdraw._sprites) == before + 1
+    assert len(pgprims._sprites) == before + 1
 
 
 def test_a_sprite_with_a_boxed_text_is_drawn_part_by_part():
@@ -231,11 +231,11 @@ def test_the_text_cache_is_bounded_by_bytes_not_by_count():
 
 
 def test_the_sprite_cache_is_bounded_by_bytes():
-    cache = pgdraw.SpriteCache(max_bytes=40_000)
+    cache = pgprims.SpriteCache(max_bytes=40_000)
     cam = Camera((0, 0, 200, 120))
     cam.scale, cam.center = 8.0, (0.0, 0.0)
     for k in range(60):
-        (_, look) = pgdraw._look(_token(0.0, 0.0, face=k / 10), cam)
+        (_, look) = pgprims._look(_token(0.0, 0.0, face=k / 10), cam)
         cache.get(look)
     assert 0 < cache.bytes <= 40_000 and len(cache) < 60
 
@@ -344,7 +344,7 @@ def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
     cam = Camera((0, 0, *small))
     cam.scale, cam.center = 2.0, (0.0, 0.0)
     for p in _random_prims(rng, 300):
-        box, ops = pgdraw.plan(p, cam, small)
+        box, ops = pgprims.plan(p, cam, small)
         if box is None:
             continue
         x0, y0, x1, y1 = box
@@ -364,8 +364,8 @@ def test_only_the_calls_named_draw_other_pixels_inside_a_clip_than_whole():
             pa = pygame.image.tobytes(a.subsurface(clip), "RGB")
             if pa != pygame.image.tobytes(b.subsurface(clip), "RGB"):
                 fns = {fn for fn, _ in ops}
-                assert fns & pgdraw.CLIPPED_DIFFER, (p, fns)  # named: a redraw never cuts it
-                differ |= fns & pgdraw.CLIPPED_DIFFER
+                assert fns & pgprims.CLIPPED_DIFFER, (p, fns)  # named: a redraw never cuts it
+                differ |= fns & pgprims.CLIPPED_DIFFER
     assert pygame.draw.aalines in differ  # pygame still does cut them (else drop the name)
 
 
@@ -484,7 +484,7 @@ def test_a_short_solid_line_is_planned_in_plain_python_as_numpy_plans_it(monkeyp
             pts = tuple((int(x), int(y)) for x, y in pts)
         ln = Line(pts, (1, 2, 3), float(rng.choice([0.5, 1.0, 1.5, 2.0, 3.0, 4.5])),
                   closed=bool(rng.random() < 0.3), screen=bool(rng.random() < 0.3))
-        few = pgdraw._line(ln, cam, SIZE)
-        monkeypatch.setattr(pgdraw, "FEW_POINTS", -1)
-        assert few == pgdraw._line(ln, cam, SIZE), trial
+        few = pgprims._line(ln, cam, SIZE)
+        monkeypatch.setattr(pgprims, "FEW_POINTS", -1)
+        assert few == pgprims._line(ln, cam, SIZE), trial
         monkeypatch.undo()

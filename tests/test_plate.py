@@ -17,7 +17,7 @@ import numpy as np
 import pygame
 import pytest
 
-from viz.backends import pgdraw, svgdraw
+from viz.backends import pgdraw, pgprims, svgdraw
 from viz.draw import labels, plate, scene, trails
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
@@ -192,9 +192,9 @@ def test_a_walk_leaving_the_view_is_drawn_as_far_as_it_is_seen():
 def _drawn_box(t: Text, cam: Camera) -> tuple[float, float, float, float]:
     """The box pgdraw fills for a Text, measured with the real font (not the estimate)."""
     (x, y), = [t.pos] if t.screen else cam.to_screen_pts([t.pos])
-    w, h = pgdraw._cache.render(t.text, pgdraw.text_px(t, cam), t.color).get_size()
+    w, h = pgprims._cache.render(t.text, pgprims.text_px(t, cam), t.color).get_size()
     pad = 2 if t.bg is not None or t.border is not None else 0
-    ax, ay = pgdraw._ANCHOR[t.anchor]
+    ax, ay = pgprims._ANCHOR[t.anchor]
     left, top = x - ax * (w + 2 * pad), y - ay * (h + 2 * pad)
     return (left, top, left + w + 2 * pad, top + h + 2 * pad)
 

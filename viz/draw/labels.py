@@ -82,25 +82,7 @@ _RING = np.array([(math.cos(2 * math.pi * k / 16), math.sin(2 * math.pi * k / 16
 
 def _touching(lab: Label) -> np.ndarray:
     """(k, 4) the boxes tried first: `first`, centred, then the eight touching the mark."""
-    ax, ay = lab.anchor
-    w, h = lab.w, lab.h
-    out = []
-    if lab.first is not None:
-        out.append(lab.first)
-    if lab.centred:
-        out.append((ax - w / 2, ay - h / 2, ax + w / 2, ay + h / 2))
-    for d in lab.order:
-        dx, dy = DIRS[d]
-        # the box's near edge just clears the mark, along each axis it is pushed on
-        cx = ax + dx * (lab.r + lab.gap + w / 2)
-        cy = ay + dy * (lab.r + lab.gap + h / 2)
-        if dx and dy:  # diagonals: tuck the corner in to the circle's 45° point
-            k = lab.r * (1 - math.sqrt(0.5))
-            cx -= dx * k
-            cy -= dy * k
-        out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    out.extend(lab.also)
-    return np.asarray(out, float).reshape(-1, 4)
+    return np.asarray(_touching_list(lab), float).reshape(-1, 4)
 
 
 def _rings(lab: Label, first: int = 1, last: int = RINGS) -> np.ndarray:
@@ -113,11 +95,6 @@ def _rings(lab: Label, first: int = 1, last: int = RINGS) -> np.ndarray:
     cx = ax + c * (dist + np.abs(c) * w / 2)
     cy = ay + s * (dist + np.abs(s) * h / 2)
     return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=-1).reshape(-1, 4)
-
-
-def _candidates(lab: Label) -> np.ndarray:
-    """(k, 4) boxes in the order they are tried: `first`, centred, the touching eight, rings."""
-    return np.vstack([_touching(lab), _rings(lab)])
 
 
 def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -568,7 +545,8 @@ class _Grid:
 
 
 def _touching_list(lab: Label) -> list[BoxT]:
-    """_touching as Python floats (the same numbers: the same operations, in the same order)."""
+    """The boxes tried first, as Python floats: `first`, centred, then the eight touching the
+    mark (`_touching` is these as an array)."""
     ax, ay = lab.anchor
     w, h = lab.w, lab.h
     out: list[BoxT] = []
@@ -578,9 +556,10 @@ def _touching_list(lab: Label) -> list[BoxT]:
         out.append((ax - w / 2, ay - h / 2, ax + w / 2, ay + h / 2))
     for d in lab.order:
         dx, dy = DIRS[d]
+        # the box's near edge just clears the mark, along each axis it is pushed on
         cx = ax + dx * (lab.r + lab.gap + w / 2)
         cy = ay + dy * (lab.r + lab.gap + h / 2)
-        if dx and dy:
+        if dx and dy:  # diagonals: tuck the corner in to the circle's 45° point
             k = lab.r * (1 - math.sqrt(0.5))
             cx -= dx * k
             cy -= dy * k

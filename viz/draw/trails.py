@@ -3,7 +3,6 @@ and those paths as a drill chart draws them (numbered moves, dotted, with arrowh
 from __future__ import annotations
 
 import dataclasses
-import math
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,19 +47,6 @@ class Leg:
     points: np.ndarray  # (k,2) 尺, start to end
     starts: bool = True  # the points begin where he set off (not where a view cut the walk)
     ends: bool = True  # … and end where he stopped
-
-
-def _first_move(timeline, actor: int, t0: float, t1: float) -> float:
-    """When the actor's motion keyframes in [t0, t1] first leave where he stood at t0."""
-    ch = timeline.channels["motion"]
-    mine = ch.owner == actor
-    ts = ch.t[mine]
-    inside = (ts >= t0) & (ts <= t1)
-    start = timeline.sample(t0).xy[actor]
-    for t, x, y in zip(ts[inside], ch.values["x"][mine][inside], ch.values["y"][mine][inside]):
-        if math.hypot(x - start[0], y - start[1]) > 1e-6:
-            return float(t)
-    return t1
 
 
 def _xy_at(timeline, t: float, closing: bool = False) -> np.ndarray:

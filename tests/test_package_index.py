@@ -1,0 +1,21 @@
+"""Each package's __init__ docstring is its index: every module of the package is named there on
+a line of its own, with what it holds (issue 29: draw modules named for what they draw)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+VIZ = Path(__file__).resolve().parent.parent / "viz"
+INDEXED = ["draw", "backends", "query", "cli"]
+
+
+@pytest.mark.parametrize("package", INDEXED)
+def test_every_module_is_listed_in_its_package_docstring(package):
+    folder = VIZ / package
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")))
+    listed = re.findall(r"^    ([a-z_]+)  +\S", doc, re.M)
+    modules = sorted(f.stem for f in folder.glob("*.py") if f.stem != "__init__")
+    assert sorted(listed) == modules, (set(modules) - set(listed), set(listed) - set(modules))
