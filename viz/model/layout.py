@@ -21,7 +21,7 @@ from viz import DEFAULT_LAYOUT, ROOT  # noqa: F401 (ROOT and DEFAULT_LAYOUT are 
 from viz.base.cache import cached
 from viz.base.errors import Collector, InputError, Loc, Problem
 from viz.base.yamlsrc import YMap, load_text
-from viz.model.layout_checks import (  # noqa: F401 (SCHEMA_PATH, REQUIRED_PLACES, ARCHERY_PLACES are read from here)
+from viz.model.layout_checks import (  # noqa: F401 (re-exported: SCHEMA_PATH, the required places)
     ARCHERY_PLACES,
     REQUIRED_PLACES,
     SCHEMA_PATH,

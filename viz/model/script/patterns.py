@@ -5,8 +5,9 @@ name → params and steps), bad_patterns (those whose error is reported already,
 use them), and the count of expansion against MAX_STEPS: made (steps made so far), uses (the
 uses being expanded, outermost first) and the cost of each pattern. check_patterns (with
 check_recursion) runs before the stages; reserve_stages counts them before any is read; bind
-expands a step's use: with its arguments checked; _subst puts the arguments in, and
-leftover_params reports a $name left standing.
+expands a step's use: with its arguments checked, enter and leave mark it being expanded (and
+count_step and reserve count what it makes); _subst puts the arguments in, and leftover_params
+reports a $name left standing.
 Imports viz.base and the script's nodes, refs and scope.
 """
 from __future__ import annotations
@@ -54,6 +55,14 @@ class Patterns:
         self.patterns: YMap = doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
             self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = doc.loc, {}, {}
+
+    def enter(self, name: str, loc: Loc) -> None:
+        """A use of pattern `name` at loc is being expanded (the chain blow_up names)."""
+        self.uses.append((name, loc))
+
+    def leave(self) -> None:
+        """The innermost use being expanded is done."""
+        self.uses.pop()
 
     def count_step(self, loc: Loc) -> None:
         """One more step made; past MAX_STEPS the read stops here, naming the chain of uses."""

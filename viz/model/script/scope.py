@@ -1,11 +1,12 @@
 """The reader's scope: its inputs, the scenario, and who and what the scenario casts.
 
-Scope is the reader's first pass (reader.py's read_script builds it before anything else is
-read) and the value every later part is handed. It holds the inputs (doc, layout, corpus, out,
-readings), the scenario (decl, values, seed: --set and --seed resolved), who is cast (all_cast,
-uncast, actor_ids) and what props are (all_props, prop_ids, bundles, unprops), and answers
-cast_when, actor, who, prop and prop_members; the one thing it gathers as the reader asks is
-unknown, the ids named but cast by no file read (a prefix reads on: PrefixShort).
+Scope is the first of the reader's parts (reader.py's read_script builds it once the
+document's structure is checked and its like:s resolved) and the value every later part is
+handed. It holds the inputs (doc, layout, corpus, out, readings), the scenario (decl, values,
+seed: --set and --seed resolved), who is cast (all_cast, uncast, actor_ids) and what props are
+(all_props, prop_ids, bundles, unprops), and answers cast_when, actor, who, prop and
+prop_members; the one thing it gathers as the reader asks is unknown, the ids named but cast
+by no file read (a prefix reads on: PrefixShort).
 Imports viz.base and viz.model.scenario.
 """
 from __future__ import annotations

@@ -98,10 +98,10 @@ class Steps:
                     if not (self.fates.step_when(ps, self.scope) if held is None else held):
                         continue  # an optional part left out
                 kept.append((ps, penv, pname))
-            self.patterns.uses.append((body["use"], body.loc_of("use")))
+            self.patterns.enter(body["use"], body.loc_of("use"))
             for (ps, penv, pname), part in zip(kept, self.parts(kept, span)):
                 out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
-            self.patterns.uses.pop()
+            self.patterns.leave()
             note = body.get("note", "") or s.get("note", "")
             if note:  # the citing step's note, on those of the pattern's steps without their own
                 out = [x if x.note else replace(x, note=note) for x in out]
