@@ -10,10 +10,13 @@ The reader is a sequence of passes over explicit values, as read_script runs the
              gap, the setup, then each step cited (the words it enacts, _cite), its when: read,
              expanded (each:, patterns, variants: Steps, steps.py) and built into Steps whose
              arrows and counts take their fates (Fates, fates.py) as they are read, a step
-             together: merged; then the rules and labels
+             together: merged; then the rules and labels. The fates are not a pass after the
+             build: a when: 有勝 or an each: 不勝耦 reads the count before it, so they are
+             decided in the rite's order, as the steps are read
 Reader holds those parts, each owning its own state (Scope its unknown ids, Patterns its count
 of steps made, Fates the scoring, shots and results, Steps the readings named), and is handed
-to the stage passes; nothing else is shared. load_script reads a rite folder, its manifest or a
+to the stage passes; besides it they share only the Collector the problems go to (in the order
+found, which the passes keep) and read_stages' set of sections enacted out of order. load_script reads a rite folder, its manifest or a
 one-file script (source.py) under a RiteSpec, parse_script a text. Imports viz.base,
 viz.model.verbs and the script's other modules.
 """
