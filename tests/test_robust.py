@@ -201,8 +201,8 @@ def test_patterns_in_patterns_stop_at_the_cap_before_they_are_made(toy, capsys, 
     from viz.model.script import patterns
 
     made = []
-    real = patterns._Patterns.count_step
-    monkeypatch.setattr(patterns._Patterns, "count_step",
+    real = patterns.Patterns.count_step
+    monkeypatch.setattr(patterns.Patterns, "count_step",
                         lambda self, loc: (made.append(1), real(self, loc)))
     _patterns_each_using_the_last(toy, 6)
     err = refused(capsys, "check", "--rite", str(toy), where="01.yaml")

@@ -538,46 +538,84 @@ def _direct_tables(tl: Timeline) -> dict | None:
     stage). The changes: (t, owner, row) of every keyframe in order of time; checkpoints:
     every owner's row after every 2**CHECKPOINT changes."""
     n, m = len(tl.actors), len(tl.props)
-    ch = tl.channels
-    for c in ch.values():
-        if len(c.t) and (np.isnan(c.t).any() or c.t.min() < 0 or c.t.max() >= c.span
-                         or tl.duration >= c.span):
-            return None
     holder = tl._packed["props"][:, 0].astype(int)
-    lab = ch["label"]
+    lab = tl.channels["label"]
     codes = (np.asarray(lab.values["label"]).astype(int) if len(lab.values.get("label", ()))
              else np.full(len(lab.t), -1))
-    if (not n or (holder >= n).any() or (codes >= len(tl._labels)).any()
-            or (np.diff(tl._step_t0) < 0).any() or (np.diff(tl._stage_t0) < 0).any()):
+    if not _direct_fits(tl, holder, codes):
         return None
-    inf, z = np.inf, np.zeros
+    fparts = [_motion_part(tl), _props_part(tl, holder), _posture_part(tl)]
+    more, values, slow, nf = _value_parts(tl, n + m + n)
+    fparts += more
+    ni = nf
+    # bools: present, then two owners that never change, True and False
+    pres = tl.channels["presence"]
+    pv = (np.asarray(pres.values["present"]) != 0 if len(pres.values.get("present", ()))
+          else np.zeros(len(pres.t), bool))
+    bparts = [(ni, (np.r_[np.zeros(n, bool), True, False],), pres.t, pres.owner, (pv,),
+               _mine(pres, n))]
+    nb = ni + n + 2
+    oparts = _object_parts(tl, nb, holder, codes, slow)
+    no = nb + 2 * n + 3 + len(slow)
+    t, own, row, tables, checkpoints = _changes([fparts, bparts, oparts], no)
+    return {"ev_t": t, "ev_owner": own, "ev_row": row, "checkpoints": checkpoints,
+            "owners": (nf, ni, nb, no), "float": _aligned(tables[0]), "bool": tables[1],
+            "object": tables[2], "values": values}
 
-    def fl(k, **cols):  # float rows: T S0 S1 S2 A0 A1 A2 W, by name (the rest 0)
-        out = z((k, 8))
-        for name, v in cols.items():
-            out[:, FLOAT_COLS.index(name)] = v
-        return out
 
-    def mine(c, owners):  # the keyframes of a channel's owners
-        return (c.owner >= 0) & (c.owner < owners)
+def _direct_fits(tl: Timeline, holder: np.ndarray, codes: np.ndarray) -> bool:
+    """Would the direct tables give what _full gives? Not with no actors, keys that do not keep
+    owners apart (a t outside its channel's span), a holder or label out of range, or steps
+    or stages not in order of time."""
+    for c in tl.channels.values():
+        if len(c.t) and (np.isnan(c.t).any() or c.t.min() < 0 or c.t.max() >= c.span
+                         or tl.duration >= c.span):
+            return False
+    n = len(tl.actors)
+    return not (not n or (holder >= n).any() or (codes >= len(tl._labels)).any()
+                or (np.diff(tl._step_t0) < 0).any() or (np.diff(tl._stage_t0) < 0).any())
 
-    # motion: x, y, facing (unwrapped) move straight to the owner's next keyframe; W: the t
-    # after which he walks (inf: he does not)
-    mo, pm = ch["motion"], tl._packed["motion"]
+
+def _fl(k: int, **cols) -> np.ndarray:
+    """k float rows: T S0 S1 S2 A0 A1 A2 W, by name (the rest 0)."""
+    out = np.zeros((k, 8))
+    for name, v in cols.items():
+        out[:, FLOAT_COLS.index(name)] = v
+    return out
+
+
+def _mine(c: Channel, owners: int) -> np.ndarray:
+    """The keyframes of a channel's owners (0 … owners - 1)."""
+    return (c.owner >= 0) & (c.owner < owners)
+
+
+# A part of a table: (its first global owner, (its rows for "no keyframe yet",), the keyframes'
+# t, their owners, (their rows,), which keyframes are kept).
+
+def _motion_part(tl: Timeline) -> tuple:
+    """motion: x, y, facing (unwrapped) move straight to the owner's next keyframe; W: the t
+    after which he walks (inf: he does not). Owners from 0."""
+    n, inf = len(tl.actors), np.inf
+    mo, pm = tl.channels["motion"], tl._packed["motion"]
     r = _before_first(mo, n)  # lookup() falls there for one with no keyframe yet
     j, nxt = _next_row(mo)
     span = np.where(nxt & (mo.t[j] > mo.t), mo.t[j] - mo.t, inf)
     d = np.where((span < inf)[:, None], pm[j] - pm, 0.0) / span[:, None]
     walk = np.where((span < inf) & ((d[:, 0] != 0) | (d[:, 1] != 0)), mo.t, inf)
-    fb = (fl(n, T=mo.t[r], A0=pm[r, 0], A1=pm[r, 1], A2=pm[r, 2], W=inf) if len(mo.t) else
-          fl(n, W=inf))
-    fparts = [(0, (fb,), mo.t, mo.owner, (fl(len(mo.t), T=mo.t, S0=d[:, 0], S1=d[:, 1],
-                                              S2=d[:, 2], A0=pm[:, 0], A1=pm[:, 1],
-                                              A2=pm[:, 2], W=walk),), mine(mo, n))]
-    # props: an arrow in flight moves straight to its next keyframe, the rest stay put (or
-    # are where their holder is); holder, where its x, y come from (its holder's or its own)
-    # and where its visibility does (its holder's presence, True or False: bools)
-    pr, pp = ch["props"], tl._packed["props"]
+    fb = (_fl(n, T=mo.t[r], A0=pm[r, 0], A1=pm[r, 1], A2=pm[r, 2], W=inf) if len(mo.t) else
+          _fl(n, W=inf))
+    return (0, (fb,), mo.t, mo.owner, (_fl(len(mo.t), T=mo.t, S0=d[:, 0], S1=d[:, 1],
+                                           S2=d[:, 2], A0=pm[:, 0], A1=pm[:, 1],
+                                           A2=pm[:, 2], W=walk),), _mine(mo, n))
+
+
+def _props_part(tl: Timeline, holder: np.ndarray) -> tuple:
+    """props: an arrow in flight moves straight to its next keyframe, the rest stay put (or
+    are where their holder is); holder, where its x, y come from (its holder's or its own)
+    and where its visibility does (its holder's presence, True or False: bools). Owners from
+    the number of actors."""
+    n, m, inf = len(tl.actors), len(tl.props), np.inf
+    pr, pp = tl.channels["props"], tl._packed["props"]
     r = _before_first(pr, m)
     j, nxt = _next_row(pr)
     fly = (holder == FLYING) & nxt
@@ -585,26 +623,37 @@ def _direct_tables(tl: Timeline) -> dict | None:
     d = np.where(fly[:, None], pp[j, 1:3] - pp[:, 1:3], 0.0) / span[:, None]
     held = holder >= 0
     own = np.arange(m)
-    fb = fl(m, T=pr.t[r] if len(pr.t) else 0.0, A0=pp[r, 1] if len(pr.t) else 0.0,
-            A1=pp[r, 2] if len(pr.t) else 0.0, S2=SET_DOWN, A2=n + own, W=n + 1)
-    fparts.append((n, (fb,), pr.t, pr.owner, (fl(
+    fb = _fl(m, T=pr.t[r] if len(pr.t) else 0.0, A0=pp[r, 1] if len(pr.t) else 0.0,
+             A1=pp[r, 2] if len(pr.t) else 0.0, S2=SET_DOWN, A2=n + own, W=n + 1)
+    return (n, (fb,), pr.t, pr.owner, (_fl(
         len(pr.t), T=pr.t, S0=d[:, 0], S1=d[:, 1], A0=pp[:, 1], A1=pp[:, 2], S2=holder,
         A2=np.where(held, holder, n + pr.owner),
-        W=np.where(pp[:, 3] != 0, np.where(held, holder, n), n + 1)),), mine(pr, m)))
-    # posture: a bow's phase is (t - t0) / its length (0 for other postures); code, count
-    # (bows in a gesture), seated
-    po, pq = ch["posture"], tl._packed["posture"]
+        W=np.where(pp[:, 3] != 0, np.where(held, holder, n), n + 1)),), _mine(pr, m))
+
+
+def _posture_part(tl: Timeline) -> tuple:
+    """posture: a bow's phase is (t - t0) / its length (0 for other postures); code, count
+    (bows in a gesture), seated. Owners after the actors' and props'."""
+    n, m = len(tl.actors), len(tl.props)
+    po, pq = tl.channels["posture"], tl._packed["posture"]
     r = _before_first(po, n)
     code = pq[:, 0].astype(int)
     gesture = (code >= 2) & (pq[:, 1] > po.t)
-    fparts.append((n + m, (fl(n, T=po.t[r] if len(po.t) else 0.0),), po.t, po.owner, (fl(
+    return (n + m, (_fl(n, T=po.t[r] if len(po.t) else 0.0),), po.t, po.owner, (_fl(
         len(po.t), T=po.t, S0=np.where(gesture, 1.0 / np.where(gesture, pq[:, 1] - po.t, 1.0),
                                        0.0),
         S1=code, S2=np.where(gesture, pq[:, 2], 0).astype(int),
-        A1=(pq[:, 3] != 0) | (code == 1)),), mine(po, n)))
-    # the other channels: up to six columns of ints (exact as floats) in the slots after S0
-    values, slow, g = [], [], n + m + n
-    for name, c in ch.items():
+        A1=(pq[:, 3] != 0) | (code == 1)),), _mine(po, n))
+
+
+def _value_parts(tl: Timeline, g: int) -> tuple[list, list, list, int]:
+    """The other channels, owners from g: up to six columns of ints (exact as floats) in the
+    slots after S0 → their parts, the values table ((name, first owner, end, columns) each,
+    -1 for one sampled the long way), the channels sampled the long way, and the owner after
+    their last."""
+    n = len(tl.actors)
+    parts, values, slow = [], [], []
+    for name, c in tl.channels.items():
         if name in STANDARD:
             continue
         kinds = [("zeros" if not len(v) else "int" if len(v) == len(c.t) and
@@ -617,28 +666,28 @@ def _direct_tables(tl: Timeline) -> dict | None:
             continue
         slots = {FLOAT_COLS[2 + k]: np.asarray(v, np.int64) for k, (v, kd) in
                  enumerate(zip(c.values.values(), kinds)) if kd == "int"}
-        fparts.append((g, (fl(c.owners),), c.t, c.owner, (fl(len(c.t), **slots),),
-                       mine(c, c.owners)))
+        parts.append((g, (_fl(c.owners),), c.t, c.owner, (_fl(len(c.t), **slots),),
+                      _mine(c, c.owners)))
         values.append((name, g - n, g - n + c.owners,
                        tuple((col, k if kd == "int" else -1) for k, (col, kd) in
                              enumerate(zip(c.values, kinds)))))
         g += c.owners
-    nf = ni = g
-    # bools: present, then two owners that never change, True and False
-    pres = ch["presence"]
-    pv = (np.asarray(pres.values["present"]) != 0 if len(pres.values.get("present", ()))
-          else z(len(pres.t), bool))
-    bparts = [(ni, (np.r_[z(n, bool), True, False],), pres.t, pres.owner, (pv,),
-               mine(pres, n))]
-    nb = ni + n + 2
-    # objects: labels, what each holds, the events live and their captions, step, stage, and
-    # for each channel sampled the long way its instants of change (None)
+    return parts, values, slow, g
+
+
+def _object_parts(tl: Timeline, nb: int, holder: np.ndarray, codes: np.ndarray,
+                  slow: list) -> list:
+    """objects, owners from nb: labels, what each holds, the events live and their captions,
+    step, stage, and for each channel sampled the long way its instants of change (None)."""
+    n, m = len(tl.actors), len(tl.props)
+    z = np.zeros
+    lab = tl.channels["label"]
     lab_v = [tl._labels[k if k >= 0 else len(tl.label_names) + a]
              for k, a in zip(codes.tolist(), lab.owner.tolist())] if len(lab.t) else []
     hand_t, hand_a, hand_v = _hands(tl, holder, n, m)
     ev_t, ev_v = _live_events(tl)
     oparts = [(nb, (_objects(tl._labels[len(tl.label_names):].tolist()),), lab.t, lab.owner,
-               (_objects(lab_v),), mine(lab, n)),
+               (_objects(lab_v),), _mine(lab, n)),
               (nb + n, (_objects([()] * n),), hand_t, hand_a, (_objects(hand_v),),
                np.ones(len(hand_t), bool)),
               (nb + 2 * n, (_objects([((), ())]),), ev_t, z(len(ev_t), int), (_objects(ev_v),),
@@ -650,12 +699,17 @@ def _direct_tables(tl: Timeline) -> dict | None:
     oparts += [(nb + 2 * n + 3 + k, (_objects([None]),), c.t, z(len(c.t), int),
                 (_objects([None] * len(c.t)),), np.ones(len(c.t), bool))
                for k, c in enumerate(slow)]
-    no = nb + 2 * n + 3 + len(slow)
-    # every change in order of time; each owner's rows grow with time in its table, and a
-    # copy of every owner's current row is made every 2**(CHECKPOINT + REFRESH) changes (so
-    # the rows current at any t lie near each other, however long the rite)
+    return oparts
+
+
+def _changes(tables_parts: list[list], no: int) -> tuple:
+    """Every change in order of time, from the three tables' parts (floats, bools, objects);
+    each owner's rows grow with time in its table, and a copy of every owner's current row is
+    made every 2**(CHECKPOINT + REFRESH) changes (so the rows current at any t lie near each
+    other, however long the rite) → the changes' t, owner and row, the three tables, and the
+    checkpoints (every owner's row after every 2**CHECKPOINT changes; no owners in all)."""
     fams = []
-    for parts in (fparts, bparts, oparts):
+    for parts in tables_parts:
         sel = [p[5] for p in parts]
         fams.append((parts[0][0], np.concatenate([p[1][0] for p in parts]),
                      np.concatenate([np.asarray(p[2], float)[s] for p, s in zip(parts, sel)]),
@@ -695,9 +749,7 @@ def _direct_tables(tl: Timeline) -> dict | None:
                 table[rows] = table[state[g0:g0 + len(fb)]]
                 state[g0:g0 + len(fb)] = rows
         checkpoints[k] = state
-    return {"ev_t": t, "ev_owner": own, "ev_row": row, "checkpoints": checkpoints,
-            "owners": (nf, ni, nb, no), "float": _aligned(tables[0]), "bool": tables[1],
-            "object": tables[2], "values": values}
+    return t, own, row, tables, checkpoints
 
 
 def _offset(fams: list, k: int) -> int:

@@ -80,24 +80,13 @@ def like_claims(timeline, corpus, table: dict | None) -> list[dict]:
     """check --text items ({clause, id, claim, who, result}) for every 如初 clause of the 經 the
     rite enacts: each claim of the clauses it points to, checked in its people at its moment.
     claim reads "如初 ← 22.02 袒決遂"; a clause not in the table gives one "如初 unresolved"."""
-    from viz.model.dress import WORN  # noqa: F401  (the dress columns _dressed reads)
-    from viz.query.dressed import _dressed, dress_claims_of
-    from viz.query.faithful import (FACE_RE, FACING, NOTE_RE, NOTED, POSTURE_CODE, POSTURE_RE,
-                                    _acting, clause_moments, facing_claims, hold_claims,
-                                    holders_between, named_in)
+    from viz.query.faithful import NOTE_RE, NOTED, _acting, clause_moments
     from viz.text import normalize
 
     table = table or {}
     by_id = {c.id: c for c in corpus.clauses if c.kind == "經"}
     order = list(by_id)
-    kinds: dict[str, list[int]] = {}
-    for j, p in enumerate(timeline.props):
-        kinds.setdefault(p.kind, []).append(j)
-    mo = timeline.channels["motion"]
-    m_face = np.asarray(mo.values["face"])
-    po = timeline.channels["posture"]
-    p_code = np.asarray(po.values["code"])
-    p_seat = np.asarray(po.values["seated"])
+    cols = _Columns(timeline)
     items = []
     for m in clause_moments(timeline, corpus):
         text = normalize(m.clause.text)
@@ -111,78 +100,122 @@ def like_claims(timeline, corpus, table: dict | None) -> list[dict]:
                           else "disagrees"})
             continue
         acting = _acting(timeline, m)
-        if entry["who"] == "acting":
-            people, each = acting, False
-        elif entry["who"]:
-            people, each = named_in(timeline, entry["who"]) & acting, True
-        else:
-            named = named_in(timeline, text) & acting
-            people, each = (named, True) if named else (acting, False)
+        people, each = _people(timeline, entry, text, acting)
         if not people:
             continue
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
-
-        def faced(a: int, want: float, m=m, frames=frames) -> bool:
-            """Facing so at a step's end or at any turn of his within the moment."""
-            sel = (mo.owner == a) & (mo.t >= m.t0 - 1e-6) & (mo.t <= m.t1 + 1e-6)
-            if np.any(np.abs((m_face[sel] - want + 180) % 360 - 180) <= 30):
-                return True
-            return any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30 for f in frames)
-
         for ref in referents(m.clause.id, table, order):
             rid, _, only = ref.partition("@")
             r = normalize(by_id[rid].text)
-            if only:
-                who, all_ = named_in(timeline, only) & acting, True
-                if not who:
-                    continue
-            elif entry["who"] == "acting":  # the claims are whoever's acts them (勝者之弟子)
-                who, all_ = people, False
-            else:
-                rnamed = named_in(timeline, r) & people
-                who, all_ = (rnamed, True) if rnamed else (people, each)
-
-            def holds(test) -> tuple[bool, set[int]]:
-                bad = {a for a in who if not test(a)}
-                return (not bad) if all_ else (len(bad) < len(who)), bad
-
-            claims = []
-            for claim, want, _before in facing_claims(r):
-                # a facing is the role's (上射東面，下射西面): one of them will do
-                ok = any(faced(a, want) for a in who)
-                claims.append((claim, (ok, set() if ok else set(who))))
-            for g in POSTURE_RE.finditer(r):
-                w = g.group(1)
-                before, after = r[max(0, g.start() - 1):g.start()], r[g.end():g.end() + 1]
-                if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
-                        or (w, before) == ("坐", "請"):
-                    continue
-
-                def posed(a, w=w) -> bool:
-                    sel = (po.owner == a) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
-                    if w == "興":
-                        return bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
-                    if w == "坐":
-                        return bool(np.any(sel & ((p_code == 1) | (p_seat != 0))))
-                    return bool(np.any(sel & (p_code == POSTURE_CODE[w])))
-                claims.append((w, holds(posed)))
-            for claim, x in hold_claims(r):
-                if x not in kinds:
-                    continue
-                held = holders_between(timeline, kinds[x], m.t0, m.t1)
-                claims.append((claim, holds(lambda a, h=held: a in h)))
-            for claim, want in dress_claims_of(r):
-                claims.append((claim, holds(lambda a, w=want: any(
-                    _dressed(timeline, f, {a}, w) for f in frames))))
-            for claim, (ok, bad) in claims:
+            whose = _whose(timeline, r, only, entry, acting, people, each)
+            if whose is None:
+                continue
+            for claim, (ok, bad) in _claims(timeline, cols, m, frames, r, *whose):
                 tag = f"如初 ← {rid} {claim}"
                 result = "agreed" if ok else (
                     "noted" if any(f"{k} {tag}" in notes or f"{k} 如初 {claim}" in notes
                                    for k in (NOTE_RE, NOTED)) else "disagrees")
-                names = "、".join(sorted({timeline.actors[a].name for a in (bad or who)}))
+                names = "、".join(sorted({timeline.actors[a].name for a in (bad or whose[0])}))
                 items.append({"clause": text, "id": m.clause.id, "claim": tag, "who": names,
                               "result": result})
     return items
+
+
+class _Columns:
+    """The timeline's columns the claims read: the props of each kind, the motion channel and
+    its facings, the posture channel and its codes and seated flags."""
+
+    def __init__(self, timeline) -> None:
+        self.kinds: dict[str, list[int]] = {}
+        for j, p in enumerate(timeline.props):
+            self.kinds.setdefault(p.kind, []).append(j)
+        self.mo = timeline.channels["motion"]
+        self.m_face = np.asarray(self.mo.values["face"])
+        self.po = timeline.channels["posture"]
+        self.p_code = np.asarray(self.po.values["code"])
+        self.p_seat = np.asarray(self.po.values["seated"])
+
+
+def _people(timeline, entry: dict, text: str, acting: set[int]) -> tuple[set[int], bool]:
+    """A 如初 clause's people, and whether each of them must hold a claim (named) or one will
+    do (only "those acting"): the table's who:, else those the clause names who act, else those
+    acting."""
+    from viz.query.faithful import named_in
+
+    if entry["who"] == "acting":
+        return acting, False
+    if entry["who"]:
+        return named_in(timeline, entry["who"]) & acting, True
+    named = named_in(timeline, text) & acting
+    return (named, True) if named else (acting, False)
+
+
+def _whose(timeline, r: str, only: str, entry: dict, acting: set[int], people: set[int],
+           each: bool) -> tuple[set[int], bool] | None:
+    """Whose the claims of a clause pointed to (its words r; only: the words of "id@words")
+    are, and whether all of them must hold each; None when "id@words" names none acting."""
+    from viz.query.faithful import named_in
+
+    if only:
+        who = named_in(timeline, only) & acting
+        return (who, True) if who else None
+    if entry["who"] == "acting":  # the claims are whoever's acts them (勝者之弟子)
+        return people, False
+    rnamed = named_in(timeline, r) & people
+    return (rnamed, True) if rnamed else (people, each)
+
+
+def _claims(timeline, cols: _Columns, m, frames: list, r: str, who: set[int],
+            all_: bool) -> list[tuple[str, tuple[bool, set[int]]]]:
+    """The claims of the words r (facing, posture, holding, dress), each checked in who at the
+    moment m: (claim, (holds, those who do not))."""
+    from viz.model.dress import WORN  # noqa: F401  (the dress columns _dressed reads)
+    from viz.query.dressed import _dressed, dress_claims_of
+    from viz.query.faithful import (POSTURE_CODE, POSTURE_RE, facing_claims, hold_claims,
+                                    holders_between)
+
+    mo, m_face, po, p_code, p_seat = cols.mo, cols.m_face, cols.po, cols.p_code, cols.p_seat
+
+    def faced(a: int, want: float) -> bool:
+        """Facing so at a step's end or at any turn of his within the moment."""
+        sel = (mo.owner == a) & (mo.t >= m.t0 - 1e-6) & (mo.t <= m.t1 + 1e-6)
+        if np.any(np.abs((m_face[sel] - want + 180) % 360 - 180) <= 30):
+            return True
+        return any(abs((f.facing[a] - want + 180) % 360 - 180) <= 30 for f in frames)
+
+    def holds(test) -> tuple[bool, set[int]]:
+        bad = {a for a in who if not test(a)}
+        return (not bad) if all_ else (len(bad) < len(who)), bad
+
+    claims = []
+    for claim, want, _before in facing_claims(r):
+        # a facing is the role's (上射東面，下射西面): one of them will do
+        ok = any(faced(a, want) for a in who)
+        claims.append((claim, (ok, set() if ok else set(who))))
+    for g in POSTURE_RE.finditer(r):
+        w = g.group(1)
+        before, after = r[max(0, g.start() - 1):g.start()], r[g.end():g.end() + 1]
+        if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
+                or (w, before) == ("坐", "請"):
+            continue
+
+        def posed(a, w=w) -> bool:
+            sel = (po.owner == a) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
+            if w == "興":
+                return bool(np.any(sel & (p_code == 0) & (p_seat == 0)))
+            if w == "坐":
+                return bool(np.any(sel & ((p_code == 1) | (p_seat != 0))))
+            return bool(np.any(sel & (p_code == POSTURE_CODE[w])))
+        claims.append((w, holds(posed)))
+    for claim, x in hold_claims(r):
+        if x not in cols.kinds:
+            continue
+        held = holders_between(timeline, cols.kinds[x], m.t0, m.t1)
+        claims.append((claim, holds(lambda a, h=held: a in h)))
+    for claim, want in dress_claims_of(r):
+        claims.append((claim, holds(lambda a, w=want: any(
+            _dressed(timeline, f, {a}, w) for f in frames))))
+    return claims
 
 
 def with_likes(rep: dict, timeline, corpus, table: dict | None) -> dict:

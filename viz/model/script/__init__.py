@@ -6,10 +6,15 @@ nodes.py     the data classes (Settings … Action, Step, Stage, Script, Shot, R
 source.py    files → one checked document: check_structure, the manifest, read_document,
              script_readings
 like.py      stages like others (like:): resolve_likes copies and re-binds their steps
-scope.py …   the reader in parts, one class each, each calling only the parts it inherits from:
-reader.py    _Scope (scope.py) < _Refs (refs.py) < _Cast (cast.py), _Patterns (patterns.py) <
-             _Steps (steps.py) < Reader (reader.py); each module's docstring names the state its
-             part owns. reader.py also holds read_script, load_script and parse_script.
+scope.py     Scope: the scenario resolved, who and what it casts (the reader's first pass)
+refs.py      Refs: values and references (places, ways, things, sections, an action's keys)
+cast.py      Cast: the actors and props, the groups, bodies and sides
+patterns.py  Patterns: the definitions checked, a use expanded, the steps made counted
+fates.py     Fates: the stage's scoring, each arrow's fate, each count's outcome
+steps.py     Steps: a step's variant, pattern and each: expanded, its actions read by verb
+reader.py    read_script, the passes in order (structure, like, scope, patterns, the stages:
+             read_stages and read_stage), over a Reader holding those parts, none inheriting
+             from another, each owning its own state; load_script, parse_script
 These modules import viz.base, viz.model.scenario, viz.model.schema and viz.model.verbs (the
 layout and the corpus are handed in); never compile, the queries or anything above the model.
 This file imports nothing: import the module that defines a name.

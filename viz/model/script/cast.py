@@ -1,12 +1,12 @@
-"""The reader's cast and shooting: the actors and props, the groups, and each arrow's fate.
+"""The reader's cast: the actors and props, the groups, the bodies and the pairs that shoot.
 
-_Cast(_Refs) owns groups (the cast file's, trimmed to those cast, and the pairs that shoot: 衆耦,
-耦), sides (archer → 右 | 左), skills, scoring (the stage's, set by the reader as each stage
-opens), shots and results. cast and props build the model's Actor and Prop; members_of binds a
-step's each: (its per-member values: member_value, arithmetic); step_when reads a step's
-when: (a scenario setting, or the last count's outcome); loose gives an arrow its seeded
-fate, count the announcement (視算).
-Imports viz.base, viz.model.scenario and the script's nodes and refs.
+Cast is built once, after the scope, from the scope's document; it holds the scope and refs and
+owns groups (the cast file's, trimmed to those cast, and the pairs that shoot: 衆耦, 耦), bodies
+(actor → the body he is drawn in), sides (archer → 右 | 左) and skills, none changed after.
+cast and props build the model's Actor and Prop; members_of binds a step's each: (its
+per-member values: member_value, arithmetic), the dynamic groups (不勝耦 …) from the last count
+it is handed; scoring_of reads a stage's scoring:. Each arrow's fate is fates.py's.
+Imports viz.base, viz.model.scenario and the script's nodes, scope and refs.
 """
 from __future__ import annotations
 
@@ -19,62 +19,45 @@ from typing import Any
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YMap
 from viz.model import scenario
-from viz.model.script.nodes import Actor, Music, PlaceRef, Prop, Result, Scoring, Shot
-from viz.model.script.refs import _Refs
+from viz.model.script.nodes import Actor, Music, Prop, Result, Scoring
+from viz.model.script.refs import Refs
+from viz.model.script.scope import Scope
 
 
-class _Cast(_Refs):
-    """The reader's cast part: who is who, who goes with whom, and the rounds of shooting."""
+class Cast:
+    """Who is who and who goes with whom."""
 
-    OUTCOMES = ("有勝", "左右鈞")  # a step's `when:` on the last count (視算)
-
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, scope: Scope, refs: Refs) -> None:
+        self.scope, self.refs, self.out = scope, refs, scope.out
         self.groups = self.read_groups()
         self.bodies = self.read_bodies()
         self.sides = {a: side for up, low in self.groups.get("耦", ())
                       for a, side in ((up, "右"), (low, "左"))}
-        self.skills = {a["id"]: self.values.get(f"skill.{a['id']}", scenario.DEFAULT_SKILL)
-                       for a in self.all_cast if a["id"] in self.sides}
-        self.scoring: Scoring | None = None
-        self.shots: list[Shot] = []
-        self.results: list[Result] = []
-
-    def step_when(self, item: Mapping) -> bool:
-        """A step's `when:`: a scenario setting as cast_when, or the last count's outcome:
-        有勝 (one side won) or 左右鈞 (even)."""
-        w = item.get("when")
-        if isinstance(w, str) and w.strip() in self.OUTCOMES:
-            last = self.results[-1] if self.results else None
-            if last is None:
-                self.out.error(item.loc_of("when"), f"when: {w.strip()} needs a count (視算: "
-                                                    "count:) before this step")
-                return False
-            return (last.winner is not None) == (w.strip() == "有勝")
-        return self.cast_when(item)
+        self.skills = {a["id"]: scope.values.get(f"skill.{a['id']}", scenario.DEFAULT_SKILL)
+                       for a in scope.all_cast if a["id"] in self.sides}
 
     def read_groups(self) -> dict[str, list]:
         """The groups a step repeats over: the cast file's, trimmed to those cast, and the
         pairs that shoot (衆耦, 耦)."""
         out: dict[str, list] = {}
-        spec = self.doc.get("groups") or YMap()
+        spec = self.scope.doc.get("groups") or YMap()
         for name, members in spec.items():
-            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.doc.loc
+            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.scope.doc.loc
             got: list = []
             for m in members:
                 if isinstance(m, list):
                     for a in m:
-                        self.actor(a, loc)
-                    if all(a in self.actor_ids for a in m):
+                        self.scope.actor(a, loc)
+                    if all(a in self.scope.actor_ids for a in m):
                         got.append(tuple(m))
-                elif self.actor(m, loc):
+                elif self.scope.actor(m, loc):
                     got.append(m)
             out[name] = got
         zb = [a for a in out.get("衆賔", []) if isinstance(a, str)]
         df = [a for a in out.get("大夫", []) if isinstance(a, str)]
         out["衆耦"] = scenario.pair_up(zb, df)
         out["耦"] = [*out.get("三耦", []), *([("bin", "zhuren")] if {"bin", "zhuren"}
-                                               <= self.actor_ids else []), *out["衆耦"]]
+                                               <= self.scope.actor_ids else []), *out["衆耦"]]
         return out
 
     def read_bodies(self) -> dict[str, str]:
@@ -82,11 +65,11 @@ class _Cast(_Refs):
         主人之吏 …): who may be drawn and named together (viz.draw.scene's formations). One body
         an actor at most."""
         out: dict[str, str] = {}
-        spec = self.doc.get("bodies") or YMap()
+        spec = self.scope.doc.get("bodies") or YMap()
         for name, members in spec.items():
-            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.doc.loc
+            loc = spec.loc_of(name) if isinstance(spec, YMap) else self.scope.doc.loc
             for m in members:
-                if not self.actor(m, loc):
+                if not self.scope.actor(m, loc):
                     continue
                 if m in out and out[m] != name:
                     self.out.error(loc, f"actor {clip(m)} is in two bodies: {out[m]} and {name}")
@@ -94,8 +77,9 @@ class _Cast(_Refs):
                 out[m] = name
         return out
 
-    def members_of(self, spec: Any, loc: Loc) -> list[dict] | None:
-        """each: GROUP or {group, only, except, prev} → one parameter binding per member."""
+    def members_of(self, spec: Any, loc: Loc, last: Result | None) -> list[dict] | None:
+        """each: GROUP or {group, only, except, prev} → one parameter binding per member; the
+        groups of a count's outcome (不勝耦, 不勝者, 勝者) from the last count (視算), last."""
         if isinstance(spec, str):
             spec = {"group": spec}
         name = spec.get("group")
@@ -107,9 +91,8 @@ class _Cast(_Refs):
         only = set(spec.get("only") or ()) or None
         skip = set(spec.get("except") or ())
         for a in (only or set()) | skip:
-            if a not in self.uncast:
-                self.actor(a, loc)
-        last = self.results[-1] if self.results else None
+            if a not in self.scope.uncast:
+                self.scope.actor(a, loc)
         if name in dynamic and last is None:
             self.out.error(loc, f"each: {name} needs a count (視算: count:) before this step")
             return None
@@ -180,79 +163,46 @@ class _Cast(_Refs):
 
     def cast(self) -> tuple[Actor, ...]:
         out, seen = [], set()
-        for a in self.all_cast:
+        for a in self.scope.all_cast:
             if a["id"] in seen:
                 self.out.error(a.loc_of("id"), f"actor id {clip(a['id'])} used twice")
             seen.add(a["id"])
-            if a["id"] in self.uncast:
+            if a["id"] in self.scope.uncast:
                 continue
             out.append(Actor(a["id"], a["name"], a["party"], a["label"], a.get("note", ""),
-                             a.loc, not any(a is c for c in self.doc.get("cast") or ()),
+                             a.loc, not any(a is c for c in self.scope.doc.get("cast") or ()),
                              self.bodies.get(a["id"], "")))
         return tuple(out)
 
     def props(self) -> tuple[Prop, ...]:
         out, seen = [], set()
-        top = list(self.doc.get("props") or ())
-        for p in self.all_props:
+        top = list(self.scope.doc.get("props") or ())
+        for p in self.scope.all_props:
             loc = p.loc
-            if p["id"] in seen or p["id"] in self.actor_ids:
+            if p["id"] in seen or p["id"] in self.scope.actor_ids:
                 self.out.error(p.loc_of("id"), f"id {clip(p['id'])} used twice")
             seen.add(p["id"])
-            if p["id"] in self.unprops:
+            if p["id"] in self.scope.unprops:
                 continue
             if ("at" in p) == ("held_by" in p):
                 self.out.error(loc, f"prop {clip(p['id'])} needs exactly one of at: or held_by:")
-            at = self.place(p["at"], p.loc_of("at")) if "at" in p else None
-            held = self.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
+            at = self.refs.place(p["at"], p.loc_of("at")) if "at" in p else None
+            held = self.scope.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
             # a prop a section declares is not there until that section brings it
             absent = bool(p.get("absent", False)) or not any(p is q for q in top)
             if "count" in p:
                 out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"],
-                             p.get("brought", "")) for m in self.bundles[p["id"]]]
+                             p.get("brought", "")) for m in self.scope.bundles[p["id"]]]
             else:
                 out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent,
                                 brought=p.get("brought", "")))
         return tuple(out)
 
-    def loose(self, args: dict, loc: Loc) -> None:
-        """An arrow aimed at the 侯: the seeded model says whether it hits and where it lands."""
-        sc = self.scoring
-        if sc is None:
-            self.out.error(loc, "shoot without at: aims at the 侯 and needs the stage's scoring: "
-                                "{round: N} (or give at: a place)")
-            args["at"] = PlaceRef(loc, place="侯")
-            return
-        who = args["who"][0]
-        n = 1 + sum(1 for x in self.shots if x.round == sc.round and x.actor == who)
-        skill = self.skills.get(who, scenario.DEFAULT_SKILL)
-        hit, on_beat, dx, dy = scenario.loose(self.seed, who, sc.round, n, skill,
-                                              sc.music is not None)
-        tallied = hit and on_beat and sc.tally is not None
-        shot = Shot(sc.round, who, n, self.sides.get(who), hit, on_beat, tallied)
-        self.shots.append(shot)
-        args["at"] = PlaceRef(loc, place="侯", dx=dx, dy=dy)
-        args["shot"] = shot
-        args["tally"] = sc.tally
-        args["music"] = sc.music
-
-    def count(self, args: dict, loc: Loc) -> None:
-        """視算: the round's 算 laid right (上射) and left (下射) → the announcement."""
-        sc = self.scoring
-        rnd = sc.round if sc is not None else max((x.round for x in self.shots), default=0)
-        laid = [x for x in self.shots if x.round == rnd and x.tallied]
-        right = sum(1 for x in laid if x.side == "右")
-        left = sum(1 for x in laid if x.side == "左")
-        words, winner = scenario.announce(right, left)
-        res = Result(rnd, right, left, words, winner)
-        self.results = [r for r in self.results if r.round != rnd] + [res]
-        args["result"] = res
-
     def scoring_of(self, v: Any, loc: Loc) -> Scoring | None:
         if v is None:
             return None
         tally = v.get("tally")
-        if tally is not None and not self.actor(tally, v.loc_of("tally") if "tally" in v
+        if tally is not None and not self.scope.actor(tally, v.loc_of("tally") if "tally" in v
                                                 else loc):
             tally = None
         music = None
@@ -263,7 +213,7 @@ class _Cast(_Refs):
                           int(m.get("beats_per_end", 8)), m.get("start"))
         caller = v.get("caller", "huozhe")
         return Scoring(int(v["round"]), tally, music,
-                       caller if caller in self.actor_ids else None)
+                       caller if caller in self.scope.actor_ids else None)
 
 
 _BAD = object()

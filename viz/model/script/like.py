@@ -152,6 +152,8 @@ def resolve_likes(doc: Any, out: Collector, depth: int = 0,
 
 def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, files: list,
           depth: int, read_document, chain: tuple[tuple[str, str], ...]) -> YMap | None:
+    """The stage with its like: resolved (the stage it names found, its steps copied), or None
+    when that fails (the problem to out)."""
     lk = st["like"]
     lloc = st.loc_of("like")
     if isinstance(lk, str):
@@ -161,37 +163,11 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
     if "rite" in lk:
         rname = lk["rite"]
         if rname not in others:
-            path = _other_rite(str(rname), base)
-            if isinstance(path, str):
-                out.error(lk.loc_of("rite"), f"like: rite: {path}")
+            got = _other_stages(lk, base, out, depth, read_document, chain)
+            if got is None:
                 return None
-            if path is None:
-                out.error(lk.loc_of("rite"), f"like: no rite {clip(rname)} (a folder inside "
-                                             "the rite's, a bundled rite's folder or its rite: "
-                                             "name)")
-                return None
-            ids = [i for i, _ in chain]
-            if _rite_id(path) in ids:
-                loop = [n for _, n in chain[ids.index(_rite_id(path)):]] + [str(rname)]
-                out.error(lk.loc_of("rite"), f"like: {{rite: {clip(rname)}}} comes back to a rite "
-                                             f"it is read from: {' → '.join(loop)} (a cycle of "
-                                             "like:s; a stage of this rite is named without "
-                                             "rite:)")
-                return None
-            if depth >= MAX_DEPTH:
-                out.error(lk.loc_of("rite"), f"like: rites reach through each other more than "
-                                             f"{MAX_DEPTH} deep")
-                return None
-            try:
-                odoc, ofiles = read_document(path)
-            except InputError as e:
-                out.problems.extend(e.problems)
-                return None
-            odoc, ofrom = resolve_likes(odoc, out, depth + 1,
-                                        (*chain, (_rite_id(path), str(rname))))
-            files += [*ofiles, *ofrom]
-            others[rname] = {k: s for s in reversed(odoc["stages"]) if isinstance(s, YMap)
-                             for k in (s.get("name"), s.get("section")) if k is not None}
+            others[rname], ofiles = got
+            files += ofiles
         pool, where = others[rname], f"in the rite {rname}"
     target = pool.get(lk["stage"])
     if target is None:
@@ -203,9 +179,59 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
         out.error(lk.loc_of("stage"), f"like: the stage {clip(lk['stage'])} {where} has no "
                                       "steps to copy (its own like: is unresolved)")
         return None
+    all_steps = _copied_steps(st, lk, target["steps"], out)
+    if all_steps is None:
+        return None
+    items = [(k, v) for k, v in st.items() if k not in ("like", "steps")]
+    got = _ymap([*items, ("steps", all_steps)], st)
+    got.value_locs["steps"] = all_steps.loc
+    return got
+
+
+def _other_stages(lk: YMap, base: Path, out: Collector, depth: int, read_document,
+                  chain: tuple[tuple[str, str], ...]) -> tuple[dict, list[str]] | None:
+    """Another rite's stages, by name and by section (the first of each), its own like:s
+    resolved, and the files it was read from; None when it cannot be reached (not found, a
+    cycle, too deep, or unreadable: the problem to out)."""
+    rname = lk["rite"]
+    path = _other_rite(str(rname), base)
+    if isinstance(path, str):
+        out.error(lk.loc_of("rite"), f"like: rite: {path}")
+        return None
+    if path is None:
+        out.error(lk.loc_of("rite"), f"like: no rite {clip(rname)} (a folder inside "
+                                     "the rite's, a bundled rite's folder or its rite: "
+                                     "name)")
+        return None
+    ids = [i for i, _ in chain]
+    if _rite_id(path) in ids:
+        loop = [n for _, n in chain[ids.index(_rite_id(path)):]] + [str(rname)]
+        out.error(lk.loc_of("rite"), f"like: {{rite: {clip(rname)}}} comes back to a rite "
+                                     f"it is read from: {' → '.join(loop)} (a cycle of "
+                                     "like:s; a stage of this rite is named without "
+                                     "rite:)")
+        return None
+    if depth >= MAX_DEPTH:
+        out.error(lk.loc_of("rite"), f"like: rites reach through each other more than "
+                                     f"{MAX_DEPTH} deep")
+        return None
+    try:
+        odoc, ofiles = read_document(path)
+    except InputError as e:
+        out.problems.extend(e.problems)
+        return None
+    odoc, ofrom = resolve_likes(odoc, out, depth + 1, (*chain, (_rite_id(path), str(rname))))
+    return ({k: s for s in reversed(odoc["stages"]) if isinstance(s, YMap)
+             for k in (s.get("name"), s.get("section")) if k is not None}, [*ofiles, *ofrom])
+
+
+def _copied_steps(st: YMap, lk: YMap, src: YList, out: Collector) -> YList | None:
+    """The steps a like: gives its stage: the named stage's (src) re-bound, with like:'s steps:
+    overriding or dropping some, then the stage's own; None when they are wrong or none are
+    left (the problem to out)."""
+    lloc = st.loc_of("like")
     names = {**(lk.get("actors") or {}), **(lk.get("places") or {})}
     cites = dict(lk.get("cites") or {})
-    src = target["steps"]
     steps = [rebind(s, names, cites) for s in src]
     locs = list(src.item_locs)
     over = lk.get("steps") or YMap()
@@ -233,7 +259,4 @@ def _like(st: YMap, earlier: dict, others: dict, base: Path, out: Collector, fil
     if not all_steps:
         out.error(lloc, f"like: {clip(lk['stage'])} leaves this stage no steps")
         return None
-    items = [(k, v) for k, v in st.items() if k not in ("like", "steps")]
-    got = _ymap([*items, ("steps", all_steps)], st)
-    got.value_locs["steps"] = all_steps.loc
-    return got
+    return all_steps

@@ -1,10 +1,14 @@
 """The reader's patterns: checked once where they are defined, expanded where a step uses one.
 
-_Patterns(_Refs) owns patterns (the document's, name → params and steps) and bad_patterns (those
-whose error is reported already, and those that use them). check_patterns (with
-check_recursion) runs before the stages; bind expands a step's use: with its arguments checked
-(check_param); _subst puts the arguments in, and leftover_params reports a $name left standing.
-Imports viz.base and the script's refs.
+Patterns holds the refs (to check an argument: check_param) and owns patterns (the document's,
+name → params and steps), bad_patterns (those whose error is reported already, and those that
+use them), and the count of expansion against MAX_STEPS: made (steps made so far), uses (the
+uses being expanded, outermost first) and the cost of each pattern. check_patterns (with
+check_recursion) runs before the stages; reserve_stages counts them before any is read; bind
+expands a step's use: with its arguments checked, enter and leave mark it being expanded (and
+count_step and reserve count what it makes); _subst puts the arguments in, and leftover_params
+reports a $name left standing.
+Imports viz.base and the script's nodes, refs and scope.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from typing import Any
 from viz.base.errors import InputError, Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.nodes import direction
-from viz.model.script.refs import _Refs
+from viz.model.script.refs import Refs
 from viz.model.script.scope import _suggest
 
 MAX_PATTERN_DEPTH = 8
@@ -39,17 +43,26 @@ def _is_param(v: Any) -> bool:
     return isinstance(v, str) and bool(PARAM_RE.match(v))
 
 
-class _Patterns(_Refs):
-    """The reader's patterns part: the definitions checked, a use bound to its arguments."""
+class Patterns:
+    """The definitions checked, a use bound to its arguments, the steps made counted."""
 
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, doc: YMap, refs: Refs) -> None:
+        self.refs, self.out = refs, refs.out
         self.bad_patterns: set[str] = set()
         self.made = 0  # steps made so far by expansion (MAX_STEPS)
         self.uses: list[tuple[str, Loc]] = []  # the uses being expanded, outermost first
-        self.patterns: YMap = self.doc.get("patterns") or YMap()
+        self._costs: dict[str, int] = {}  # cost's memo
+        self.patterns: YMap = doc.get("patterns") or YMap()
         if not hasattr(self.patterns, "loc"):
-            self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = self.doc.loc, {}, {}
+            self.patterns.loc, self.patterns.key_locs, self.patterns.value_locs = doc.loc, {}, {}
+
+    def enter(self, name: str, loc: Loc) -> None:
+        """A use of pattern `name` at loc is being expanded (the chain blow_up names)."""
+        self.uses.append((name, loc))
+
+    def leave(self) -> None:
+        """The innermost use being expanded is done."""
+        self.uses.pop()
 
     def count_step(self, loc: Loc) -> None:
         """One more step made; past MAX_STEPS the read stops here, naming the chain of uses."""
@@ -103,7 +116,7 @@ class _Patterns(_Refs):
         """The steps a use of pattern `name` makes as expanded (the use itself and every step of
         the pattern, its uses expanded), when: ignored; 1 for a pattern not expanded (unknown,
         bad or recursive: an error)."""
-        memo = self.__dict__.setdefault("_costs", {})
+        memo = self._costs
         if name not in memo:
             memo[name] = 1  # while counting: a cycle (reported by check_recursion) counts 1
             if name in self.patterns and name not in self.bad_patterns:
@@ -225,19 +238,19 @@ class _Patterns(_Refs):
             bad = "a value (a $name has a value only inside a pattern that declares it)"
         elif ptype == "actor":
             if isinstance(v, str):
-                self.actor(v, loc)
+                self.refs.scope.actor(v, loc)
             else:
                 bad = "an actor id"
         elif ptype == "actors":
             if isinstance(v, (str, list)):
-                self.who(v, loc)
+                self.refs.scope.who(v, loc)
             else:
                 bad = "an actor id or a list of them"
         elif ptype == "place":
-            self.place(v, loc)
+            self.refs.place(v, loc)
         elif ptype == "prop":
             if isinstance(v, str):
-                self.prop(v, loc)
+                self.refs.scope.prop(v, loc)
             else:
                 bad = "a prop id"
         elif ptype == "int" and (not isinstance(v, int) or isinstance(v, bool)):

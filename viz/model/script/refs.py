@@ -1,8 +1,9 @@
 """The reader's references: numbers, places, ways, things, sections, an action's keys by kind.
 
-_Refs(_Scope) owns no state of its own: it reads a value against the layout (place, vias,
-thing_names), the text (section_of) or a range (number), and one key of an action by its kind
-(read_key, after viz/model/verbs.Key), reporting what is wrong with its place.
+Refs holds the scope and owns no state of its own: it reads a value against the layout (place,
+vias, thing_names), the text (section_of), the cast (through the scope's actor, who and prop)
+or a range (number), and one key of an action by its kind (read_key, after
+viz/model/verbs.Key), reporting what is wrong with its place.
 Imports viz.base, viz.model.verbs (Key) and the script's nodes and scope.
 """
 from __future__ import annotations
@@ -14,14 +15,18 @@ from typing import Any
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YList, YMap
 from viz.model.script.nodes import PlaceRef, Way, direction, formation
-from viz.model.script.scope import _Scope, _suggest
+from viz.model.script.scope import Scope, _suggest
 from viz.model.verbs import Key
 
 MAX_OFFSET = 2000.0  # 尺: no offset in a hall and its range is larger
 
 
-class _Refs(_Scope):
-    """The reader's second part: values and references read and checked, each with its place."""
+class Refs:
+    """Values and references read and checked, each with its place."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.out, self.layout, self.corpus = scope.out, scope.layout, scope.corpus
 
     def number(self, v: Any, loc: Loc, what: str, lo: float | None = None,
                hi: float | None = None, open_lo: bool = False) -> float | None:
@@ -60,9 +65,9 @@ class _Refs(_Scope):
             self.out.error(at("place"), f"unknown place {clip(v['place'])}"
                                         f"{_suggest(v['place'], self.layout.places)}")
             return None
-        if "actor" in v and not self.actor(v["actor"], at("actor")):
+        if "actor" in v and not self.scope.actor(v["actor"], at("actor")):
             return None
-        if "prop" in v and not self.prop(v["prop"], at("prop")):
+        if "prop" in v and not self.scope.prop(v["prop"], at("prop")):
             return None
         nums = {}
         for k, default in (("dist", 3.0), ("dx", 0.0), ("dy", 0.0)):
@@ -103,22 +108,22 @@ class _Refs(_Scope):
         """One key of an action, read by its kind; None when it is wrong (already reported)."""
         kind = spec.kind
         if kind == "who":
-            return self.who(v, loc) or None
+            return self.scope.who(v, loc) or None
         if kind == "actor":
-            return self.actor(v, loc)
+            return self.scope.actor(v, loc)
         if kind == "one":
-            a = self.actor(v, loc) if isinstance(v, str) else None
+            a = self.scope.actor(v, loc) if isinstance(v, str) else None
             if a is None and not isinstance(v, str):
                 self.out.error(loc, f"{k}: one actor id, found {clip(v)}")
             return (a,) if a else None
         if kind == "place":
-            if k == "from" and isinstance(v, str) and v in self.actor_ids:
+            if k == "from" and isinstance(v, str) and v in self.scope.actor_ids:
                 return PlaceRef(loc, actor=v)
             return self.place(v, loc)
         if kind == "via":
             return self.vias(v, loc)
         if kind == "prop":
-            return self.prop(v, loc)
+            return self.scope.prop(v, loc)
         if kind == "thing":
             return self.thing_names(v, loc) or None
         if kind == "flag":

@@ -1,11 +1,12 @@
 """The reader's scope: its inputs, the scenario, and who and what the scenario casts.
 
-The reader is one object built from parts, each a class in its own module that calls only the
-parts it inherits from: _Scope < _Refs < _Cast, _Patterns < _Steps < Reader (scope.py, refs.py,
-cast.py, patterns.py, steps.py, reader.py). _Scope is the first. It owns the inputs (doc, layout,
-corpus, out, readings), the scenario (decl, values, seed: --set and --seed resolved), who is cast
-(all_cast, uncast, actor_ids) and what props are (all_props, prop_ids, bundles, unprops;
-stage_props, never read), and answers cast_when, actor, who, prop and prop_members.
+Scope is the first of the reader's parts (reader.py's read_script builds it once the
+document's structure is checked and its like:s resolved) and the value every later part is
+handed. It holds the inputs (doc, layout, corpus, out, readings), the scenario (decl, values,
+seed: --set and --seed resolved), who is cast (all_cast, uncast, actor_ids) and what props are
+(all_props, prop_ids, bundles, unprops), and answers cast_when, actor, who, prop and
+prop_members; the one thing it gathers as the reader asks is unknown, the ids named but cast
+by no file read (a prefix reads on: PrefixShort).
 Imports viz.base and viz.model.scenario.
 """
 from __future__ import annotations
@@ -24,8 +25,8 @@ def _suggest(word: Any, known) -> str:
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
-class _Scope:
-    """The reader's first part: the scenario, and the cast and props in it."""
+class Scope:
+    """The scenario, and the cast and props in it."""
 
     def __init__(self, doc: YMap, layout, corpus, out: Collector, readings: tuple[str, ...],
                  sets: Sequence[tuple[str, str]] = (), seed: int | None = None):
@@ -57,7 +58,6 @@ class _Scope:
                 self.prop_ids.update(ids)
             else:
                 self.prop_ids.add(p["id"])
-        self.stage_props: set[str] = set()
         self.unknown: set[str] = set()  # ids named but cast nowhere read (a prefix reads on)
 
     def cast_when(self, item: Mapping) -> bool:

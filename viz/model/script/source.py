@@ -131,52 +131,13 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     """A rite folder's manifest and the files it names → one document, every node located.
     upto: read only the first so many section files (the stages list's `total` says how many
     the manifest names), and only the pattern files they use (_wanted)."""
-    man = load_file(path)
-    if not isinstance(man, YMap):
-        raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
-                                 "a manifest is a YAML mapping with cast: and sections:"))
+    man = _manifest(path)
     out = Collector()
     base = path.parent
-    for k in man:
-        if k not in _MANIFEST_KEYS:
-            out.error(man.key_loc(k), f"unexpected key {clip(k)} in a manifest; expected one of: "
-                                      f"{', '.join(_MANIFEST_KEYS)}")
-        elif not isinstance(man[k], _MANIFEST_KEYS[k]):
-            want = "a list of files" if k == "sections" else "a file name"
-            out.error(man.loc_of(k), f"{k}: expected {want}")
-    for k in ("cast", "sections"):
-        if k not in man:
-            out.error(man.loc, f"a manifest needs {k}:")
-    out.raise_if_errors()
     files = [str(path)]
 
     def load(rel: Any, loc: Loc, kind: str) -> Any:
-        if not isinstance(rel, (str, Path)) or not str(rel):
-            out.error(loc, f"expected a file name, found {clip(rel)}")
-            return None
-        if isinstance(rel, Path):  # found in a patterns folder: the rite's own, or the library
-            p = rel
-            if not (bundled.within(base, p) or bundled.within(bundled.LIBRARY, p)):
-                out.error(loc, f"{kind}: {p.parent.name}/{p.name} leads out of the rite's folder "
-                               f"({base.name}/): a package reads only its own files")
-                return None
-        else:
-            why = bundled.outside(base, rel)
-            if why is not None:
-                out.error(loc, f"{kind}: {why}")
-                return None
-            p = base / rel
-        if not is_file(p):
-            what = "file or folder" if kind == "patterns" else "file"
-            out.error(loc, f"no {what} {rel} beside the manifest ({base})")
-            return None
-        files.append(str(p))
-        try:
-            doc, problems = _checked_file(p, kind)
-        except InputError as e:
-            doc, problems = None, e.problems
-        out.problems.extend(problems)
-        return None if problems else doc
+        return _load(rel, loc, kind, base, out, files)
 
     doc = YMap()
     doc.loc, doc.key_locs, doc.value_locs = man.loc, {}, {}
@@ -189,50 +150,13 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
         if k != "note":
             doc[k] = v
             doc.key_locs[k], doc.value_locs[k] = cast.key_loc(k), cast.loc_of(k)
-    pats = YMap()
-    pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
-    spec = man.get("patterns")
-    entries = ([(spec, man.loc_of("patterns"))] if isinstance(spec, str) else
-               [(v, spec.loc_of(i)) for i, v in enumerate(spec)] if isinstance(spec, YList)
-               else [])
-    pfiles: list[tuple[str | Path, Loc, int]] = []
-    for n, (rel, loc) in enumerate(entries):
-        # the rite's own file or folder, or the shared library by name (`library`), wherever
-        # the rite is copied
-        libs = bundled.libraries()
-        d, why = bundled.locate(base, rel, libs, "pattern library")
-        if d is None:
-            out.error(loc, f"patterns: {why}" if why else
-                      f"patterns: no file or folder {clip(rel)} in the rite's folder ({base}), "
-                      f"nor a bundled pattern library of that name ({bundled.known(libs)})")
-        elif is_dir(d):
-            pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
-        else:
-            pfiles.append((d, loc, n))
+    pfiles = _pattern_files(man, base, out)
     first = None
     if upto is not None:  # a prefix: its stages first, then only the pattern files they use
         first = [load(rel, man["sections"].loc_of(i), "stage")
                  for i, rel in enumerate(man["sections"][:upto])]
         pfiles = _wanted(pfiles, [st for st in first if st is not None], base)
-    entry_of: dict[str, int] = {}
-    warnings: list[Problem] = []
-    for rel, loc, n in pfiles:
-        pd = load(rel, loc, "patterns")
-        if pd is None:
-            continue
-        body = pd["patterns"]
-        for name, p in body.items():
-            if name in pats and entry_of[name] == n:
-                out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
-                                              f"{pats.key_loc(name)})")
-                continue
-            if name in pats:  # a later entry of the list (the rite's own) over a library's
-                warnings.append(Problem(body.key_loc(name), f"pattern {clip(name)} overrides "
-                                        f"the one at {pats.key_loc(name)}", warning=True))
-                del pats[name]
-            entry_of[name] = n
-            pats[name] = p
-            pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
+    pats, warnings = _patterns_of(pfiles, man, load, out)
     if pfiles:
         doc["patterns"] = pats
         doc.key_locs["patterns"] = doc.value_locs["patterns"] = man.loc_of("patterns")
@@ -252,6 +176,111 @@ def _read_manifest(path: Path, upto: int | None = None) -> tuple[YMap, tuple[str
     out.raise_if_errors()
     doc.source_warnings = warnings
     return doc, tuple(files)
+
+
+def _manifest(path: Path) -> YMap:
+    """The manifest parsed, its keys and their kinds checked (InputError if any is wrong)."""
+    man = load_file(path)
+    if not isinstance(man, YMap):
+        raise InputError(Problem(getattr(man, "loc", Loc(str(path), 1, 1)),
+                                 "a manifest is a YAML mapping with cast: and sections:"))
+    out = Collector()
+    for k in man:
+        if k not in _MANIFEST_KEYS:
+            out.error(man.key_loc(k), f"unexpected key {clip(k)} in a manifest; expected one of: "
+                                      f"{', '.join(_MANIFEST_KEYS)}")
+        elif not isinstance(man[k], _MANIFEST_KEYS[k]):
+            want = "a list of files" if k == "sections" else "a file name"
+            out.error(man.loc_of(k), f"{k}: expected {want}")
+    for k in ("cast", "sections"):
+        if k not in man:
+            out.error(man.loc, f"a manifest needs {k}:")
+    out.raise_if_errors()
+    return man
+
+
+def _load(rel: Any, loc: Loc, kind: str, base: Path, out: Collector, files: list[str]) -> Any:
+    """One file a manifest names (rel: beside it; a Path: found in a patterns folder, the rite's
+    own or the library), parsed and checked, its path added to files; None when it is missing,
+    outside the rite's folder or wrong (the problems to out)."""
+    if not isinstance(rel, (str, Path)) or not str(rel):
+        out.error(loc, f"expected a file name, found {clip(rel)}")
+        return None
+    if isinstance(rel, Path):  # found in a patterns folder: the rite's own, or the library
+        p = rel
+        if not (bundled.within(base, p) or bundled.within(bundled.LIBRARY, p)):
+            out.error(loc, f"{kind}: {p.parent.name}/{p.name} leads out of the rite's folder "
+                           f"({base.name}/): a package reads only its own files")
+            return None
+    else:
+        why = bundled.outside(base, rel)
+        if why is not None:
+            out.error(loc, f"{kind}: {why}")
+            return None
+        p = base / rel
+    if not is_file(p):
+        what = "file or folder" if kind == "patterns" else "file"
+        out.error(loc, f"no {what} {rel} beside the manifest ({base})")
+        return None
+    files.append(str(p))
+    try:
+        doc, problems = _checked_file(p, kind)
+    except InputError as e:
+        doc, problems = None, e.problems
+    out.problems.extend(problems)
+    return None if problems else doc
+
+
+def _pattern_files(man: YMap, base: Path, out: Collector) -> list[tuple[str | Path, Loc, int]]:
+    """The pattern files the manifest's patterns: names, each with the place of its entry and
+    the entry's index: a file, or every .yaml of a folder, the rite's own or a library's."""
+    spec = man.get("patterns")
+    entries = ([(spec, man.loc_of("patterns"))] if isinstance(spec, str) else
+               [(v, spec.loc_of(i)) for i, v in enumerate(spec)] if isinstance(spec, YList)
+               else [])
+    pfiles: list[tuple[str | Path, Loc, int]] = []
+    for n, (rel, loc) in enumerate(entries):
+        # the rite's own file or folder, or the shared library by name (`library`), wherever
+        # the rite is copied
+        libs = bundled.libraries()
+        d, why = bundled.locate(base, rel, libs, "pattern library")
+        if d is None:
+            out.error(loc, f"patterns: {why}" if why else
+                      f"patterns: no file or folder {clip(rel)} in the rite's folder ({base}), "
+                      f"nor a bundled pattern library of that name ({bundled.known(libs)})")
+        elif is_dir(d):
+            pfiles += [(p, loc, n) for p in sorted(d.glob("*.yaml"))]
+        else:
+            pfiles.append((d, loc, n))
+    return pfiles
+
+
+def _patterns_of(pfiles: list, man: YMap, load, out: Collector) -> tuple[YMap, list[Problem]]:
+    """The pattern files' patterns in one mapping, and the warnings: a name defined twice in
+    one entry is an error; a later entry's (the rite's own) overrides an earlier's (a library's)
+    with a warning."""
+    pats = YMap()
+    pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
+    entry_of: dict[str, int] = {}
+    warnings: list[Problem] = []
+    for rel, loc, n in pfiles:
+        pd = load(rel, loc, "patterns")
+        if pd is None:
+            continue
+        body = pd["patterns"]
+        for name, p in body.items():
+            if name in pats and entry_of[name] == n:
+                out.error(body.key_loc(name), f"pattern {clip(name)} is defined twice (first at "
+                                              f"{pats.key_loc(name)})")
+                continue
+            if name in pats:  # a later entry of the list (the rite's own) over a library's
+                warnings.append(Problem(body.key_loc(name), f"pattern {clip(name)} overrides "
+                                        f"the one at {pats.key_loc(name)}", warning=True))
+                del pats[name]
+            entry_of[name] = n
+            pats[name] = p
+            pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
+    return pats, warnings
 
 
 _USE = re.compile(r"""use:\s*["']?([^\s,"'}\]#]+)""")

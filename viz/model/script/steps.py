@@ -1,12 +1,13 @@
 """The reader's steps: a step's variant chosen, its pattern expanded, its actions read by verb.
 
-_Steps(_Cast, _Patterns) owns script_readings (every reading the steps' variants name) and
-elsewhere (the sections stages enact out of the text's order). step
-turns one step of a stage into Steps (several where it uses a pattern); variant picks its body
-for the chosen readings; together merges expansions that run at the same time (each: {together:
-true}, a step's together:); actions and action_args read each action by its verb (viz/model/verbs.py,
-REGISTRY), an arrow shot or a count going to the cast part; expects reads the step's expect:.
-Imports viz.base, viz.model.verbs and the script's nodes, cast and patterns.
+Steps is handed the scope, the refs, the patterns and the fates, and owns script_readings
+(every reading the steps' variants name). step turns one step of a stage into Steps (several
+where it uses a pattern, whose steps' when:s are read here); variant picks its body for the
+chosen readings; parts shares out the words a pattern's steps enact; together merges
+expansions that run at the same time (each: {together: true}, a step's together:); actions and
+action_args read each action by its verb (viz/model/verbs.py, REGISTRY), an arrow shot or a
+count going to the fates; expects reads the step's expect:. find_cite finds a cite's words.
+Imports viz.base, viz.model.verbs and the script's nodes, scope, refs, patterns and fates.
 """
 from __future__ import annotations
 
@@ -17,19 +18,21 @@ from typing import Any
 
 from viz.base.errors import Loc, Problem, clip
 from viz.base.yamlsrc import YList, YMap
-from viz.model.script.cast import _Cast
+from viz.model.script.fates import Fates
 from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
-from viz.model.script.patterns import _Patterns, _subst, param_when
+from viz.model.script.patterns import Patterns, _subst, param_when
+from viz.model.script.refs import Refs
+from viz.model.script.scope import Scope
 from viz.model.verbs import REGISTRY
 
 
-class _Steps(_Cast, _Patterns):
-    """The reader's steps part: steps and their actions, patterns expanded."""
+class Steps:
+    """Steps and their actions, patterns expanded."""
 
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, scope: Scope, refs: Refs, patterns: Patterns, fates: Fates) -> None:
+        self.scope, self.refs, self.patterns, self.fates = scope, refs, patterns, fates
+        self.out, self.corpus = scope.out, scope.corpus
         self.script_readings: set[str] = set()
-        self.elsewhere: set[int] = set()  # sections enacted out of order (a stage's out_of_order)
 
     def actions(self, acts: YList, env: dict, ctx: str) -> tuple[Action, ...]:
         out = []
@@ -38,7 +41,7 @@ class _Steps(_Cast, _Patterns):
             loc = acts.loc_of(i)
             args = _subst(a[verb], env)
             src = a[verb] if isinstance(a[verb], YMap) else YMap()
-            if self.leftover_params(args, loc, ctx):
+            if self.patterns.leftover_params(args, loc, ctx):
                 continue
             n = len(self.out.problems)
             parsed = self.action_args(verb, args, src, loc)
@@ -47,9 +50,9 @@ class _Steps(_Cast, _Patterns):
                                          for p in self.out.problems[n:]]
             if parsed is not None:
                 if verb == "shoot" and "at" not in parsed:
-                    self.loose(parsed, loc)
+                    self.fates.loose(parsed, loc)
                 elif verb == "count":
-                    self.count(parsed, loc)
+                    self.fates.count(parsed, loc)
                 out.append(Action(verb, parsed, loc))
         return tuple(out)
 
@@ -59,10 +62,10 @@ class _Steps(_Cast, _Patterns):
         r: dict[str, Any] = {}
         ok = True
         for k, val in a.items():
-            if k == "after" and val and all(isinstance(x, str) and x in self.uncast
+            if k == "after" and val and all(isinstance(x, str) and x in self.scope.uncast
                                             for x in ([val] if isinstance(val, str) else val)):
                 continue  # after someone not cast in this scenario: nobody to wait for
-            got = self.read_key(keys[k], k, val, src.loc_of(k) if k in src else loc)
+            got = self.refs.read_key(keys[k], k, val, src.loc_of(k) if k in src else loc)
             if got is None:
                 ok = False
             else:
@@ -76,15 +79,15 @@ class _Steps(_Cast, _Patterns):
         step with `cite:` enacts only that part of them (found within span; all of them when they
         do not hold it), and those after it the same part until another says; `said: false`
         marks a move the text does not say."""
-        self.count_step(loc)
+        self.patterns.count_step(loc)
         body = s
         if not pattern:
             body, reading = self.variant(s)
         said = said and s.get("said", True) is not False
         if "use" in body:
             if isinstance(body["use"], str):
-                self.reserve(body["use"], body.loc_of("use"))
-            bound = self.bind(_subst(body, env) if env else body, depth)
+                self.patterns.reserve(body["use"], body.loc_of("use"))
+            bound = self.patterns.bind(_subst(body, env) if env else body, depth)
             if bound is None:
                 return []
             out = []
@@ -92,18 +95,18 @@ class _Steps(_Cast, _Patterns):
             for ps, penv, pname in bound:
                 if "when" in ps:
                     held = param_when(ps["when"], penv)
-                    if not (self.step_when(ps) if held is None else held):
+                    if not (self.fates.step_when(ps, self.scope) if held is None else held):
                         continue  # an optional part left out
                 kept.append((ps, penv, pname))
-            self.uses.append((body["use"], body.loc_of("use")))
+            self.patterns.enter(body["use"], body.loc_of("use"))
             for (ps, penv, pname), part in zip(kept, self.parts(kept, span)):
                 out += self.step(ps, loc, cite, part, penv, pname, depth + 1, reading, said)
-            self.uses.pop()
+            self.patterns.leave()
             note = body.get("note", "") or s.get("note", "")
             if note:  # the citing step's note, on those of the pattern's steps without their own
                 out = [x if x.note else replace(x, note=note) for x in out]
             if "dur" in body and out:
-                total = self.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
+                total = self.refs.number(_subst(body["dur"], env), body.loc_of("dur"), "dur", 0, 3600)
                 if total is not None:
                     out = [replace(x, dur=total / len(out)) for x in out]
             ex = (self.expects(_subst(s["expect"], env), s.loc_of("expect")) if "expect" in s
@@ -115,8 +118,8 @@ class _Steps(_Cast, _Patterns):
         dur = None
         if "dur" in body:
             raw = _subst(body["dur"], env)
-            if not self.leftover_params(raw, body.loc_of("dur"), ctx):
-                dur = self.number(raw, body.loc_of("dur"), "dur", 0, 3600)
+            if not self.patterns.leftover_params(raw, body.loc_of("dur"), ctx):
+                dur = self.refs.number(raw, body.loc_of("dur"), "dur", 0, 3600)
         note = body.get("note", "") if body is not s else s.get("note", "")
         if body is not s and not note:
             note = s.get("note", "")
@@ -206,7 +209,7 @@ class _Steps(_Cast, _Patterns):
         for v in s.get("variants") or ():
             self.script_readings.add(v["reading"])
         for v in s.get("variants") or ():
-            if reading_matches(self.readings, v["reading"]) and ("do" in v or "use" in v):
+            if reading_matches(self.scope.readings, v["reading"]) and ("do" in v or "use" in v):
                 return v, v["reading"]
         return s, s.get("reading", "鄭")
 
@@ -215,11 +218,11 @@ class _Steps(_Cast, _Patterns):
         for i, e in enumerate(items or ()):
             eloc = items.loc_of(i) if isinstance(items, YList) else loc
             at = {k: e.loc_of(k) if k in e else eloc for k in ("who", "at", "within", "holding")}
-            who = self.who(e["who"], at["who"])
-            place = self.place(e["at"], at["at"]) if "at" in e else None
-            within = self.number(e.get("within", 1.0), at["within"], "within", 0, 1000)
+            who = self.scope.who(e["who"], at["who"])
+            place = self.refs.place(e["at"], at["at"]) if "at" in e else None
+            within = self.refs.number(e.get("within", 1.0), at["within"], "within", 0, 1000)
             face = direction(e["face"]) if "face" in e else None
-            holding = (tuple(p for p in e["holding"] if self.prop(p, at["holding"]))
+            holding = (tuple(p for p in e["holding"] if self.scope.prop(p, at["holding"]))
                        if "holding" in e else None)
             if who:
                 out.append(Expect(who, eloc, place, within or 1.0, face, e.get("posture"),
