@@ -171,8 +171,8 @@ def _claims(timeline, cols: _Columns, m, frames: list, r: str, who: set[int],
     moment m: (claim, (holds, those who do not))."""
     from viz.model.dress import WORN  # noqa: F401  (the dress columns _dressed reads)
     from viz.query.dressed import _dressed, dress_claims_of
-    from viz.query.faithful import (POSTURE_CODE, POSTURE_RE, facing_claims, hold_claims,
-                                    holders_between)
+    from viz.query.faithful import (POSTURE_CODE, facing_claims, hold_claims, holders_between,
+                                    posture_claims)
 
     mo, m_face, po, p_code, p_seat = cols.mo, cols.m_face, cols.po, cols.p_code, cols.p_seat
 
@@ -192,12 +192,7 @@ def _claims(timeline, cols: _Columns, m, frames: list, r: str, who: set[int],
         # a facing is the role's (上射東面，下射西面): one of them will do
         ok = any(faced(a, want) for a in who)
         claims.append((claim, (ok, set() if ok else set(who))))
-    for g in POSTURE_RE.finditer(r):
-        w = g.group(1)
-        before, after = r[max(0, g.start() - 1):g.start()], r[g.end():g.end() + 1]
-        if before == "不" or (w, after) in (("揖", "弓"), ("拜", "賜")) \
-                or (w, before) == ("坐", "請"):
-            continue
+    for w, _at in posture_claims(r):  # the same words as check --text reads (not 夙興, 不拜 …)
 
         def posed(a, w=w) -> bool:
             sel = (po.owner == a) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)
