@@ -58,7 +58,7 @@ class Compiler:
                 c.set_prop(j, 0.0, c.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
                 c.set_prop(j, 0.0, SET_DOWN, c.xy(p.at), not p.absent)
-        for n in c.thing_names:
+        for n in c.things:
             c.track.thing(c.ti[n], 0.0, c.world.shown[n])
         for owner in SCORE_OWNERS:
             c.track.score(owner, 0.0, 0)
@@ -169,7 +169,7 @@ class Compiler:
         c = self.c
         script, rng = c.script, c.range
         n, m = len(script.cast), len(script.props)
-        channels = c.track.channels(n, m, len(c.thing_names), WORN)
+        channels = c.track.channels(n, m, len(c.things), WORN)
         events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in c.track.kf.events]
         if final:
             c.legs.keep()
@@ -183,7 +183,7 @@ class Compiler:
         if not final:  # the compile goes on appending to these
             scoring.update(shots=list(rng.shot_log), results=list(rng.results))
         # set on the Timeline after it is built (viz/model/timeline.py takes no such fields)
-        tl.thing_names = tuple(c.thing_names)
+        tl.thing_names = tuple(c.things)
         tl.scoring = scoring
         if final:
             checks.check_boundaries(c, tl)

@@ -36,10 +36,10 @@ class Ctx:
             if p.bundle:
                 bundles.setdefault(p.bundle, []).append(j)
         self.bundles = bundles
-        # things set out: every feature name of the layout
-        self.thing_names = sorted({f.name for f in getattr(layout, "features", ())})
-        self.ti = {n: i for i, n in enumerate(self.thing_names)}
-        self.world = World(script, self.thing_names)
+        # the things set out (the "things" channel's owners): every feature name of the layout
+        self.things = sorted({f.name for f in getattr(layout, "features", ())})
+        self.ti = {n: i for i, n in enumerate(self.things)}
+        self.world = World(script, self.things)
         self.track = Track()
         self.range = Range()
         self.wardrobe = Wardrobe(script, self.track)
