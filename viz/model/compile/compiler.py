@@ -10,7 +10,7 @@ held by the context `c`; the Compiler owns only the spans of the stages and step
 from __future__ import annotations
 
 from viz.base.errors import Collector
-from viz.model.compile import checks
+from viz.model.compile import checks, motion, props
 from viz.model.compile.context import Ctx
 from viz.model.compile.keyframes import CODE
 from viz.model.dress import WORN
@@ -31,10 +31,24 @@ STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its 
 MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 
 
+class Handed(Ctx):
+    """The context as the verbs are handed it, their CompileContext: Ctx, with the functions of
+    motion.py and props.py as its methods."""
+
+    turn = motion.turn
+    posture = motion.posture
+    move = motion.move
+    show_things = props.show_things
+    gather = props.gather
+    some = props.some
+    holder_check = props.holder_check
+    reach_check = props.reach_check
+
+
 class Compiler:
     def __init__(self, script: Script, layout, out: Collector | None = None):
-        self.c = Ctx(script, layout, out)
-        self.out = self.c.out
+        self.c = Handed(script, layout, out)
+        self.s, self.out = script, self.c.out  # what on_stage's callers read (progressive.py)
         self.done_stages: list[StageSpan] = []
         self.done_steps: list[StepSpan] = []
 
@@ -77,12 +91,12 @@ class Compiler:
             self.setup(stage.setup)
         for aid, text in stage.labels.items():
             c.set_label(c.ai[aid], c.track.t, text)
-        c.range.open_scoring(c, stage.scoring, stage.loc)
+        c.range.open_scoring(stage.scoring, stage.loc)
         opening = tuple(c.world.labels)
         for step in stage.steps:
             steps.append(self.step(step, si, len(steps)))
-        c.range.close_scoring(c, stage.scoring, all_stages[si + 1].scoring
-                              if si + 1 < len(all_stages) else None, stage.loc)
+        c.range.close_scoring(stage.scoring, all_stages[si + 1].scoring
+                            if si + 1 < len(all_stages) else None, stage.loc)
         stages.append(StageSpan(si, stage.name, stage.section, t0, c.track.t, first,
                                 len(steps) - 1, opening, stage.gap))
 
@@ -132,7 +146,7 @@ class Compiler:
         buf = c.track.open_step(index)
         busy: dict[int, float] = {}  # when each actor is free again within this step
         end = 0.0
-        c.range.music_begins(c, step)
+        c.range.music_begins(step)
         for act in step.actions:
             after = act.args.get("after")
             if after:

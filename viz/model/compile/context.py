@@ -6,22 +6,22 @@ pi, bundles, ti), and the four owners of the state — the world (world.py: wher
 everything is), the track (keyframes.py: the keyframe rows and the clock), the range (shooting.py:
 the rounds, the music, the count) and the wardrobe (dress.py) — with the planned legs (legs.py).
 It owns none of their state: each owner writes its own, and the primitives here (teleport,
-set_prop …) write a keyframe through the track and tell the world. The verbs' other names are
-the functions of motion.py and props.py, and the range's and wardrobe's methods, bound here.
+set_prop …) write a keyframe through the track and tell the world. The range and the wardrobe
+are handed the track, the world and where to warn; the verbs reach them through on_beat, scored,
+count and dress here. The functions of motion.py and props.py take a Ctx; compiler.py's
+`Handed` adds them as the verbs' methods.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from viz.base.errors import Collector, Loc
-from viz.model.compile import motion, props
 from viz.model.compile.dress import Wardrobe
 from viz.model.compile.keyframes import Track, heading, unit, unwrap_to
 from viz.model.compile.legs import Legs
 from viz.model.compile.shooting import Range
 from viz.model.compile.world import World
 from viz.model.script.nodes import Action, Formation, Music, PlaceRef, Script, Shot
-from viz.model.timeline import SET_DOWN
 
 
 class Ctx:
@@ -41,8 +41,9 @@ class Ctx:
         self.ti = {n: i for i, n in enumerate(self.things)}
         self.world = World(script, self.things)
         self.track = Track()
-        self.range = Range()
-        self.wardrobe = Wardrobe(script, self.track)
+        self.wardrobe = Wardrobe(script, self.track, self.world, self.out)
+        self.range = Range(script, self.track, self.world, self.out, self.ai, self.bundles,
+                           self.set_prop)
         self.legs = Legs(layout)
 
     # ---- what verbs read of the state (its owners hold it) ----
@@ -148,7 +149,7 @@ class Ctx:
         self.track.prop(p, t, holder, xy, visible)
         was = self.world.holder[p]
         if was >= 0 and was != holder:  # it leaves his hands (a 扑 leaves his belt too)
-            self.wardrobe.let_go(self.track, self.script, p, int(was), t)
+            self.wardrobe.let_go(p, int(was), t)
         self.world.put_prop(p, holder, xy, visible)
 
     def set_label(self, a: int, t: float, text: str) -> None:
@@ -165,26 +166,16 @@ class Ctx:
     def loose(self, p: int) -> None:
         self.world.loose(p)
 
-    # ---- motion, things and props (motion.py, props.py) ----
-    turn = motion.turn
-    posture = motion.posture
-    move = motion.move
-    show_things = props.show_things
-    gather = props.gather
-    some = props.some
-    holder_check = props.holder_check
-    reach_check = props.reach_check
-
-    # ---- the shooting and the dress (their owners' methods, handed this context) ----
+    # ---- the shooting and the dress: their owners' methods ----
     def on_beat(self, t: float, music: Music, on: bool, actor: str = "") -> float:
-        return self.range.on_beat(self, t, music, on, actor)
+        return self.range.on_beat(t, music, on, actor)
 
     def scored(self, act: Action, shot: Shot, p: int, t0: float, t1: float, goal) -> float:
-        return self.range.scored(self, act, shot, p, t0, t1, goal)
+        return self.range.scored(act, shot, p, t0, t1, goal)
 
     def count(self, act: Action, a: int, busy: dict) -> float:
-        return self.range.count(self, act, a, busy)
+        return self.range.count(act, a, busy)
 
     def dress(self, a: int, t: float, words: str, bow: str | None = None,
               loc: Loc | None = None) -> float:
-        return self.wardrobe.dress(self, a, t, words, bow, loc)
+        return self.wardrobe.dress(a, t, words, bow, loc)

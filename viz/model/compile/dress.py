@@ -10,23 +10,23 @@ text unstrings only the losers' (執弛弓, 注: 言不能用之也), and a bow 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from viz.base.errors import Collector, Loc
 from viz.model.compile.keyframes import Track
+from viz.model.compile.world import World
 from viz.model.dress import BOW_STATES, WORN, dress_words
 from viz.model.script.nodes import Script
-
-if TYPE_CHECKING:
-    from viz.model.compile.context import Ctx
 
 DRESS = 1.2  # s: putting on or taking off one thing (袒, 決, 遂, 拾 …), when settings say none
 
 
 class Wardrobe:
-    def __init__(self, script: Script, track: Track):
-        """Nothing worn, every bow strung: the first rows of the dress and bow channels."""
+    def __init__(self, script: Script, track: Track, world: World, out: Collector):
+        """Nothing worn, every bow strung: the first rows of the dress and bow channels. It
+        writes rows through the track, reads who holds what in the world, warns to out."""
+        self.script, self.cfg, self.out = script, script.settings, out
+        self.track, self.world = track, world
         n = len(script.cast)
         self.worn = np.zeros((n, len(WORN)), np.int64)
         self.strung = np.array([BOW_STATES["張"] if p.kind == "弓" else 0 for p in script.props],
@@ -37,37 +37,37 @@ class Wardrobe:
             if v:
                 track.bow(p, 0.0, int(v))
 
-    def dress(self, c: Ctx, a: int, t: float, words: str, bow: str | None = None,
-              loc=None) -> float:
+    def dress(self, a: int, t: float, words: str, bow: str | None = None,
+              loc: Loc | None = None) -> float:
         """Put on or take off what the words say (袒決遂, 襲, 説決拾, 搢扑 …) from t; with bow, the
         bows he holds become 張 or 弛. It takes time (issue 26): settings.gestures.dress seconds
         for each thing put on or off, twice that to string or unstring a bow; what he wears
         changes when he is done, and the time returned is then."""
         changes = dress_words(words) or []
-        holder = c.world.holder
+        holder = self.world.holder
         t0 = t
-        t += c.cfg.gestures.get("dress", DRESS) * (len(changes) + (2 if bow else 0))
+        t += self.cfg.gestures.get("dress", DRESS) * (len(changes) + (2 if bow else 0))
         if t > t0:  # he is busy dressing: not a wait (viz/query/waits.py)
-            c.track.event(t0, t, "dress", a, words or f"弓{bow}", {})
+            self.track.event(t0, t, "dress", a, words or f"弓{bow}", {})
         for col, v in changes:
-            if col == "扑" and v and not any(c.script.props[p].kind == "扑"
+            if col == "扑" and v and not any(self.script.props[p].kind == "扑"
                                             for p in np.nonzero(holder == a)[0]):
-                c.out.warn(loc, f"{c.script.cast[a].name} holds no 扑 to put in his belt (搢扑)")
+                self.out.warn(loc, f"{self.script.cast[a].name} holds no 扑 to put in his belt (搢扑)")
                 continue
             self.worn[a, WORN.index(col)] = v
-        c.track.dress(a, t, self.worn[a])
+        self.track.dress(a, t, self.worn[a])
         if bow is not None:
             bows = [int(p) for p in np.nonzero(holder == a)[0] if self.strung[p]]
             if not bows:
-                c.out.warn(loc, f"{c.script.cast[a].name} holds no bow to be {bow}")
+                self.out.warn(loc, f"{self.script.cast[a].name} holds no bow to be {bow}")
             for p in bows:
                 self.strung[p] = BOW_STATES[bow]
-                c.track.bow(p, t, BOW_STATES[bow])
+                self.track.bow(p, t, BOW_STATES[bow])
         return t
 
-    def let_go(self, track: Track, script: Script, p: int, a: int, t: float) -> None:
+    def let_go(self, p: int, a: int, t: float) -> None:
         """A 扑 leaving its holder's hands leaves his belt too (去扑，倚於西階之西)."""
         k = WORN.index("扑")
-        if script.props[p].kind == "扑" and self.worn[a, k]:
+        if self.script.props[p].kind == "扑" and self.worn[a, k]:
             self.worn[a, k] = 0
-            track.dress(a, t, self.worn[a])
+            self.track.dress(a, t, self.worn[a])
