@@ -54,11 +54,11 @@ Busy = dict[int, float]  # when each actor is free again within the step being c
 
 @runtime_checkable
 class CompileContext(Protocol):
-    """What a verb's compile step may use of the compiler, and all it may: the compile's context
-    (viz.model.compile.context.Ctx) is one, and is what `Verb.compile` is handed. This module
-    never imports the compiler; a test checks that the context has every name here, and that
-    the verbs use no other name of `c`. A verb reads the state through these names and changes
-    it only through the methods (the state's owners write it)."""
+    """What a verb's compile step may use of the compiler, and all it may: the compile's
+    context (viz.model.compile.compiler.Handed, a Ctx) is one, and is what `Verb.compile` is
+    handed. This module never imports the compiler; a test checks that the context has every
+    name here, and that the verbs use no other name of `c`. A verb reads the state through
+    these names and changes it only through the methods (the state's owners write it)."""
 
     # the script and the compile's state, as the step so far has left it (read only)
     cfg: Settings

@@ -1,7 +1,7 @@
 """The compiler: a checked Script on a Layout → a Timeline of keyframe channels, once.
 
 The compile's state has four owners, plain objects that alone write their own state (a test,
-tests/test_ownership.py, holds this); a context holds them and is what the verbs are handed:
+tests/test_ownership.py, holds this); a context holds them, and the verbs are handed it:
 
     world.py      World: where each person stands and faces, seated, present, labelled; each
                   prop's holder and place, the arrows loosed; spots marked; things set out
@@ -14,7 +14,9 @@ tests/test_ownership.py, holds this); a context holds them and is what the verbs
     motion.py     functions of Ctx: turns, gestures, walks
     props.py      functions of Ctx: things set out, taking up, the reach and holder checks
     checks.py     functions: expect, speed, two in one spot, underfoot, jumps between stages
-    compiler.py   Compiler and compile_script: stages, setups, steps → Timeline
+    compiler.py   Handed(Ctx), what the verbs are handed (Ctx with motion's and props'
+                  functions as methods); Compiler and compile_script: stages, setups, steps →
+                  Timeline
 
 The verbs (viz.model.verbs) compile through the context, typed as a CompileContext; they never
 import this package. Modules here import viz.base, viz.text and the rest of viz.model; nothing

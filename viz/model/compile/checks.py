@@ -53,7 +53,7 @@ def check_present(c: Ctx, act, step: Step) -> None:
         a = c.ai.get(w) if isinstance(w, str) else None
         if a is not None and not c.world.present[a]:
             c.out.error(act.loc, f"{c.script.cast[a].name} ({w}) is not in the scene "
-                                    f"but is made to {act.verb} at 「{step.cite}」 (enter him first)")
+                        f"but is made to {act.verb} at 「{step.cite}」 (enter him first)")
 
 # ---- warnings ----
 def check_expect(c: Ctx, ex: Expect) -> None:
@@ -67,11 +67,11 @@ def check_expect(c: Ctx, ex: Expect) -> None:
             d = float(np.hypot(*(goal - c.world.pos[a])))
             if d > ex.within:
                 c.out.warn(ex.loc, f"expected {name} within {ex.within:g} 尺 of "
-                                      f"({goal[0]:.1f}, {goal[1]:.1f}); he is {d:.1f} 尺 away, "
-                                      f"at ({c.world.pos[a][0]:.1f}, {c.world.pos[a][1]:.1f})")
+                           f"({goal[0]:.1f}, {goal[1]:.1f}); he is {d:.1f} 尺 away, "
+                           f"at ({c.world.pos[a][0]:.1f}, {c.world.pos[a][1]:.1f})")
         if ex.face is not None and abs(unwrap_to(ex.face, c.world.face[a]) - ex.face) > 10:
             c.out.warn(ex.loc, f"expected {name} to face {ex.face:g}°, he faces "
-                                  f"{c.world.face[a] % 360:.0f}°")
+                       f"{c.world.face[a] % 360:.0f}°")
         if ex.posture is not None and c.world.base[a] != ex.posture:
             c.out.warn(ex.loc, f"expected {name} {ex.posture}, he is {c.world.base[a]}")
         if ex.holding is not None:
@@ -89,8 +89,8 @@ def check_speed(c: Ctx, step: Step, buf: _Buffer, scale: float) -> None:
             d = math.hypot(x1 - x0, y1 - y0)
             if t1 > t0 and d / (t1 - t0) > c.cfg.brisk_speed:
                 c.out.warn(step.loc, f"{c.script.cast[a].name} moves at "
-                                        f"{d / (t1 - t0):.1f} 尺/s, faster than a brisk walk "
-                                        f"({c.cfg.brisk_speed:g} 尺/s): dur is too short")
+                           f"{d / (t1 - t0):.1f} 尺/s, faster than a brisk walk "
+                           f"({c.cfg.brisk_speed:g} 尺/s): dur is too short")
                 return
 
 def check_overlap(c: Ctx, step: Step, buf: _Buffer) -> None:
@@ -110,7 +110,7 @@ def check_overlap(c: Ctx, step: Step, buf: _Buffer) -> None:
         seen.add((a, b))
         x, y = c.script.cast[a], c.script.cast[b]
         c.out.warn(step.loc, f"{x.name} ({x.id}) and {y.name} ({y.id}) stand "
-                                f"{d[i, j]:.1f} 尺 apart at the end of this step")
+                   f"{d[i, j]:.1f} 尺 apart at the end of this step")
 
 def check_underfoot(c: Ctx, step: Step, buf: _Buffer) -> None:
     """Nobody stands on or in the row of things set out (issue 19, class 5; issue 26,
@@ -135,9 +135,9 @@ def check_underfoot(c: Ctx, step: Step, buf: _Buffer) -> None:
         if g[k] < 0:
             p = c.script.props[under[k]]
             c.out.warn(step.loc, f"{c.script.cast[a].name} ({c.script.cast[a].id}) stands on "
-                                    f"the {p.name} ({p.id}: his footprint is over it by "
-                                    f"{-g[k]:.2f} 尺) at the end of this step: stand south "
-                                    f"of it or at the 席's end")
+                       f"the {p.name} ({p.id}: his footprint is over it by "
+                       f"{-g[k]:.2f} 尺) at the end of this step: stand south "
+                       f"of it or at the 席's end")
 
 def check_origins(c: Ctx, tl: Timeline) -> None:
     """Nothing from nowhere (issue 26, class 2): every thing is somewhere from the start of
@@ -179,10 +179,10 @@ def check_origins(c: Ctx, tl: Timeline) -> None:
                 loc = (_step_loc(tl.steps[w].loc) if 0 <= w < len(tl.steps)
                        else c.script.stages[0].loc)
                 c.out.warn(loc, f"the {tl.props[j].name} ({tl.props[j].id}) first appears "
-                                   f"in {tl.actors[h].name}'s ({tl.actors[h].id}) hand at "
-                                   f"t {t:.0f} s, from nowhere: declare it where it lies "
-                                   f"(drawn, not absent), have someone bring it in, or say "
-                                   f"the words that bring it (brought:)")
+                           f"in {tl.actors[h].name}'s ({tl.actors[h].id}) hand at "
+                           f"t {t:.0f} s, from nowhere: declare it where it lies "
+                           f"(drawn, not absent), have someone bring it in, or say "
+                           f"the words that bring it (brought:)")
             break
 
 def check_boundaries(c: Ctx, tl: Timeline) -> None:
@@ -196,9 +196,9 @@ def check_boundaries(c: Ctx, tl: Timeline) -> None:
         moved = np.hypot(*(a.xy - b.xy).T) > JUMP
         for i in np.nonzero((a.present != b.present) | ((a.present & b.present) & moved))[0]:
             c.out.warn(loc, f"{tl.actors[i].name} ({tl.actors[i].id}) jumps where "
-                               f"{prev.name} hands over to {st.name}")
+                       f"{prev.name} hands over to {st.name}")
         shown = a.prop_visible | b.prop_visible
         pm = (np.hypot(*(a.prop_xy - b.prop_xy).T) > JUMP) | (a.prop_visible != b.prop_visible)
         for j in np.nonzero(shown & pm & (b.prop_holder != FLYING))[0]:
             c.out.warn(loc, f"{tl.props[j].name} ({tl.props[j].id}) jumps where "
-                               f"{prev.name} hands over to {st.name}")
+                       f"{prev.name} hands over to {st.name}")

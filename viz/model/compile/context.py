@@ -77,12 +77,12 @@ class Ctx:
             a = self.ai[ref.actor]
             if not w.present[a]:
                 self.out.warn(loc or ref.loc, f"{self.script.cast[a].name} ({ref.actor}) is not "
-                                              "present here: {actor: …} means where he was last")
+                              "present here: {actor: …} means where he was last")
             base = w.pos[a].copy()
         elif ref.mark is not None:
             if ref.mark not in w.marks:
                 self.out.warn(loc or ref.loc, f"no spot is marked {ref.mark!r} yet (put: {{…, "
-                                              f"mark: {ref.mark}}} names one); taken as the origin")
+                              f"mark: {ref.mark}}} names one); taken as the origin")
             base = w.marks.get(ref.mark, np.zeros(2)).copy()
         else:
             base = self.prop_spot(self.members(ref.prop)[0])

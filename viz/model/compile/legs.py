@@ -38,7 +38,7 @@ class Legs:
                 arr = np.asarray(layout.route(np.asarray(a, float), np.asarray(b, float)), float)
             except ValueError as e:
                 out.error(loc, f"{who} cannot walk from {layout.nearest_place(*a)} to "
-                               f"{layout.nearest_place(*b)}: {e}")
+                          f"{layout.nearest_place(*b)}: {e}")
                 arr = np.array([a, b], float)
             keep = np.r_[True, np.hypot(*np.diff(arr, axis=0).T) > 1e-6]
             pts = [(float(x), float(y)) for x, y in arr[keep]]

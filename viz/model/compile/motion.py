@@ -69,7 +69,7 @@ def move(c: Ctx, act: Action, busy: dict) -> float:
     speed = act.args.get("speed", c.cfg.walk_speed)
     if speed > c.cfg.brisk_speed:
         c.out.warn(act.loc, f"speed {speed:g} 尺/s is faster than a brisk walk "
-                            f"({c.cfg.brisk_speed:g} 尺/s)")
+                   f"({c.cfg.brisk_speed:g} 尺/s)")
     for a in who:
         if c.world.base[a] == "坐":
             c.out.warn(act.loc, f"{c.script.cast[a].name} walks while seated (坐): 興 first")
@@ -121,7 +121,7 @@ def check_destination(c: Ctx, act: Action, spots: list[np.ndarray]) -> None:
         for p in spots:
             if x0 < p[0] < x1 and y0 < p[1] < y1:
                 c.out.warn(act.loc, f"the move ends inside {o.name} (a wall) at "
-                                    f"({p[0]:.1f}, {p[1]:.1f})")
+                           f"({p[0]:.1f}, {p[1]:.1f})")
                 return
 
 
@@ -136,7 +136,7 @@ def walk(c: Ctx, a: int, t: float, goal: np.ndarray, vias, speed: float, loc: Lo
         pts, blocked, steps, lengths, heads = c.legs.leg(last, target, loc, name, c.out)
         if blocked:
             c.out.warn(loc, f"{name}'s path from {c.layout.nearest_place(*pts[0])} to "
-                            f"{c.layout.nearest_place(*pts[-1])} passes through an obstacle")
+                       f"{c.layout.nearest_place(*pts[-1])} passes through an obstacle")
         for q, n, d, h in zip(pts[1:], steps, lengths, heads):
             if math.hypot(q[0] - last[0], q[1] - last[1]) > 1e-6:
                 segs.append((q, d, h, n))

@@ -87,10 +87,10 @@ def holder_check(c: Ctx, act: Action, p: int, a: int | None, what: str) -> None:
     prop = c.script.props[p]
     if a is None and h >= 0:
         c.out.warn(act.loc, f"{prop.name} ({prop.id}) is in {c.script.cast[h].name}'s "
-                            f"hands, not set down, to {what}")
+                   f"hands, not set down, to {what}")
     elif a is not None and h != a:
         c.out.warn(act.loc, f"{c.script.cast[a].name} does not hold {prop.name} "
-                            f"({prop.id}) to {what}")
+                   f"({prop.id}) to {what}")
 
 
 def reach_check(c: Ctx, act: Action, a: int, spot: np.ndarray, what: str,
@@ -98,4 +98,4 @@ def reach_check(c: Ctx, act: Action, a: int, spot: np.ndarray, what: str,
     d = float(np.hypot(*(np.asarray(spot) - c.world.pos[a])))
     if d > limit:
         c.out.warn(act.loc, f"{c.script.cast[a].name} cannot {what} {d:.1f} 尺 away "
-                            f"(reach {limit:g} 尺): walk there first")
+                   f"(reach {limit:g} 尺): walk there first")

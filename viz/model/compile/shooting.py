@@ -2,18 +2,17 @@
 (視算), and the rounds.
 
 `Range` owns the round under way (round, tally: the 算 laid each side, laid: which), the stage's
-music (music_t0, when it began; the drum per pair: songs) and 獲者 (caller), and what the
-timeline's scoring reports (shot_log, results). Its methods are handed the compile's context (c,
-context.py): they read the world and the clock, and write the score channel and events through
-the track (self.track) and the props through the context's set_prop.
+music (music_t0, when it began; the drum per pair: songs, pair, pair_n) and 獲者 (caller), and
+what the timeline's scoring reports (shot_log, results; their times made absolute by step_done
+when the step is). It reads the world and the clock, writes the score channel and events through
+the track's methods, and moves the 算 through set_prop (context.py).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 
 import numpy as np
-
-from collections.abc import Callable, Mapping
 
 from viz.base.errors import Collector
 from viz.model.compile.keyframes import Track, unit
@@ -130,7 +129,7 @@ class Range:
         if shot.hit:
             words = "獲" if shot.on_beat else "獲 (不鼓不釋)"
             self.track.event(t1, t1 + 1.5, "call", caller, words,
-                       {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
+                             {"shot": entry, "flag": "舉旌以宮，偃旌以商"})
             if caller >= 0:  # 唱獲, heard and shown as his words (獲者坐而獲，舉旌以宮)
                 self.track.event(t1, t1 + 1.5, "say", caller, "獲")
         end = t1
@@ -138,8 +137,8 @@ class Range:
         if shot.tallied and (self.music_t0 is None and act.args.get("music") is not None
                              or stop is not None and self.track.t + t0 > stop + 1e-6):
             self.out.warn(act.loc, f"{self.script.cast[self.ai[shot.actor]].name}'s hit is laid as a "
-                                   f"算 though the music is not playing (不鼓不釋): it "
-                                   f"{'has not begun' if self.music_t0 is None else 'has ended'}")
+                          f"算 though the music is not playing (不鼓不釋): it "
+                          f"{'has not begun' if self.music_t0 is None else 'has ended'}")
         if shot.tallied and act.args.get("tally") in self.ai:
             scorer = self.ai[act.args["tally"]]
             entry["tallied"] = self.lay(act, scorer, shot.side, t1 + 1.0)
@@ -162,7 +161,7 @@ class Range:
             held = near[:HAND]
         if not held:
             self.out.warn(act.loc, f"{self.script.cast[a].name} has no 算 to lay for this hit (take "
-                                   "them from the 中 first: take: {prop: suan, count: 8})")
+                          "them from the 中 first: take: {prop: suan, count: 8})")
             return False
         k = self.tally[side]
         right = unit(self.world.face[a] + 90.0)
@@ -181,8 +180,8 @@ class Range:
         t = busy.get(a, 0.0) + self.cfg.gestures["count"] + 0.4 * laid
         if (self.tally["右"], self.tally["左"]) != (res.right, res.left):
             self.out.warn(act.loc, f"the 算 laid ({self.tally['右']} right, {self.tally['左']} "
-                                   f"left) are not the round's hits that count ({res.right}, "
-                                   f"{res.left})")
+                          f"left) are not the round's hits that count ({res.right}, "
+                          f"{res.left})")
         d = max(self.cfg.gestures["say"], 0.3 * len(res.announce))
         data = {"round": res.round, "右": res.right, "左": res.left, "announce": res.announce,
                 "winner": res.winner}
@@ -224,8 +223,8 @@ class Range:
         if sc.music is not None and not sc.music.start:
             self.music_t0 = self.track.t
             self.out.warn(loc, f"music: {sc.music.piece} has no start: the drum beats from the "
-                                  "stage's opening, before the music is ordered; name the clause "
-                                  "that orders it (start: 乃奏騶虞以射)")
+                          "stage's opening, before the music is ordered; name the clause "
+                          "that orders it (start: 乃奏騶虞以射)")
 
     def close_scoring(self, sc, nxt, loc=None) -> None:
         """The beats of the stage's music, and the round's end when the next stage is not of it."""
@@ -234,7 +233,7 @@ class Range:
         m = sc.music
         if m is not None and m.start and self.music_t0 is None:
             self.out.warn(loc, f"music: no step of this stage cites its start "
-                                  f"「{m.start}」: the drum never begins")
+                          f"「{m.start}」: the drum never begins")
         if m is not None and self.music_t0 is not None:
             per = m.beats_per_end
             songs = self.songs if m.ends is None else [
@@ -250,7 +249,7 @@ class Range:
                     self.track.score("beat", tb, k + 1)
                     self.track.score("終", tb, 1 + k // per)
                     self.track.event(tb, tb + 0.25, "beat", -1, m.piece,
-                                  {"beat": k + 1, "終": 1 + k // per, "耦終": 1 + k // per,
+                                     {"beat": k + 1, "終": 1 + k // per, "耦終": 1 + k // per,
                                    "耦": i + 1})
                 nxt = songs[i + 1]["start"] if i + 1 < len(songs) else None
                 if nxt is None or nxt > end + 1e-6:  # silent until the next pair's song
