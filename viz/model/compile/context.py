@@ -1,15 +1,15 @@
 """What the compile hands a verb: the script and layout, and the owners of the compile's state.
 
-`Ctx` is the verbs' CompileContext (viz/model/verbs.py) made concrete, as mypy hands its checker
-to its helpers: it holds the script, layout, settings and warnings (out), the look-ups by id (ai,
-pi, bundles, ti), and the four owners of the state — the world (world.py: where everyone and
-everything is), the track (keyframes.py: the keyframe rows and the clock), the range (shooting.py:
-the rounds, the music, the count) and the wardrobe (dress.py) — with the planned legs (legs.py).
-It owns none of their state: each owner writes its own, and the primitives here (teleport,
-set_prop …) write a keyframe through the track and tell the world. The range and the wardrobe
-are handed the track, the world and where to warn; the verbs reach them through on_beat, scored,
-count and dress here. The functions of motion.py and props.py take a Ctx; compiler.py's
-`Handed` adds them as the verbs' methods.
+`Ctx` is what the verbs' CompileContext (viz/model/verbs.py) is made of, as mypy hands its
+checker to its helpers (the object handed is compiler.py's `Handed`: a Ctx with the functions of
+motion.py and props.py as methods). It holds the script, layout, settings and warnings (out), the
+look-ups by id (ai, pi, bundles, ti), and the four owners of the state — the world (world.py:
+where everyone and everything is), the track (keyframes.py: the keyframe rows and the clock), the
+range (shooting.py: the rounds, the music, the count) and the wardrobe (dress.py) — with the
+planned legs (legs.py). It owns none of their state: each owner writes its own, and the
+primitives here (teleport, set_prop …) write a keyframe through the track and tell the world.
+The range and the wardrobe are handed the track, the world and where to warn; the verbs reach
+them through on_beat, scored, count and dress here.
 """
 from __future__ import annotations
 
