@@ -270,32 +270,3 @@ def test_a_sample_inside_a_segment_agrees_with_the_full_reading(bundled, u):
     assert (a.moving == b.moving).all() and (a.posture == b.posture).all()
     assert a.holding == b.holding and a.labels == b.labels and a.captions == b.captions
     assert (a.step, a.stage) == (b.step, b.stage)
-
-
-def test_each_part_of_the_compiler_uses_only_what_it_inherits():
-    """viz/model/compile/ is one Compiler made of mixins; a part reads, writes and calls on self
-    only what it or a part it inherits from defines (methods, or state its __init__ sets), so the
-    chain of bases is the order of dependence. The package's __init__ imports nothing."""
-    import ast
-    import inspect
-    from pathlib import Path
-
-    from viz.model.compile import checks, compiler, keyframes, motion, props, shooting
-
-    def own(cls) -> set[str]:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-        return set(vars(cls)) | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-                                 and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
-                                 and n.value.id == "self"}
-
-    parts = (keyframes._Keyframes, motion._Motion, props._Props, shooting._Shooting,
-             checks._Checks, compiler.Compiler)
-    for cls in parts:
-        known = set().union(*(own(k) for k in cls.__mro__ if k is not object))
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-        used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-                and isinstance(n.value, ast.Name) and n.value.id == "self"}
-        assert used <= known, (cls.__name__, sorted(used - known))
-    init = Path(keyframes.__file__).with_name("__init__.py")
-    assert not [n for n in ast.parse(init.read_text("utf-8")).body
-                if isinstance(n, ast.Import | ast.ImportFrom)]

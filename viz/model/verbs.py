@@ -4,7 +4,9 @@ A verb is the one home of an action: `keys` gives the schema fragment (viz/model
 script.schema.json from it), the reader parses each key by its kind (viz/model/script/), `check`
 adds what a schema cannot say, `compile` writes keyframes through the compiler's primitives
 (viz/model/compile/), and `doc` with the keys' docs is the verb's row in docs/SCRIPT.md (generated;
-a test keeps the file in step). Adding a verb touches this file only.
+a test keeps the file in step). A verb built on the compiler's primitives touches this file only;
+one with state of its own (as dress, shoot and count) needs an owner for it in viz/model/compile/
+and a name for it in CompileContext.
 """
 from __future__ import annotations
 
@@ -52,21 +54,20 @@ Busy = dict[int, float]  # when each actor is free again within the step being c
 
 @runtime_checkable
 class CompileContext(Protocol):
-    """What a verb's compile step may use of the compiler, and all it may: the compiler
-    (viz.model.compile.compiler.Compiler) is one, and is what `Verb.compile` is handed. This
-    module never imports the compiler; a test checks that the Compiler has every name here, and
-    that the verbs use no other name of `c`."""
+    """What a verb's compile step may use of the compiler, and all it may: the compile's
+    context (viz.model.compile.compiler.Handed, a Ctx) is one, and is what `Verb.compile` is
+    handed. This module never imports the compiler; a test checks that the context has every
+    name here, and that the verbs use no other name of `c`. A verb reads the state through
+    these names and changes it only through the methods (the state's owners write it)."""
 
-    # the script and the compile's state, as the step so far has left it
+    # the script and the compile's state, as the step so far has left it (read only)
     cfg: Settings
-    s: Script
+    script: Script
     ai: Mapping[str, int]  # actor id → index
     pos: np.ndarray  # (actors, 2): where each stands
     face: np.ndarray  # (actors,): facing in degrees
     holder: np.ndarray  # (props,): who holds each (an actor's index, SET_DOWN or FLYING)
     visible: np.ndarray  # (props,): in the scene
-    marks: dict[str, np.ndarray]  # spots named by put: {…, mark: NAME}
-    loosed: set[int]  # arrows shot and lying where they fell, not yet gathered
     tally: dict[str, int]  # the round's 算 laid so far, 右 and 左
 
     # places and people
@@ -86,6 +87,8 @@ class CompileContext(Protocol):
     def set_label(self, a: int, t: float, text: str) -> None: ...
     def event(self, t0: float, t1: float, kind: str, a: int, text: str,
               data: dict | None = None) -> None: ...
+    def mark(self, name: str, xy) -> None: ...  # a spot named by put: {…, mark: NAME}
+    def loose(self, p: int) -> None: ...  # an arrow shot, lying where it fell until gathered
 
     # motion: each returns when it ends
     def turn(self, a: int, t: float, deg: float, way: str | None = None) -> float: ...
@@ -303,7 +306,7 @@ class Put(Verb):
         for p in members:
             c.set_prop(p, t, SET_DOWN, spot)
         if "mark" in act.args:
-            c.marks[act.args["mark"]] = np.asarray(spot, float).copy()
+            c.mark(act.args["mark"], spot)
         busy[a] = t
         return t
 
@@ -321,7 +324,7 @@ class Give(Verb):
         members = c.members(act.args["prop"])
         for p in members:
             c.holder_check(act, p, a, "hand it over")
-        c.reach_check(act, a, c.pos[b], f"hand it to {c.s.cast[b].name}, who is", HAND_REACH)
+        c.reach_check(act, a, c.pos[b], f"hand it to {c.script.cast[b].name}, who is", HAND_REACH)
         t = max(busy.get(a, 0.0), busy.get(b, 0.0)) + c.cfg.gestures["give"]
         for p in members:
             c.set_prop(p, t, b, c.pos[b])
@@ -354,7 +357,7 @@ class Shoot(Verb):
         c.set_prop(p, t, FLYING, c.pos[a])
         t_hit = t + float(np.hypot(*(goal - c.pos[a]))) / ARROW_SPEED
         c.set_prop(p, t_hit, SET_DOWN, goal)
-        c.loosed.add(p)
+        c.loose(p)
         if shot is not None:
             t_hit = c.scored(act, shot, p, t, t_hit, goal)
         busy[a] = t

@@ -1,25 +1,19 @@
 """Compile a checked Script on a Layout into a Timeline of keyframe channels, once.
 
-The Compiler keeps everyone's state as the rite goes (where each person stands, facing,
-seated or not, who holds what) and offers the primitives verbs compile with (walk, turn,
-posture, set_prop, event …); each verb's own compile lives in viz/model/verbs.py, handed the
-Compiler as its CompileContext. Stages follow on: a stage begins where the last one left everyone,
-unless it declares a gap in the text and sets the scene anew.
-
-The Compiler is made of its parts (see viz/model/compile/__init__.py); this one is the stage
-hand-over: the props' first places, each stage's setup, labels and scoring, each step's actions
-through the verbs, the step's keyframes made absolute (flush), and the Timeline built from them.
-It owns no state beyond its parts'.
+`Compiler` hands the stages over: the props' first places, each stage's setup, labels and
+scoring, each step's actions through the verbs (viz/model/verbs.py, each handed the compile's
+context, context.py), the step's keyframes made absolute, the checks, and the Timeline built from
+the track's rows. The state as the rite goes has its owners (see viz/model/compile/__init__.py),
+held by the context `c`; the Compiler owns only the spans of the stages and steps compiled so far
+(done_stages, done_steps).
 """
 from __future__ import annotations
 
-from viz.base.cache import store_blob
 from viz.base.errors import Collector
-from viz.model.compile.checks import _Checks
-from viz.model.compile.dress import WORN, _Dress
-from viz.model.compile.keyframes import CODE, _Buffer
-from viz.model.compile.props import _Props
-from viz.model.compile.shooting import _Shooting
+from viz.model.compile import checks, motion, props
+from viz.model.compile.context import Ctx
+from viz.model.compile.keyframes import CODE
+from viz.model.dress import WORN
 from viz.model.script.nodes import Placement, PropPlacement, Script, Step, ThingPlacement
 from viz.model.timeline import (
     SCORE_OWNERS,
@@ -30,7 +24,6 @@ from viz.model.timeline import (
     StageSpan,
     StepSpan,
     Timeline,
-    build_channel,
 )
 from viz.model.verbs import REGISTRY
 
@@ -38,48 +31,73 @@ STAGE_GAP = 1.0  # seconds of stillness between stages, so a stage's end is its 
 MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped to
 
 
-class Compiler(_Dress, _Props, _Shooting, _Checks):
+class Handed(Ctx):
+    """The context as the verbs are handed it, their CompileContext: Ctx, with the functions of
+    motion.py and props.py as its methods."""
+
+    turn = motion.turn
+    posture = motion.posture
+    move = motion.move
+    show_things = props.show_things
+    gather = props.gather
+    some = props.some
+    holder_check = props.holder_check
+    reach_check = props.reach_check
+
+
+class Compiler:
+    def __init__(self, script: Script, layout, out: Collector | None = None):
+        self.c = Handed(script, layout, out)
+        self.s, self.out = script, self.c.out  # what on_stage's callers read (progressive.py)
+        self.done_stages: list[StageSpan] = []
+        self.done_steps: list[StepSpan] = []
+
     # ---- the whole script ----
     def run(self, on_stage=None) -> Timeline:
         """The whole script's Timeline. on_stage(compiler, si), if given, is called after each
         stage is compiled: it may take a snapshot() of the stages so far (a window shows what is
         ready while the rest compiles)."""
         self.begin()
-        for si in range(len(self.s.stages)):
+        for si in range(len(self.c.script.stages)):
             self.compile_stage(si)
             if on_stage is not None:
                 on_stage(self, si)
         return self.timeline(self.done_stages, self.done_steps)
 
     def begin(self) -> None:
-        self.initial_props()
-        for n in self.thing_names:
-            self.kf.things.append((self.ti[n], 0.0, self.shown[n], -1))
-        for k in range(len(SCORE_OWNERS)):
-            self.kf.score.append((k, 0.0, 0, -1))
-        self.done_stages: list[StageSpan] = []
-        self.done_steps: list[StepSpan] = []
+        """The props where they are declared; the things shown; the score at nought."""
+        c = self.c
+        for j, p in enumerate(c.script.props):
+            if p.held_by:
+                c.set_prop(j, 0.0, c.ai[p.held_by], (0.0, 0.0), not p.absent)
+            else:
+                c.set_prop(j, 0.0, SET_DOWN, c.xy(p.at), not p.absent)
+        for n in c.things:
+            c.track.thing(c.ti[n], 0.0, c.world.shown[n])
+        for owner in SCORE_OWNERS:
+            c.track.score(owner, 0.0, 0)
 
     def compile_stage(self, si: int) -> None:
         """Stage si, after those before it: where the last one left everyone, unless it sets the
         scene anew."""
-        stages, steps, all_stages = self.done_stages, self.done_steps, self.s.stages
+        c, stages, steps = self.c, self.done_stages, self.done_steps
+        all_stages = c.script.stages
         stage = all_stages[si]
         if si:
-            self.t += STAGE_GAP
-        t0, first = self.t, len(steps)
-        self.w = first
+            c.track.advance(STAGE_GAP)
+        t0, first = c.track.t, len(steps)
+        c.track.writing(first)
         if si == 0 or stage.gap:
             self.setup(stage.setup)
         for aid, text in stage.labels.items():
-            self.set_label(self.ai[aid], self.t, text)
-        self.open_scoring(stage.scoring, stage.loc)
-        opening = tuple(self.labels)
+            c.set_label(c.ai[aid], c.track.t, text)
+        c.range.open_scoring(stage.scoring, stage.loc)
+        opening = tuple(c.world.labels)
         for step in stage.steps:
             steps.append(self.step(step, si, len(steps)))
-        self.close_scoring(stage.scoring, all_stages[si + 1].scoring
-                           if si + 1 < len(all_stages) else None, stage.loc)
-        stages.append(StageSpan(si, stage.name, stage.section, t0, self.t, first,
+        c.range.close_scoring(stage.scoring, all_stages[si + 1].scoring
+                            if si + 1 < len(all_stages) else None, stage.loc)
+        stages.append(StageSpan(si, stage.name, stage.section, t0, c.track.t, first,
                                 len(steps) - 1, opening, stage.gap))
 
     def snapshot(self) -> Timeline:
@@ -87,151 +105,104 @@ class Compiler(_Dress, _Props, _Shooting, _Checks):
         end-of-compile checks; the compile goes on unchanged after it."""
         return self.timeline(list(self.done_stages), list(self.done_steps), final=False)
 
-    def initial_props(self) -> None:
-        for j, p in enumerate(self.s.props):
-            if p.held_by:
-                self.set_prop(j, 0.0, self.ai[p.held_by], (0.0, 0.0), not p.absent)
-            else:
-                self.set_prop(j, 0.0, SET_DOWN, self.xy(p.at), not p.absent)
-
     def setup(self, placements: tuple[Placement | PropPlacement, ...]) -> None:
+        c = self.c
+        t = c.track.t
         for pl in placements:
             if isinstance(pl, PropPlacement):
                 self.place_prop(pl)
                 continue
             if isinstance(pl, ThingPlacement):
                 for name in pl.things:
-                    self.shown[name] = not pl.absent
-                    self.kf.things.append((self.ti[name], self.t, not pl.absent, self.w))
+                    c.world.show(name, not pl.absent)
+                    c.track.thing(c.ti[name], t, not pl.absent)
                 continue
-            idx = [self.ai[w] for w in pl.who]
-            for a, spot in zip(idx, self.spots(pl.who, self.xy(pl.at, pl.loc), pl.formation,
-                                               pl.face, pl.spacing)):
+            idx = [c.ai[w] for w in pl.who]
+            for a, spot in zip(idx, c.spots(pl.who, c.xy(pl.at, pl.loc), pl.formation,
+                                            pl.face, pl.spacing)):
                 face = pl.formation.facing if pl.formation else pl.face
-                self.teleport(a, self.t, spot, face)
-                self.set_presence(a, self.t, not pl.absent)
-                self.base[a] = pl.posture
-                self.kf.posture.append((a, self.t, CODE[pl.posture], self.t, 0,
-                                        pl.posture == "坐", self.w))
-            for p in (self.pi[pid] for pid in pl.holding):
-                self.set_prop(p, self.t, idx[0], self.pos[idx[0]])
+                c.teleport(a, t, spot, face)
+                c.set_presence(a, t, not pl.absent)
+                c.world.set_base(a, pl.posture)
+                c.track.posture(a, t, CODE[pl.posture], t, 0, pl.posture == "坐")
+            for p in (c.pi[pid] for pid in pl.holding):
+                c.set_prop(p, t, idx[0], c.world.pos[idx[0]])
 
     def place_prop(self, pl: PropPlacement) -> None:
-        p = self.pi[pl.prop]
-        decl = self.s.props[p]
+        c = self.c
+        p = c.pi[pl.prop]
+        decl = c.script.props[p]
         held_by = pl.held_by or (decl.held_by if pl.at is None and not pl.absent else None)
         if held_by:
-            a = self.ai[held_by]
-            self.set_prop(p, self.t, a, self.pos[a])
+            a = c.ai[held_by]
+            c.set_prop(p, c.track.t, a, c.world.pos[a])
         elif pl.absent:
-            self.set_prop(p, self.t, SET_DOWN, self.prop_xy[p], visible=False)
+            c.set_prop(p, c.track.t, SET_DOWN, c.world.prop_xy[p], visible=False)
         else:
-            self.set_prop(p, self.t, SET_DOWN, self.xy(pl.at or decl.at, pl.loc))
+            c.set_prop(p, c.track.t, SET_DOWN, c.xy(pl.at or decl.at, pl.loc))
 
     def step(self, step: Step, stage: int, index: int) -> StepSpan:
-        self.buf = buf = _Buffer()
-        self.w = index
+        c = self.c
+        buf = c.track.open_step(index)
         busy: dict[int, float] = {}  # when each actor is free again within this step
         end = 0.0
-        self.music_begins(step)
+        c.range.music_begins(step)
         for act in step.actions:
             after = act.args.get("after")
             if after:
-                ready = max(busy.get(self.ai[b], 0.0) for b in after)
+                ready = max(busy.get(c.ai[b], 0.0) for b in after)
                 for w in act.args.get("who", ()):
-                    busy[self.ai[w]] = max(busy.get(self.ai[w], 0.0), ready)
-            self.check_present(act, step)
-            end = max(end, REGISTRY[act.verb].compile(self, act, busy))
+                    busy[c.ai[w]] = max(busy.get(c.ai[w], 0.0), ready)
+            checks.check_present(c, act, step)
+            end = max(end, REGISTRY[act.verb].compile(c, act, busy))
         natural = end
         dur = max(step.dur if step.dur is not None else natural, MIN_STEP)
         scale = dur / natural if natural > 0 and step.dur is not None else 1.0
         if scale < 1.0:
-            self.check_speed(step, buf, scale)
-        self.buf = self.kf
-        self.flush(buf, scale)
-        t0, self.t = self.t, self.t + dur
-        if step.drinks and step.drinks[0] in self.ai:  # 飲不勝者: who drinks, for the score
-            self.kf.events.append((t0, self.t, "drink", self.ai[step.drinks[0]], "",
-                                   {"round": step.drinks[1]}))
-        self.check_overlap(step, buf)
-        self.check_underfoot(step, buf)
+            checks.check_speed(c, step, buf, scale)
+        c.range.step_done(c.track.t, scale)
+        t0 = c.track.close_step(buf, scale, dur)
+        if step.drinks and step.drinks[0] in c.ai:  # 飲不勝者: who drinks, for the score
+            c.track.event(t0, c.track.t, "drink", c.ai[step.drinks[0]], "",
+                          {"round": step.drinks[1]})
+        checks.check_overlap(c, step, buf)
+        checks.check_underfoot(c, step, buf)
         for ex in step.expect:
-            self.check_expect(ex)
-        return StepSpan(index, stage, t0, self.t, step.cite, step.span,
+            checks.check_expect(c, ex)
+        return StepSpan(index, stage, t0, c.track.t, step.cite, step.span,
                         tuple(e[4] for e in buf.events if e[2] == "say" and e[3] >= 0),
                         str(step.loc),
                         step.pattern, step.note, step.reading, step.said, step.rep)
 
-    def flush(self, buf: _Buffer, scale: float) -> None:
-        T = self.t
-        self.kf.motion += [(a, T + t * scale, *rest) for a, t, *rest in buf.motion]
-        self.kf.posture += [(a, T + t * scale, c, T + e * scale, n, st, w)
-                            for a, t, c, e, n, st, w in buf.posture]
-        self.kf.presence += [(a, T + t * scale, *rest) for a, t, *rest in buf.presence]
-        self.kf.props += [(p, T + t * scale, *rest) for p, t, *rest in buf.props]
-        self.kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
-        self.kf.things += [(a, T + t * scale, *rest) for a, t, *rest in buf.things]
-        self.kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
-        self.kf.dress += [(a, T + t * scale, *rest) for a, t, *rest in buf.dress]
-        self.kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
-        for a, b, k, w, s, d in buf.events:
-            if k == "shot":
-                d["shot"].update(t_release=T + a * scale, t_land=T + b * scale)
-            elif k == "count":
-                d["t"] = T + a * scale
-            self.kf.events.append((T + a * scale, T + b * scale, k, w, s, d))
+    def check_boundaries(self, tl: Timeline) -> None:
+        """Nobody and nothing jumps where one stage hands over to the next (checks.py)."""
+        checks.check_boundaries(self.c, tl)
 
     # ---- arrays ----
     def timeline(self, stages, steps, final: bool = True) -> Timeline:
-        n, m = len(self.s.cast), len(self.s.props)
-        motion = list(self.kf.motion)
-        first = {}
-        for k in motion:
-            first.setdefault(k[0], k)
-        for a in range(n):
-            # before its first placement an actor rests where it will first appear
-            k = first.get(a, (a, 0.0, 0.0, 0.0, 0.0))
-            motion.insert(0, (a, 0.0, k[2], k[3], k[4], -1))
-        pres = [(a, 0.0, False, -1) for a in range(n)] + self.kf.presence
-        post = [(a, 0.0, 0, 0.0, 0, False, -1) for a in range(n)] + self.kf.posture
-        span = self.t + 10.0
-        channels = {
-            "motion": _chan(motion, "linear", span, n, "x", "y", "face"),
-            "posture": _chan(post, "step", span, n, "code", "end", "count", "seated"),
-            "presence": _chan(pres, "step", span, n, "present"),
-            "props": _chan(self.kf.props, "step", span, m, "holder", "x", "y", "visible"),
-            "label": _chan(self.kf.label, "step", span, n, "label"),
-            "things": _chan(self.kf.things, "step", span, len(self.thing_names), "shown"),
-            "score": _chan(self.kf.score, "step", span, len(SCORE_OWNERS), "value"),
-            "dress": _chan(self.kf.dress, "step", span, n, *WORN),
-            "bow": _chan(self.kf.bow, "step", span, m, "state"),
-        }
-        events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in self.kf.events]
-        if final and self.new_legs and self.legs_salt is not None:
-            store_blob("legs", self.legs_salt, self.legs)
-        tl = Timeline(
-            [ActorInfo(a.id, a.name, a.party, a.label, a.note, a.body) for a in self.s.cast],
-            [PropInfo(p.id, p.name, p.kind, p.bundle) for p in self.s.props],
-            stages, steps, channels, events, self.t, self.label_names)
-        tl.thing_names = tuple(self.thing_names)
-        tl.scoring = {"seed": self.s.seed, "scenario": dict(self.s.scenario),
-                      "sides": dict(self.s.sides), "skills": dict(self.s.skills),
-                      "shots": self.shot_log, "results": self.results}
-        if not final:  # the compile goes on appending to these
-            tl.scoring.update(shots=list(self.shot_log), results=list(self.results))
+        c = self.c
+        script, rng = c.script, c.range
+        n, m = len(script.cast), len(script.props)
+        channels = c.track.channels(n, m, len(c.things), WORN)
+        events = [Event(a, b, k, w, s, d) for a, b, k, w, s, d in c.track.kf.events]
         if final:
-            self.check_boundaries(tl)
-            self.check_origins(tl)
+            c.legs.keep()
+        tl = Timeline(
+            [ActorInfo(a.id, a.name, a.party, a.label, a.note, a.body) for a in script.cast],
+            [PropInfo(p.id, p.name, p.kind, p.bundle) for p in script.props],
+            stages, steps, channels, events, c.track.t, c.track.label_names)
+        scoring = {"seed": script.seed, "scenario": dict(script.scenario),
+                   "sides": dict(script.sides), "skills": dict(script.skills),
+                   "shots": rng.shot_log, "results": rng.results}
+        if not final:  # the compile goes on appending to these
+            scoring.update(shots=list(rng.shot_log), results=list(rng.results))
+        # set on the Timeline after it is built (viz/model/timeline.py takes no such fields)
+        tl.thing_names = tuple(c.things)
+        tl.scoring = scoring
+        if final:
+            checks.check_boundaries(c, tl)
+            checks.check_origins(c, tl)
         return tl
-
-
-def _chan(rows: list, interp: str, span: float, owners: int, *names: str):
-    """Rows (owner, t, *values, writer) → a channel."""
-    if not rows:
-        return build_channel([], [], interp, span, owners, **{k: [] for k in names})
-    cols = list(zip(*rows))
-    return build_channel(list(cols[0]), list(cols[1]), interp, span, owners, list(cols[-1]),
-                         **{k: list(c) for k, c in zip(names, cols[2:-1])})
 
 
 def compile_script(script: Script, layout, out: Collector | None = None,

@@ -1,11 +1,10 @@
-"""The compile's state as the rite goes, and the keyframe primitives every other part writes with.
+"""The track: the compile's keyframe rows per channel, the step buffer, the compile's clock.
 
-_Keyframes owns: the script and layout (s, layout, out, cfg, ai, pi, bundles); each person's
-pos, face, base (standing or seated), present, placed, labels; each prop's holder, prop_xy,
-visible, and the arrows loosed; the spots marked by put (marks); the things set out (thing_names,
-ti, shown); the keyframes (kf, the whole compile's; buf, where the primitives write: the step's
-own while one is compiled), the compile's time t and the step writing, w. Keyframe times are
-relative to the step (`Compiler.flush` makes them absolute). Its methods read and write only this.
+`Track` owns the rows of the whole compile (kf), the buffer rows are written to (buf: the step's
+own while one is compiled, else kf), the compile's time t, the step writing (w) and the label
+names; only its methods write them. Rows written while a step is compiled have times relative to
+the step; `close_step` makes them absolute (rescaled to the step's dur) and moves them into kf.
+Also here: the facing arithmetic every part uses (unit, heading, unwrap_to) and the posture codes.
 """
 from __future__ import annotations
 
@@ -14,9 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from viz.base.errors import Collector, Loc
-from viz.model.script.nodes import Formation, PlaceRef, Script
-from viz.model.timeline import POSTURES, SCORE_OWNERS, SET_DOWN
+from viz.model.timeline import POSTURES, SCORE_OWNERS, build_channel
 
 CODE = {name: i for i, name in enumerate(POSTURES)}
 
@@ -39,7 +36,8 @@ def unwrap_to(prev: float, deg: float) -> float:
 
 @dataclass
 class _Buffer:
-    """Keyframes of one step, times relative to the step's start (so a `dur` can rescale them)."""
+    """Keyframe rows, one list per channel: a step's (times relative to its start, so a `dur` can
+    rescale them) or the whole compile's. A record the Track fills; nothing else writes it."""
 
     # every keyframe row ends with the index of the step that wrote it (-1: before any step),
     # so a closing sample leaves out what the next step writes at the same instant
@@ -55,137 +53,125 @@ class _Buffer:
     bow: list = field(default_factory=list)  # (prop, t, 張 1 | 弛 2, writer)
 
 
-class _Keyframes:
-    def __init__(self, script: Script, layout, out: Collector | None = None):
-        self.s, self.layout = script, layout
-        self.out = out or Collector()
-        self.cfg = script.settings
-        self.ai = {a.id: i for i, a in enumerate(script.cast)}
-        self.pi = {p.id: i for i, p in enumerate(script.props)}
-        self.bundles: dict[str, list[int]] = {}
-        for j, p in enumerate(script.props):
-            if p.bundle:
-                self.bundles.setdefault(p.bundle, []).append(j)
-        n, m = len(script.cast), len(script.props)
-        self.pos = np.zeros((n, 2))
-        self.face = np.zeros(n)
-        self.base = ["立"] * n  # standing or seated between gestures
-        self.present = np.zeros(n, bool)
-        self.placed = np.zeros(n, bool)
-        self.holder = np.full(m, SET_DOWN)
-        self.prop_xy = np.zeros((m, 2))  # where each lies, or was last set down when held
-        self.visible = np.zeros(m, bool)  # in the scene (a prop not yet brought is not)
-        self.loosed: set[int] = set()  # arrows shot and lying where they fell, not yet gathered
-        self.labels = [a.label for a in script.cast]
-        self.marks: dict[str, np.ndarray] = {}  # spots named by put: {…, mark: NAME}
-        self.label_names: list[str] = []
+class Track:
+    def __init__(self) -> None:
         self.kf = _Buffer()
-        self.buf = self.kf  # where the primitives write: the step's buffer while compiling one
+        self.buf = self.kf  # where rows are written: the step's buffer while compiling one
         self.t = 0.0
         self.w = -1  # the step being compiled (setups: the stage's first step)
-        # things set out: every feature name of the layout, shown unless the script sets it out
-        self.thing_names = sorted({f.name for f in getattr(layout, "features", ())})
-        self.ti = {n: i for i, n in enumerate(self.thing_names)}
-        self.shown = {n: n not in script.set_out for n in self.thing_names}
+        self.label_names: list[str] = []
 
-    # ---- places ----
-    def xy(self, ref: PlaceRef, loc: Loc | None = None) -> np.ndarray:
-        if ref.place is not None:
-            p = self.layout.places[ref.place]
-            base = np.array([p.x, p.y], dtype=float)
-        elif ref.actor is not None:
-            a = self.ai[ref.actor]
-            if not self.present[a]:
-                self.out.warn(loc or ref.loc, f"{self.s.cast[a].name} ({ref.actor}) is not present "
-                                              "here: {actor: …} means where he was last")
-            base = self.pos[a].copy()
-        elif ref.mark is not None:
-            if ref.mark not in self.marks:
-                self.out.warn(loc or ref.loc, f"no spot is marked {ref.mark!r} yet (put: {{…, "
-                                              f"mark: {ref.mark}}} names one); taken as the origin")
-            base = self.marks.get(ref.mark, np.zeros(2)).copy()
-        else:
-            base = self.prop_spot(self.members(ref.prop)[0])
-        if ref.side is not None:
-            base = base + ref.dist * unit(ref.side)
-        return base + np.array([ref.dx, ref.dy])
+    # ---- the clock and the step ----
+    def advance(self, dt: float) -> None:
+        self.t += dt
 
-    def prop_spot(self, p: int) -> np.ndarray:
-        """Where a prop lies; if someone holds it, where it was last set down (奠於其所)."""
-        return self.prop_xy[p].copy()
+    def writing(self, w: int) -> None:
+        """Rows written from now on are step w's (a stage's setup: its first step's)."""
+        self.w = w
 
-    def members(self, pid: str) -> list[int]:
-        """A prop, or every member of a bundle."""
-        return self.bundles.get(pid) or [self.pi[pid]]
+    def open_step(self, index: int) -> _Buffer:
+        """Step index begins: its rows go to a buffer of their own, times relative to it."""
+        self.buf = _Buffer()
+        self.w = index
+        return self.buf
 
-    def heading_to(self, a: int, p: np.ndarray) -> float:
-        return heading(self.pos[a], p)
+    def close_step(self, buf: _Buffer, scale: float, dur: float) -> float:
+        """The step's rows made absolute (times × scale from the step's start) and kept; the
+        clock moves on by dur. Returns when the step began."""
+        self.buf = self.kf
+        self._flush(buf, scale)
+        t0, self.t = self.t, self.t + dur
+        return t0
 
-    @staticmethod
-    def unit(deg: float) -> np.ndarray:
-        return unit(deg)
+    def _flush(self, buf: _Buffer, scale: float) -> None:
+        T, kf = self.t, self.kf
+        kf.motion += [(a, T + t * scale, *rest) for a, t, *rest in buf.motion]
+        kf.posture += [(a, T + t * scale, c, T + e * scale, n, st, w)
+                       for a, t, c, e, n, st, w in buf.posture]
+        kf.presence += [(a, T + t * scale, *rest) for a, t, *rest in buf.presence]
+        kf.props += [(p, T + t * scale, *rest) for p, t, *rest in buf.props]
+        kf.label += [(a, T + t * scale, *rest) for a, t, *rest in buf.label]
+        kf.things += [(a, T + t * scale, *rest) for a, t, *rest in buf.things]
+        kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
+        kf.dress += [(a, T + t * scale, *rest) for a, t, *rest in buf.dress]
+        kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
+        kf.events += [(T + a * scale, T + b * scale, k, w, s, d) for a, b, k, w, s, d in buf.events]
 
-    def spots(self, who, anchor: np.ndarray, form: Formation | None, face: float | None,
-              spacing: float | None) -> list[np.ndarray]:
-        """Where each of a group stands: a formation's row, senior first, at the anchor."""
-        gap = spacing or self.cfg.spacing
-        if form is not None:
-            step = -unit(form.senior) * gap
-            return [anchor + k * step for k in range(len(who))]
-        if len(who) == 1:
-            return [anchor]
-        across = unit((face if face is not None else 180.0) + 90.0) * gap
-        mid = (len(who) - 1) / 2
-        return [anchor + (k - mid) * across for k in range(len(who))]
+    # ---- rows (times relative to the step while one is compiled) ----
+    def motion(self, a: int, t: float, x: float, y: float, face: float) -> None:
+        self.buf.motion.append((a, t, x, y, face, self.w))
 
-    # ---- keyframe primitives (times relative to the step) ----
-    def key(self, a: int, t: float, xy: np.ndarray, face: float) -> None:
-        self.buf.motion.append((a, t, float(xy[0]), float(xy[1]), face, self.w))
-        self.pos[a], self.face[a] = xy, face
+    def reface_last(self, a: int, t: float, face: float) -> bool:
+        """If the last motion row is a's arrival at t, stand him there facing face instead (a
+        turn too small to make); whether it was."""
+        last = self.buf.motion[-1] if self.buf.motion else None
+        if last is None or last[0] != a or last[1] != t:
+            return False
+        self.buf.motion[-1] = (*last[:4], face, *last[5:])
+        return True
 
-    def teleport(self, a: int, t: float, xy, face: float | None) -> None:
-        """Appear somewhere at once: hold the old state up to t, then the new one from t."""
-        if self.placed[a]:
-            self.hold(a, t)
-        f = unwrap_to(self.face[a], face) if face is not None else self.face[a]
-        self.key(a, t, np.asarray(xy, float), f)
-        self.placed[a] = True
+    def posture(self, a: int, t: float, code: int, end: float, count: int, seated: bool) -> None:
+        self.buf.posture.append((a, t, code, end, count, seated, self.w))
 
-    def hold(self, a: int, t: float) -> None:
-        """A keyframe where one already is: motion before t does not drift toward what follows."""
-        self.buf.motion.append((a, t, float(self.pos[a][0]), float(self.pos[a][1]), self.face[a],
-                                self.w))
-
-    def set_presence(self, a: int, t: float, present: bool) -> None:
+    def presence(self, a: int, t: float, present: bool) -> None:
         self.buf.presence.append((a, t, present, self.w))
-        self.present[a] = present
 
-    def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None:
+    def prop(self, p: int, t: float, holder: int, xy, visible: bool) -> None:
         self.buf.props.append((p, t, holder, float(xy[0]), float(xy[1]), visible, self.w))
-        if self.holder[p] >= 0 and self.holder[p] != holder:
-            self.let_go(p, int(self.holder[p]), t)
-        self.holder[p] = holder
-        self.visible[p] = visible
-        if holder == SET_DOWN:
-            self.prop_xy[p] = xy
-        elif holder >= 0:
-            self.loosed.discard(p)
 
-    def let_go(self, p: int, a: int, t: float) -> None:
-        """Prop p leaves a's hands at t (compile/dress.py: a 扑 leaves his belt too)."""
-
-    def set_label(self, a: int, t: float, text: str) -> None:
+    def label(self, a: int, t: float, text: str) -> None:
         if text not in self.label_names:
             self.label_names.append(text)
         self.buf.label.append((a, t, self.label_names.index(text), self.w))
-        self.labels[a] = text
 
     def event(self, t0: float, t1: float, kind: str, a: int, text: str,
               data: dict | None = None) -> None:
         self.buf.events.append((t0, t1, kind, a, text, data or {}))
 
-    def score_key(self, owner: str, t: float, value: float) -> None:
+    def thing(self, i: int, t: float, shown: bool) -> None:
+        self.buf.things.append((i, t, shown, self.w))
+
+    def score(self, owner: str, t: float, value: float) -> None:
         self.buf.score.append((SCORE_OWNERS.index(owner), t, value, self.w))
 
-    def start(self, busy: dict, who: list[int]) -> float:
-        return max((busy.get(a, 0.0) for a in who), default=0.0)
+    def dress(self, a: int, t: float, worn) -> None:
+        self.buf.dress.append((a, t, *(int(v) for v in worn), self.w))
+
+    def bow(self, p: int, t: float, state: int) -> None:
+        self.buf.bow.append((p, t, state, self.w))
+
+    # ---- the channels ----
+    def channels(self, n: int, m: int, things: int, worn: tuple[str, ...]) -> dict:
+        """The keyframe channels of the rows so far: n actors, m props, things set out."""
+        kf = self.kf
+        motion = list(kf.motion)
+        first = {}
+        for k in motion:
+            first.setdefault(k[0], k)
+        for a in range(n):
+            # before its first placement an actor rests where it will first appear
+            k = first.get(a, (a, 0.0, 0.0, 0.0, 0.0))
+            motion.insert(0, (a, 0.0, k[2], k[3], k[4], -1))
+        pres = [(a, 0.0, False, -1) for a in range(n)] + kf.presence
+        post = [(a, 0.0, 0, 0.0, 0, False, -1) for a in range(n)] + kf.posture
+        span = self.t + 10.0
+        return {
+            "motion": _chan(motion, "linear", span, n, "x", "y", "face"),
+            "posture": _chan(post, "step", span, n, "code", "end", "count", "seated"),
+            "presence": _chan(pres, "step", span, n, "present"),
+            "props": _chan(kf.props, "step", span, m, "holder", "x", "y", "visible"),
+            "label": _chan(kf.label, "step", span, n, "label"),
+            "things": _chan(kf.things, "step", span, things, "shown"),
+            "score": _chan(kf.score, "step", span, len(SCORE_OWNERS), "value"),
+            "dress": _chan(kf.dress, "step", span, n, *worn),
+            "bow": _chan(kf.bow, "step", span, m, "state"),
+        }
+
+
+def _chan(rows: list, interp: str, span: float, owners: int, *names: str):
+    """Rows (owner, t, *values, writer) → a channel."""
+    if not rows:
+        return build_channel([], [], interp, span, owners, **{k: [] for k in names})
+    cols = list(zip(*rows))
+    return build_channel(list(cols[0]), list(cols[1]), interp, span, owners, list(cols[-1]),
+                         **{k: list(c) for k, c in zip(names, cols[2:-1])})
