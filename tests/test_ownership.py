@@ -311,11 +311,7 @@ def test_no_class_in_the_model_inherits_from_two_project_classes():
            for p in sorted((ROOT / "viz" / "model").rglob("*.py"))
            for c, bs in _project_bases(ast.parse(p.read_text(encoding="utf-8")), project).items()
            if len(bs) > 1}
-    # issue 29 part 3 (the reader as passes, another branch) takes this mixin apart: delete
-    # the line when that lands, and the assertion below holds every class of viz/model
-    pending = {"viz/model/script/steps.py: _Steps(_Cast, _Patterns)"}
-    assert two <= pending, sorted(two - pending)
-    assert not [t for t in two if t.startswith("viz/model/compile/")]
+    assert two == set(), sorted(two)  # the reader's mixins went with the passes
     # the check sees a mixin stack for what it is
     snippet = ast.parse("from viz.model.x import _A, _B\nclass C(_A, _B, object): pass\n")
     assert _project_bases(snippet, {"_A", "_B"}) == {"C": ["_A", "_B"]}
