@@ -14,13 +14,11 @@ from tests.rites import trimmed
 from viz.model.package import bundled, of_script
 from viz.cli import grid
 
-# What the grid found in 鄉射禮's data when it was first run (2026-12-07), left for the 鄉射
-# helper (see the report): a reading whose cells fail, and why. The test fails if one of these is
-# mended (remove it here) or if any other cell fails.
-KNOWN = {
-    ("鄉射禮", "中庭南北之中"): "the 楅 and 中 moved: the 釋獲者 reaches 13 尺 for his 算, and people walk through others",
-    ("鄉射禮", "庭三堂深"): "by design: the 寢's south wall cuts the sight lines (docs/JUDGEMENTS.md)",
-}
+# What the grid found when it was first run (2026-12-07) is mended: under 中庭南北之中 the places
+# set by the 中 (釋獲者位, 司射位, 司馬位, 射位: the layout's `with: 中`) follow it, and 庭三堂深 is
+# refused with its cited reason (layouts/xu.yaml's refused:, test above). A failing cell found
+# later is listed here, (rite, reading): why; the test fails if one is mended or another fails.
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def test_corners_cross_each_setting_least_and_most():
@@ -40,8 +38,41 @@ def test_corners_cross_each_setting_least_and_most():
         for a, b in {(a, b) for r in itertools.product(grid.corners(p), grid.SEEDS)
                      for a, b in itertools.combinations(vals(r), 2)}:
             assert any(a in vals(r) and b in vals(r) for r in rows), (p.name, a, b)
-    readings = {"鄉射禮": 7, "鄉飲酒禮": 2}
+    readings = {"鄉射禮": 6, "鄉飲酒禮": 2}   # 鄉射禮's 庭三堂深 is refused, not run (below)
     assert len(cells) == len(set(cells)) == 4 * sum(readings.values())
+
+
+def test_a_refused_reading_is_named_with_its_cited_reason_and_not_run():
+    got = grid.refused()
+    assert set(got) == {("鄉射禮", "庭三堂深")}
+    why = got[("鄉射禮", "庭三堂深")]
+    assert why.startswith("layouts/xu.yaml:") or "/layouts/xu.yaml:" in why.split(": ")[0]
+    assert "又按鄉射之侯去堂三十丈" in why and "為有矦故入庭深也" in why
+    assert not any(c.reading == "庭三堂深" for _, c in grid.cells())
+
+
+def test_refused_makes_a_reading_a_located_error_and_without_it_the_reading_runs(tmp_path):
+    from viz import DEFAULT_LAYOUT
+    from viz.base.errors import InputError
+    from viz.model.rite import Rite
+
+    pkg = next(p for p in bundled() if p.name == "鄉射禮")
+    text = Path(DEFAULT_LAYOUT).read_text(encoding="utf-8")
+    line = text[:text.index("      refused: ")].count("\n") + 1
+    rite = Rite(pkg.script, DEFAULT_LAYOUT)
+    assert "庭三堂深" not in rite.known_readings()
+    with pytest.raises(InputError) as e:
+        rite.check_readings(["庭三堂深"])
+    assert f"xu.yaml:{line}:" in str(e.value.problems[0].loc) + ":"
+    assert "cannot be run with this rite" in e.value.problems[0].message
+    # planted: the same layout without its refused: offers the reading again
+    start = text.index("      refused: ")
+    end = text.index("\n", text.index("hold the 侯'.\"", start)) + 1
+    bare = tmp_path / "xu.yaml"
+    bare.write_text(text[:start] + text[end:], encoding="utf-8")
+    rite = Rite(pkg.script, bare)
+    assert "庭三堂深" in rite.known_readings() and rite.refused_readings() == {}
+    rite.check_readings(["庭三堂深"])
 
 
 def test_a_reading_that_fails_strict_is_a_failing_cell(tmp_path):

@@ -1,5 +1,6 @@
 """Issue 26, class 5: `check --strict` over every rite × every runnable reading × the scenario's
-corners (each setting at its least and its most, crossed) × seeds 1 and 6.
+corners (each setting at its least and its most, crossed) × seeds 1 and 6. A reading the layout
+refuses (`refused:`, with its cited reason) is not run; `refused()` names it and main prints why.
 
 In process: one Rite per scenario, each reading compiled once from it; no subprocess, no
 parallelism. Used by tests/test_grid.py (the slow tier) and `python -m viz.cli.grid`, which
@@ -79,6 +80,16 @@ def cells(pkgs=None, keep=None) -> Iterator[tuple[object, Cell]]:
                     yield pkg, cell
 
 
+def refused(pkgs=None) -> dict[tuple[str, str], str]:
+    """{(rite, reading): its located reason}: the readings a rite's layout refuses (`refused:`,
+    viz/model/refusal.py), which the grid does not run but names, with the reason."""
+    from viz.model.package import bundled
+    from viz.model.rite import Rite
+
+    return {(pkg.name, r): str(p) for pkg in pkgs or bundled()
+            for r, p in Rite(pkg.script, pkg.layout).refused_readings().items()}
+
+
 def run(pkgs=None, out=None, keep=None) -> dict[Cell, list[str]]:
     """Each cell's strict problems (an empty list: it passes), compiling each combination once."""
     from viz.base.errors import InputError
@@ -111,6 +122,8 @@ def run(pkgs=None, out=None, keep=None) -> dict[Cell, list[str]]:
 
 def main() -> int:
     t0 = time.perf_counter()
+    for (rite, reading), why in refused().items():
+        print(f"refused  --rite {rite} --reading {reading}: {why}", flush=True)
     got = run(out=sys.stdout)
     bad = sum(1 for v in got.values() if v)
     print(f"{len(got)} combinations, {bad} failing, {time.perf_counter() - t0:.0f} s")

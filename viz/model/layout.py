@@ -362,9 +362,18 @@ def _places(root: YMap, readings: tuple[str, ...],
             region) -> tuple[dict[str, Place], dict[str, tuple[float, float]]]:
     """The places, each where the chosen readings put it; and how far each moved place went."""
     places, moved = {}, {}
-    for name, p in root["places"].items():
+    specs = root["places"]
+    for name, p in specs.items():
         x, y = float(p["x"]), float(p["y"])
         v = _chosen(p, readings)
+        if v is None and "with" in p and p["with"] in specs:
+            # with: PLACE — where a reading moves that place (and it has no variant of its
+            # own for that reading), this one moves the same way (司射位 with the 中)
+            w = specs[p["with"]]
+            wv = _chosen(w, readings)
+            if wv is not None:
+                v = {"x": x + float(wv.get("x", w["x"])) - float(w["x"]),
+                     "y": y + float(wv.get("y", w["y"])) - float(w["y"])}
         if v is not None:
             x, y = float(v.get("x", x)), float(v.get("y", y))
             moved[name] = (x - float(p["x"]), y - float(p["y"]))

@@ -497,6 +497,10 @@ def _check_names(root: YMap, col: Collector) -> None:
         for i, v in enumerate(spec["via"]):
             if v not in places:
                 col.error(spec["via"].loc_of(i), f"way {way}: unknown place {v!r} in via")
+    for name, p in places.items():
+        if "with" in p and (p["with"] not in places or "with" in places[p["with"]]):
+            col.error(p.loc_of("with"), f"place {name}: with: {p['with']!r} is no place of this "
+                                        "layout that stands on its own (expected a place it moves with)")
     for f in root.get("features", ()):
         shapes = [k for k in ("rect", "circle", "points") if k in f]
         if len(shapes) != 1:

@@ -112,13 +112,27 @@ class Rite:
         # a variant two commentators agree on names both ("賈疏 (鄉飲酒), 敖繼公"): each is a
         # reading of its own (either chooses the variant: reading_matches)
         names = [part.strip() for n in names for part in re.split(r"[,，、]", n)]
-        return list(dict.fromkeys(n for n in names if n))
+        refused = self.refused_readings()
+        return list(dict.fromkeys(n for n in names if n and n not in refused))
+
+    def refused_readings(self) -> dict:
+        """{reading: its located reason}: the readings the layout marks `refused:` (a variant it
+        keeps as data that cannot be played with this rite; viz/model/refusal.py)."""
+        from viz.model.refusal import refusals
+
+        self.default_layout()  # a bad layout is reported by its loader first
+        return refusals(self.layout_path)
 
     def check_readings(self, readings: Sequence[str]) -> None:
-        """A reading no file knows is an error that lists the known ones."""
+        """A reading no file knows is an error that lists the known ones; one the layout refuses
+        is an error at its `refused:`, giving the reason."""
         if not readings:
             return
-        known = self.known_readings()
+        refused, known = self.refused_readings(), self.known_readings()
+        why = [p for r in readings if r != DEFAULT_READING and not any(r in k for k in known)
+               for name, p in refused.items() if r in name]
+        if why:
+            raise InputError(why)
         bad = [r for r in readings if r != DEFAULT_READING and not any(r in k for k in known)]
         if bad:
             raise InputError([Problem(Loc("--reading", 0, 0),
