@@ -18,6 +18,7 @@ The modules, one a line (and the packages script/, the reader, and compile/, the
     package          a rite package: its manifest's title, text and layout
     bundled          bundled things by name; a package's paths kept in its folder
     rite             the rite loaded and compiled per reading, cached
+    refusal          a reading the layout refuses for this rite, with its cited reason
     progressive      the first stages at once, the rest in a worker thread
     reload           live reload by content
 """
