@@ -63,7 +63,7 @@ from viz.draw.compose import (
     tooltip,
     view_kind,
 )
-from viz.draw.hud import Hits, HudState, areas
+from viz.draw.hud import Hits, HudState, areas, ui_scale
 from viz.draw.scene import literal
 
 TOAST_SECONDS = 2.5
@@ -188,7 +188,17 @@ class App:
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
-        return framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual)
+        return framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual,
+                       ui=self.ui_total)
+
+    @property
+    def ui_total(self) -> float:
+        """The scale the whole picture is drawn at: the window's, times Ctrl + / − (ui_scale)."""
+        return ui_scale(self.size, self.ui)
+
+    def areas(self) -> dict[str, tuple[int, int, int, int]]:
+        """Where the map, the panel and the bar are now (they grow with the UI scale)."""
+        return areas(self.size, self.ui)
 
     @property
     def camera(self) -> Camera:
@@ -212,7 +222,7 @@ class App:
         """F: fit everything (the stage's whole extent: the view no longer follows the step's
         people); F again, back to following the action. No longer following anyone either."""
         whole = framing(self.model, self.size, self.t, self.closing, self.inset_on, None,
-                        whole=True)
+                        whole=True, ui=self.ui_total)
         cam = ManualCamera(whole.camera.scale, whole.camera.center)
         self.manual = None if self.manual == cam else cam
         self._manual_kind = whole.kind
@@ -264,11 +274,11 @@ class App:
         if not bool(frame.present[self.selected]):
             return  # he has left: stay where he was last seen
         fr = framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual,
-                     frame)
+                     frame, ui=self.ui_total)
         cam = fr.camera
         x, y = (float(v) for v in frame.xy[self.selected])
-        mw = areas(self.size)["map"][2]
-        free = mw - column_w(self.size) if fr.inset_box is not None else mw
+        mw = self.areas()["map"][2]
+        free = mw - column_w(self.size, self.ui_total) if fr.inset_box is not None else mw
         # the camera's centre is the map's; shift so he sits in the middle of what is free.
         # Snapped to whole pixels: a walk moves him a fraction of a pixel a frame, and each
         # new centre redraws the plan, so the plan is redrawn only when he has moved a pixel

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from viz.draw import ghosts, hud, scene, things
+from viz.draw import ghosts, hud, overlays, scene, things
 from viz.draw import inset as range_inset
 from viz.draw.camera import Break, Camera, YMap
 from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
-from viz.draw.hud import Hits, HudState, areas
+from viz.draw.hud import UI_BASE, Hits, HudState, areas, areas_at, ui_scale  # noqa: F401
 from viz.draw.scene import Bounds, SceneOptions, literal
 from viz.model.timeline import POSTURES
 
@@ -33,7 +33,6 @@ STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes
 INSET_REACH = 12.0  # px: a token's half-width, so one standing at the inset's edge is drawn
 REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
-UI_BASE = (1366, 768)  # px: the window at which the UI scale is 1
 UI_STEPS = (0.8, 2.0)  # the least and greatest user scale (Ctrl − / Ctrl +)
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
 # The default view follows the action (Model.step_bounds): who acts in a step, and those near
@@ -305,6 +304,8 @@ class Framing:
     inset_box: Box | None  # the inset's frame, title row included
     legend_at: tuple[float, float, float]  # x, y, width
     overlay_at: tuple[float, float]  # bottom left of the scale bar
+    overlay_k: float = 1.0  # the scale bar's scale (the UI scale, or less in a narrow column)
+    folded: tuple[str, ...] = ()  # overlays folded away, off the people: "legend", "overlay"
 
 
 @dataclass(frozen=True)
@@ -342,67 +343,70 @@ def view_kind(model: Model, frame) -> str:
     return "site" if near.any() else "elsewhere"
 
 
-def ui_scale(size: tuple[int, int], user: float = 1.0) -> float:
-    """How much larger names, tokens and glyphs are drawn: 1 up to 1366×768, growing with the
-    window beyond it (1.4 at 1920×1080), times the user's own scale."""
-    return max(1.0, min(size[0] / UI_BASE[0], size[1] / UI_BASE[1])) * float(user)
+def column_w(size: tuple[int, int], ui: float | None = None) -> float:
+    """Width of the map's right column (legend above, inset below): a quarter of the map, at
+    least what the legend needs at the UI scale ui (ui_scale(size) when not given)."""
+    ui = ui_scale(size) if ui is None else ui
+    mw = areas_at(size, ui)["map"][2]
+    return float(min(np.clip(mw * 0.26, INSET_W[0] * ui, INSET_W[1] * ui),
+                     max(mw * 0.4, INSET_W[0])))
 
 
-def column_w(size: tuple[int, int]) -> float:
-    """Width of the map's right column (legend above, inset below): a quarter of the map."""
-    return float(np.clip(areas(size)["map"][2] * 0.26, *INSET_W))
-
-
-def _inset_box(model: Model, size: tuple[int, int], kind: str) -> Box | None:
-    mx, my, mw, mh = areas(size)["map"]
+def _inset_box(model: Model, size: tuple[int, int], kind: str, ui: float = 1.0) -> Box | None:
+    mx, my, mw, mh = areas_at(size, ui)["map"]
     if model.range is None or mw < 640 or kind == "elsewhere":
         return None
-    cw = column_w(size)
-    iw = cw - 14
+    cw = column_w(size, ui)
+    iw = cw - 14 * ui
     x0, y0, x1, y1 = model.range
     ymap = YMap(model.breaks)
     dh = float(ymap.fwd(y1) - ymap.fwd(y0))
-    h = min(mh - 170, (iw - 16) / max(x1 - x0, 1e-6) * dh + 16 + INSET_HEAD)
-    if h < INSET_MIN_H:
+    h = min(mh - 170 * ui, (iw - 16) / max(x1 - x0, 1e-6) * dh + 16 + INSET_HEAD * ui)
+    if h < INSET_MIN_H * ui:
         return None
-    return (int(mx + mw - cw + 4), int(my + mh - h - 10), int(iw), int(h))
+    return (int(mx + mw - cw + 4 * ui), int(my + mh - h - 10 * ui), int(iw), int(h))
 
 
-def inset_body(box: Box) -> Box:
+def inset_body(box: Box, ui: float = 1.0) -> Box:
     """The inset's drawing area: below the title row, inside the 2 px frame."""
     x, y, w, h = box
-    return (x + 2, y + INSET_HEAD + 1, w - 4, h - INSET_HEAD - 3)
+    head = round(INSET_HEAD * ui)
+    return (x + 2, y + head + 1, w - 4, h - head - 3)
 
 
 def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False,
             inset: bool = True, manual: ManualCamera | None = None, frame=None,
-            whole: bool = False) -> Framing:
+            whole: bool = False, ui: float | None = None) -> Framing:
     """Frame the moment: the 賔's gate when the rite is there; else the people of the step
     and where they go (Model.step_bounds), or the stage's extent when they spread over it
     (whole: always the stage's extent, as F asks), with the range in its inset, or (inset
     off, or no room) the whole site and range in one view. `frame` may pass
-    timeline.sample(t, closing) when the caller has it already."""
+    timeline.sample(t, closing) when the caller has it already; ui: the UI scale (ui_scale;
+    ui_scale(size) when not given), by which the panel, the bar and the column grow."""
     tl = model.timeline
+    ui = ui_scale(size) if ui is None else float(ui)
     frame = tl.sample(t, closing) if frame is None else frame
     kind = view_kind(model, frame)
     stage = tl.stage_at(t, closing)
     step = -1 if whole or manual is not None or not tl.steps else tl.step_at(t, closing)
     follow = model.step_bounds(step) if step >= 0 and kind == "site" else None
-    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow)
+    key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow, ui)
     fr = model.framings.get(key)
     if fr is None:
         if len(model.framings) >= FRAMINGS:
             model.framings.clear()
-        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual, follow)
+        fr = model.framings[key] = _framing(model, key[0], kind, stage, inset, manual, follow,
+                                                 ui)
     return replace(fr, camera=fr.camera.copy(),
                    inset=None if fr.inset is None else fr.inset.copy())
 
 
 def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: bool,
-             manual: ManualCamera | None, follow: Bounds | None = None) -> Framing:
-    mbox = areas(size)["map"]
+             manual: ManualCamera | None, follow: Bounds | None = None,
+             ui: float = 1.0) -> Framing:
+    mbox = areas_at(size, ui)["map"]
     mx, my, mw, mh = mbox
-    ibox = _inset_box(model, size, kind) if inset else None
+    ibox = _inset_box(model, size, kind, ui) if inset else None
     cam = Camera(mbox, breaks=model.breaks)
     if manual is not None:
         cam.scale, cam.center = float(manual.scale), (float(manual.center[0]),
@@ -411,44 +415,49 @@ def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: 
         cam.fit(model.elsewhere, margin=30)
     elif ibox is not None:
         cam.fit(follow or model.stage_bounds(stage), margin=18,
-                box=(mx, my, mw - column_w(size), mh))
+                box=(mx, my, mw - column_w(size, ui), mh))
     else:
         b = model.whole
         dh = float(cam.ymap.fwd(b[3]) - cam.ymap.fwd(b[1]))
         width = (b[2] - b[0]) * (mh - 40) / max(dh, 1e-6)
         # a tall drawing leaves a margin at the right: keep it in one piece for the legend
-        side = (mx, my, mw - 180, mh) if mw - width >= 200 else None
+        side = (mx, my, mw - 180 * ui, mh) if mw - width >= 200 * ui else None
         cam.fit(b, margin=20, box=side)
     icam = None
     if ibox is not None:
         x, y, w, h = ibox
-        icam = Camera((x, y + INSET_HEAD, w, h - INSET_HEAD), breaks=model.breaks)
+        head = round(INSET_HEAD * ui)
+        icam = Camera((x, y + head, w, h - head), breaks=model.breaks)
         icam.fit(model.range, margin=8)
-    legend_at = _legend_at(model, size, ibox, cam)
-    return Framing(kind, stage, cam, icam, ibox, legend_at, _overlay_at(size, ibox, legend_at))
+    legend_at = _legend_at(model, size, ibox, cam, ui)
+    return Framing(kind, stage, cam, icam, ibox, legend_at,
+                   _overlay_at(size, ibox, legend_at, ui),
+                   overlays.overlay_k(column_w(size, ui) if ibox is not None else None, ui))
 
 
-def _legend_at(model: Model, size, ibox: Box | None, cam: Camera) -> tuple[float, float, float]:
-    mx, my, mw, _ = areas(size)["map"]
+def _legend_at(model: Model, size, ibox: Box | None, cam: Camera,
+               ui: float = 1.0) -> tuple[float, float, float]:
+    mx, my, mw, _ = areas_at(size, ui)["map"]
     if ibox is not None:
-        cw = column_w(size)
-        return (mx + mw - cw + 4, my + 10, cw - 14)
+        cw = column_w(size, ui)
+        return (mx + mw - cw + 4 * ui, my + 10 * ui, cw - 14 * ui)
     # no right column: in the margin beside the drawing if it has room, else top left
     right = float(cam.to_screen((model.whole[2], 0.0))[0])
-    free = mx + mw - right - 16
-    if free >= 170:
-        return (mx + mw - min(300.0, free) - 8, my + 10, min(300.0, free))
-    return (mx + 10, my + 10, min(300.0, mw - 20))
+    free = mx + mw - right - 16 * ui
+    if free >= 170 * ui:
+        return (mx + mw - min(300.0 * ui, free) - 8 * ui, my + 10 * ui, min(300.0 * ui, free))
+    return (mx + 10 * ui, my + 10 * ui, min(300.0 * ui, mw - 20 * ui))
 
 
-def _overlay_at(size, ibox: Box | None, legend_at) -> tuple[float, float]:
+def _overlay_at(size, ibox: Box | None, legend_at, ui: float = 1.0) -> tuple[float, float]:
     """Scale bar and north arrow: in the right column above the inset, in the margin with the
     legend, or bottom left."""
-    mx, my, _, mh = areas(size)["map"]
+    mx, my, _, mh = areas_at(size, ui)["map"]
     if ibox is not None:
-        return (ibox[0] + 8, ibox[1] - 16)
+        return (ibox[0] + 8 * ui, ibox[1] - 16 * ui)
     lx = legend_at[0]
-    return (lx + 8, my + mh - 14) if lx > mx + 20 else (mx + 16, my + mh - 14)
+    return ((lx + 8 * ui, my + mh - 14 * ui) if lx > mx + 20 * ui
+            else (mx + 16 * ui, my + mh - 14 * ui))
 
 
 def compose(model: Model, view: View, size: tuple[int, int], t: float,
@@ -458,23 +467,28 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     size = (int(size[0]), int(size[1]))
     tl = model.timeline
     frame = tl.sample(t, closing)
-    mbox = areas(size)["map"]
     ui = ui_scale(size, view.ui)
+    mbox = areas_at(size, ui)["map"]
     fr = drawn_framing(model, view, size, t, closing, frame)
     cam = fr.camera
     marks = _Marks(model, view, frame, fr.stage, closing, ui)
     hide = things.hidden(tl, frame)
     seen = _in_view(frame, cam, mbox)
-    o = _options_for(cam, True, ui, _world_box(cam, mbox, 0.0), marks.selected, marks.thing)
+    mx, my, mw, mh = mbox
+    # names keep out of the inset's column (the legend, the scale bar, the inset over it)
+    free = (mx, my, mw - column_w(size, ui), mh) if fr.inset_box is not None else mbox
+    o = _options_for(cam, True, ui, _world_box(cam, free, 0.0), marks.selected, marks.thing)
     lying, objects = scene.set_down_objects(tl, seen, o)  # drawn with the plan, kept
     layers = [_static(model, "plan", mbox, cam,
                       lambda: _plan(model, cam, True, hide, ui) + objects, hide,
                       lying + f"ui{ui:g}".encode())]
     layers += marks.layers("", mbox, cam)
     layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
+    fr = overlays.clear_of_names(fr, cam, model.layout.chi_m, mbox, free, ui,
+                                 model.substitutions)
     layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
-        ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box)
+        ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box, ui)
         iseen = _in_view(frame, icam, body, INSET_REACH)
         io = _options_for(icam, False, ui, _world_box(icam, body, 0.0), marks.selected,
                           marks.thing)
@@ -483,7 +497,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
         ishot = iseen
         iseen = range_inset.without(iseen, range_inset.lying(tl, iseen))
         ilying, iobjects = scene.set_down_objects(tl, iseen, io)
-        layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox)),
+        layers += [_static(model, "inset.frame", ibox, icam, lambda: _inset_frame(ibox, ui)),
                    # only the drawn things are named here: at this scale place names would
                    # crowd the 侯
                    _static(model, "inset.plan", body, icam,
@@ -498,17 +512,20 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
             layers.append(Layer("inset.shots", body, icam, tuple(sprims + fprims)))
         layers.append(Layer("inset.people", body, icam, tuple(_people(model, iseen, io))))
         layers += marks.rings("inset.", body, icam)
-    layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m, fr.overlay_at)))
+    if "overlay" not in fr.folded:
+        layers.append(Layer("overlay", mbox, cam, _overlay(cam, model.layout.chi_m,
+                                                           fr.overlay_at, fr.overlay_k)))
     parts, hits = hud.hud_parts(tl, frame, model.corpus, size, view.hud, legend_at=fr.legend_at,
                                 where=fr.kind, substitutions=model.substitutions,
-                                extra=marks.panel_rows(), memo=model.hud_memo)
+                                extra=marks.panel_rows(), memo=model.hud_memo, ui=view.ui,
+                                show_legend="legend" not in fr.folded)
     while len(model.hud_memo) > HUD_MEMO:
         model.hud_memo.pop(next(iter(model.hud_memo)))
     layers += [Layer(p.name, p.clip, cam, p.prims,
                      None if p.key is None else (model.serial, *p.key)) for p in parts]
     tip = _tooltip_text(model, fr, size, frame, view.mouse, ui)
     if tip:
-        layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size),)))
+        layers.append(Layer("tooltip", None, cam, (_tooltip(tip, view.mouse, size, ui),)))
     return Composition(tuple(layers), hits, fr, tip)
 
 
@@ -519,11 +536,12 @@ def drawn_framing(model: Model, view: View, size: tuple[int, int], t: float,
     mouse points at is looked up in this, not in `framing`'s (which always has the inset)."""
     size = (int(size[0]), int(size[1]))
     frame = model.timeline.sample(t, closing) if frame is None else frame
-    fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame),
-                        view.compare)
+    ui = ui_scale(size, view.ui)
+    fr = _compare_inset(model, framing(model, size, t, closing, view.inset, view.camera, frame,
+                                       ui=ui), view.compare)
     if fr.inset is not None and _range_empty(model, frame):
         fr = replace(fr, inset=None, inset_box=None)  # no empty frame (戒賔: no 侯 yet)
-    return _clear_of_people(model, fr, frame, size, ui_scale(size, view.ui))
+    return _clear_of_people(model, fr, frame, size, ui)
 
 
 def _range_empty(model: Model, frame) -> bool:
@@ -552,12 +570,12 @@ def pick(model: Model, view: View, size: tuple[int, int], t: float, closing: boo
 
 def _pick(fr: Framing, size: tuple[int, int], frame, pos, ui: float) -> Pick | None:
     """pick, in a framing already worked out."""
-    mbox = areas(size)["map"]
+    mbox = areas_at(size, ui)["map"]
     if pos is None or not _inside(mbox, pos):
         return None
     cam, where, seen = fr.camera, "main", frame
     if fr.inset is not None and fr.inset_box is not None and _inside(fr.inset_box, pos):
-        body = inset_body(fr.inset_box)
+        body = inset_body(fr.inset_box, ui)
         if not _inside(body, pos):
             return None  # the inset's title row and frame: nothing of the plan is drawn there
         cam, where, seen = fr.inset, "inset", _in_view(frame, fr.inset, body, INSET_REACH)
@@ -718,16 +736,17 @@ def _clear_of_people(model: Model, fr: Framing, frame, size: tuple[int, int],
     if fr.inset_box is not None and under(fr.inset_box):
         fr = replace(fr, inset=None, inset_box=None)
     lx, ly, lw = fr.legend_at
-    key = (lw, model.substitutions)
+    key = (lw, model.substitutions, ui)
     if key not in _legend_h:
-        _legend_h[key] = float(hud.legend((0.0, 0.0, lw), model.substitutions)[0].box[3])
+        _legend_h[key] = hud.legend_height(lw, ui, model.substitutions)
     lh = _legend_h[key]
     if not under((lx, ly, lw, lh)):
         return fr
-    mx, my, mw, mh = areas(size)["map"]
-    low = (fr.inset_box[1] if fr.inset_box is not None else my + mh) - lh - 34
-    for at in ((mx + 10, my + 10), (mx + mw - lw - 10, my + 10), (mx + 10, low),
-               (mx + mw - lw - 10, low)):
+    mx, my, mw, mh = areas_at(size, ui)["map"]
+    e = 10 * ui
+    low = (fr.inset_box[1] if fr.inset_box is not None else my + mh) - lh - 34 * ui
+    for at in ((mx + e, my + e), (mx + mw - lw - e, my + e), (mx + e, low),
+               (mx + mw - lw - e, low)):
         if not under((*at, lw, lh)) and (fr.inset_box is None or not _meets(
                 (*at, lw, lh), fr.inset_box)):
             return replace(fr, legend_at=(at[0], at[1], lw))
@@ -889,24 +908,28 @@ def _as_sprites(prims: list[Primitive]) -> list[Primitive]:
 _overlays: dict[tuple, tuple[Primitive, ...]] = {}
 
 
-def _overlay(cam: Camera, chi_m: float, corner: tuple[float, float]) -> tuple[Primitive, ...]:
-    """scene.overlay, the same objects while the camera and the corner stay (so a back end
-    finds them drawn in the last frame)."""
-    key = (cam.key(), chi_m, corner)
+def _overlay(cam: Camera, chi_m: float, corner: tuple[float, float],
+             k: float = 1.0) -> tuple[Primitive, ...]:
+    """The scale bar and north arrow at scale k (overlays.scale_bar), the same objects while
+    the camera, the corner and k stay (so a back end finds them drawn in the last frame)."""
+    key = (cam.key(), chi_m, corner, k)
     prims = _overlays.get(key)
     if prims is None:
         if len(_overlays) >= STATIC_MEMO:
             _overlays.clear()
-        prims = _overlays[key] = tuple(scene.overlay(cam, chi_m, corner))
+        prims = _overlays[key] = tuple(overlays.scale_bar(cam, chi_m, corner, k))
     return prims
 
 
-def _inset_frame(box: Box) -> list[Primitive]:
+def _inset_frame(box: Box, ui: float = 1.0) -> list[Primitive]:
     x, y, w, h = box
     edge = (150, 130, 100)
+    head = round(INSET_HEAD * ui)
+    # the title grows with the scale as far as the column holds it, never under 12 px
+    px = min(12 * ui, max(12.0, (w - 16 * ui) / scene.text_width_em(INSET_TITLE)))
     return [Rect(box, None, edge, 1.5, radius=3),
-            Text((x + 8, y + 12), INSET_TITLE, 12, hud.RED, "w", screen=True),
-            Line(((x, y + INSET_HEAD), (x + w, y + INSET_HEAD)), (200, 190, 170), 1.0,
+            Text((x + 8 * ui, y + head / 2), INSET_TITLE, px, hud.RED, "w", screen=True),
+            Line(((x, y + head), (x + w, y + head)), (200, 190, 170), 1.0,
                  screen=True)]
 
 
@@ -921,11 +944,11 @@ def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0
     (and how many lie there)."""
     if mouse is None:
         return ""
-    tl, a = model.timeline, areas(size)
+    tl, a = model.timeline, areas_at(size, ui)
     if _inside(a["bar"], mouse):
         if not tl.stages:
             return ""
-        x, _, w, _ = hud.bar_track(size)
+        x, _, w, _ = hud.track_at(size, ui)
         t = float(np.clip((mouse[0] - x) / max(w, 1e-9), 0, 1)) * tl.duration
         s = tl.stages[tl.stage_at(t)]
         return BAR_TIP.format(number=s.index + 1, name=s.name, t=t)
@@ -956,16 +979,18 @@ def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float, hit: Pick) -> 
     return name if n <= 1 else PROP_COUNT.format(name=name, n=n)
 
 
-def _tooltip(tip: str, mouse, size) -> Text:
+def _tooltip(tip: str, mouse, size, ui: float = 1.0) -> Text:
     """Beside the cursor, turned back inside the window near its right and bottom edges, and
-    never past its left edge either (a long tip near the right of a narrow map is moved left
-    only as far as the window's edge)."""
+    never past its left or top edge either (a long tip near the right of a narrow map is moved
+    left only as far as the window's edge)."""
     x, y = mouse
-    w = max((hud.text_width(line, 13) for line in tip.split("\n")), default=0.0) + 8
-    left = x + 14 if x + 14 + w <= size[0] else max(x - 10 - w, 2.0)
+    px = 13 * ui
+    lines = tip.split("\n")
+    w = max((hud.text_width(line, px) for line in lines), default=0.0) + 8 * ui
+    left = x + 14 * ui if x + 14 * ui + w <= size[0] else max(x - 10 * ui - w, 2.0)
     left = min(left, max(size[0] - w - 2, 2.0))
-    below = y + 40 > size[1]
-    return Text((left, y + (-10 if below else 12)), tip, 13, hud.INK,
+    below = y + 40 * ui > size[1]
+    return Text((left, y + (-10 * ui if below else 12 * ui)), tip, px, hud.INK,
                 ("s" if below else "n") + "w", bg=(255, 253, 244), border=hud.INK, screen=True)
 
 

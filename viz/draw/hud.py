@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from viz.base.lang import tr
@@ -165,19 +165,57 @@ class Hits:
     score: tuple[float, float, float, float] | None = None  # the score panel's box, if shown
 
 
-def areas(size: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
-    """Where the map, the panel and the bar go in a window of this size."""
+UI_BASE = (1366, 768)  # px: the window at which the UI scale is 1
+UI_ROOM = (900, 500)  # px: the least the HUD is laid out in: the scale grows no further than
+# the window holds that many pixels of it (Ctrl + at 1366×768 stops at 1.5, at 1920×1080 at 2.1)
+LEGEND_W = 172  # px: the legend's least width (its row of three parties, its row of marks)
+
+
+def ui_scale(size: tuple[int, int], user: float = 1.0) -> float:
+    """How much larger the whole picture's parts are drawn (names, tokens, glyphs, the text
+    panel, the bar): 1 up to 1366×768, growing with the window beyond it (1.4 at 1920×1080),
+    times the user's own scale (Ctrl + / −, --scale)."""
+    grown = max(1.0, min(size[0] / UI_BASE[0], size[1] / UI_BASE[1])) * float(user)
+    return min(grown, max(1.0, min(size[0] / UI_ROOM[0], size[1] / UI_ROOM[1])))
+
+
+def legend_k(width: float, k: float) -> float:
+    """The legend's scale in a slot `width` px wide at the UI scale k: k, or smaller where the
+    slot is narrower than the legend needs (it shrinks rather than spill)."""
+    return min(k, max(width, 1.0) / LEGEND_W)
+
+
+def legend_height(width: float, k: float, substitutions: tuple[tuple[str, str], ...] = ()
+                  ) -> float:
+    """The legend's height in px in a slot `width` px wide at the UI scale k."""
+    kl = legend_k(width, k)
+    return float(legend((0.0, 0.0, width / kl), substitutions)[0].box[3]) * kl
+
+
+def areas(size: tuple[int, int], user: float = 1.0) -> dict[str, tuple[int, int, int, int]]:
+    """Where the map, the panel and the bar go in a window of this size, at the user's UI scale
+    (the panel and the bar grow with ui_scale)."""
+    return areas_at(size, ui_scale(size, user))
+
+
+def areas_at(size: tuple[int, int], k: float) -> dict[str, tuple[int, int, int, int]]:
+    """areas at a UI scale k already worked out (ui_scale(size, user))."""
     w, h = size
-    pw = int(min(max(w * 0.28, 280), 420, w * 0.5))  # a narrow window keeps half for the map
-    bh = min(BAR_H, h // 3)
+    pw = int(min(max(w * 0.28, 280 * k), 420 * k, w * 0.5))  # a narrow window keeps half
+    bh = min(round(BAR_H * k), h // 3)
     return {"map": (0, 0, max(w - pw, 1), max(h - bh, 1)),
             "panel": (w - pw, 0, max(pw, 1), max(h - bh, 1)), "bar": (0, h - bh, w, max(bh, 1))}
 
 
-def bar_track(size: tuple[int, int]) -> tuple[float, float, float, float]:
+def bar_track(size: tuple[int, int], user: float = 1.0) -> tuple[float, float, float, float]:
     """The clickable track of the timeline bar: x, y, w, h in pixels."""
-    x, y, w, h = areas(size)["bar"]
-    return (x + 14, y + 4, w - 28, h - 8)
+    return track_at(size, ui_scale(size, user))
+
+
+def track_at(size: tuple[int, int], k: float) -> tuple[float, float, float, float]:
+    """bar_track at a UI scale k already worked out."""
+    x, y, w, h = areas_at(size, k)["bar"]
+    return (x + 14 * k, y + 4 * k, w - 28 * k, h - 8 * k)
 
 
 def text_width(s: str, px: float) -> float:
@@ -251,55 +289,120 @@ class Part:
 def build_hud(timeline, frame, corpus, size: tuple[int, int], st: HudState,
               legend_at: tuple[float, float, float] | None = None, where: str = "site",
               substitutions: tuple[tuple[str, str], ...] = (),
-              extra: tuple[tuple[str, Color], ...] = ()) -> tuple[list[Primitive], Hits]:
+              extra: tuple[tuple[str, Color], ...] = (), ui: float = 1.0
+              ) -> tuple[list[Primitive], Hits]:
     """Panel, bar, legend, and what is open over the map (banner, search, toast, errors, help).
     `extra`: rows (text, colour) the panel shows under the step (selection, comparison)."""
     parts, hits = hud_parts(timeline, frame, corpus, size, st, legend_at, where, substitutions,
-                            extra)
+                            extra, ui=ui)
     return [p for part in parts for p in part.prims], hits
+
+
+def logical(size: tuple[int, int], user: float = 1.0
+            ) -> tuple[float, dict[str, tuple[float, float, float, float]], tuple[float, float]]:
+    """(k, areas, size) of the HUD as it is built: at 1/k of the window, then drawn k times
+    larger (scaled), k = ui_scale(size, user). At k = 1 the window's own areas and size."""
+    k = ui_scale(size, user)
+    a = areas(size, user)
+    if k == 1.0:
+        return k, dict(a), (size[0], size[1])
+    return k, {n: tuple(v / k for v in b) for n, b in a.items()}, (size[0] / k, size[1] / k)
+
+
+def _pts(points, k: float) -> tuple[tuple[float, float], ...]:
+    return tuple((x * k, y * k) for x, y in points)
+
+
+def scaled(prims, k: float) -> tuple[Primitive, ...]:
+    """Screen primitives drawn k times larger about the window's top left corner: positions,
+    sizes, line widths, radii (the HUD built at 1/k of the window fills it)."""
+    if k == 1.0:
+        return tuple(prims)
+    out: list[Primitive] = []
+    for p in prims:
+        if isinstance(p, Text):
+            out.append(replace(p, pos=(p.pos[0] * k, p.pos[1] * k), size=p.size * k,
+                               min_px=p.min_px * k, max_px=p.max_px * k))
+        elif isinstance(p, Rect):
+            out.append(replace(p, box=tuple(v * k for v in p.box), width=p.width * k,
+                               radius=round(p.radius * k)))
+        elif isinstance(p, Line):
+            out.append(replace(p, points=_pts(p.points, k), width=p.width * k,
+                               dash=None if p.dash is None else (p.dash[0] * k, p.dash[1] * k)))
+        elif isinstance(p, Polygon):
+            out.append(replace(p, points=_pts(p.points, k), width=p.width * k))
+        else:
+            out.append(p)
+    return tuple(out)
+
+
+def _box(box, k: float):
+    return box if k == 1.0 else tuple(v * k for v in box)
 
 
 def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
               legend_at: tuple[float, float, float] | None = None, where: str = "site",
               substitutions: tuple[tuple[str, str], ...] = (),
-              extra: tuple[tuple[str, Color], ...] = (), memo: dict | None = None
-              ) -> tuple[list[Part], Hits]:
+              extra: tuple[tuple[str, Color], ...] = (), memo: dict | None = None,
+              ui: float = 1.0, show_legend: bool = True) -> tuple[list[Part], Hits]:
     """The HUD as three parts, back to front: the panel as the step leaves it (kept by step),
     the bar as the stage leaves it (kept by stage), and what moves (clock, playhead) with what
     is open over the map. `memo` (the caller's, one per timeline and corpus) keeps the built
-    panel and bar by their keys; the caller bounds it."""
-    a = areas(size)
+    panel and bar by their keys; the caller bounds it. ui: the user's scale: the HUD is built
+    at 1/k of the window and drawn k times larger (logical, scaled); legend_at is in the
+    window's px."""
+    k, a, lsize = logical(size, ui)
+    real = areas(size, ui)
     memo = {} if memo is None else memo
     info = score_info(timeline, frame, st.score_who, memo)
     srows = score_rows(info) if info is not None else ()
     score_h = score_height(srows)
-    pkey = ("hud.panel", a["panel"], frame.stage, frame.step, st.show_notes, extra, score_h,
-            reading_row(st))
+    pkey = ("hud.panel", real["panel"], k, frame.stage, frame.step, st.show_notes, extra,
+            score_h, reading_row(st))
     if pkey not in memo:
         hits = Hits()
-        memo[pkey] = (tuple(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra,
-                                        score_h)),
-                      tuple(hits.clauses), hits.score)
+        memo[pkey] = (scaled(panel_fixed(timeline, frame, corpus, a["panel"], st, hits, extra,
+                                         score_h), k),
+                      tuple((_box(b, k), ci, c0) for b, ci, c0 in hits.clauses),
+                      None if hits.score is None else tuple(round(v) for v in _box(hits.score, k)))
     fixed, clauses, sbox = memo[pkey]
-    bkey = ("hud.bar", a["bar"], frame.stage, st.compiling)
+    bkey = ("hud.bar", real["bar"], k, frame.stage, st.compiling)
     if bkey not in memo:
-        memo[bkey] = tuple(bar_fixed(timeline, frame, a["bar"], st.compiling))
+        memo[bkey] = scaled(bar_fixed(timeline, frame, a["bar"], st.compiling), k)
     out: list[Primitive] = clock(timeline, frame, a["panel"], st)
     out += playhead(timeline, frame, a["bar"], st.compiling)
-    lkey = ("hud.legend", legend_at or (a["map"][0] + 10, a["map"][1] + 10, 300), substitutions)
+    kl = k if legend_at is None else legend_k(legend_at[2], k)
+    at = (a["map"][0] + 10, a["map"][1] + 10, 300) if legend_at is None else tuple(
+        v / kl for v in legend_at)
+    lkey = ("hud.legend", at, kl, substitutions)
     if lkey not in memo:  # the same objects while it stays: a back end finds them drawn
-        memo[lkey] = tuple(legend(lkey[1], substitutions))
-    out += memo[lkey]
+        memo[lkey] = scaled(legend(at, substitutions), kl)
+    over = _over_map(timeline, frame, a, lsize, st,
+                     legend_at and tuple(v / k for v in legend_at), where)
+    parts = [Part("hud.panel", real["panel"], fixed, pkey)]
+    if sbox is not None and srows:  # kept by what it says: redrawn as a 算 is laid, a beat struck
+        skey = ("hud.score", sbox, k, srows)
+        if skey not in memo:
+            memo[skey] = scaled(score_panel(tuple(v / k for v in sbox), srows), k)
+        parts.append(Part("hud.score", sbox, memo[skey], skey))
+    parts += [Part("hud.bar", real["bar"], memo[bkey], bkey),
+              Part("hud", None, scaled(out, k) + (memo[lkey] if show_legend else ())
+                   + scaled(over, k))]
+    return parts, Hits(list(clauses), sbox if srows else None)
+
+
+def _over_map(timeline, frame, a, size, st: HudState, legend_at, where: str) -> list[Primitive]:
+    """What is open over the map (at the HUD's logical scale): the banner of a scene away from
+    the school, the search box, a toast, a reload's errors, the stage list, the help."""
+    out: list[Primitive] = []
+    mx, my, mw, mh = a["map"]
     if where == "elsewhere":
-        mx, my, mw, _ = a["map"]
         out.append(Text((mx + mw / 2, my + 40), ELSEWHERE, 15, RED, "c",
                         bg=(255, 250, 236), border=RED, screen=True))
     if st.search is not None:
-        mx, my, mw, mh = a["map"]
         right = legend_at[0] if legend_at and legend_at[0] > mx + 300 else mx + mw
         out += search_box((mx, my, right - mx, mh), st)
     if st.toast:
-        mx, my, mw, mh = a["map"]
         tw = text_width(st.toast, 13) + 24
         out.append(Rect((mx + (mw - tw) / 2, my + mh - 44, tw, 28), (40, 34, 28, 220), None,
                         radius=6))
@@ -308,17 +411,10 @@ def hud_parts(timeline, frame, corpus, size: tuple[int, int], st: HudState,
     if st.problems:
         out += problems_overlay(a["map"], st.problems)
     if st.stages is not None:
-        out += stage_list(timeline, frame, size, st)
+        out += stage_list(timeline, frame, size, st, a["map"])
     if st.help:
         out += help_overlay(size)
-    parts = [Part("hud.panel", a["panel"], fixed, pkey)]
-    if sbox is not None and srows:  # kept by what it says: redrawn as a 算 is laid, a beat struck
-        skey = ("hud.score", sbox, srows)
-        if skey not in memo:
-            memo[skey] = tuple(score_panel(sbox, srows))
-        parts.append(Part("hud.score", sbox, memo[skey], skey))
-    parts += [Part("hud.bar", a["bar"], memo[bkey], bkey), Part("hud", None, tuple(out))]
-    return parts, Hits(list(clauses), sbox if srows else None)
+    return out
 
 
 # ---------------------------------------------------------------- the score panel
@@ -937,17 +1033,27 @@ def stage_matches(names: list[str], query: str) -> list[int]:
     return starts + [i for i, n in enumerate(folded) if q in n and i not in starts]
 
 
-def stage_list_box(size: tuple[int, int], n: int) -> tuple[float, float, float, float]:
-    """The box of a list of n stages: over the map, centred, as tall as its rows or the map."""
-    mx, my, mw, mh = areas(size)["map"]
+def stage_list_box(size: tuple[int, int], n: int, user: float = 1.0
+                   ) -> tuple[float, float, float, float]:
+    """The box of a list of n stages: over the map, centred, as tall as its rows or the map
+    (in the HUD's logical px: see logical)."""
+    return _list_box(logical(size, user)[1]["map"], n)
+
+
+def _list_box(map_box, n: int) -> tuple[float, float, float, float]:
+    mx, my, mw, mh = map_box
     bw = min(LIST_W, max(mw - 24, 40))
     bh = min(mh - 24, LIST_HEAD_H + 10 + LIST_ROW_H * max(n, 1))
     return (mx + (mw - bw) / 2, my + 12, bw, max(bh, LIST_HEAD_H + LIST_ROW_H + 10))
 
 
-def stage_list_rows(size: tuple[int, int], n: int) -> int:
+def _list_rows(box) -> int:
+    return max(int((box[3] - LIST_HEAD_H - 6) // LIST_ROW_H), 1)
+
+
+def stage_list_rows(size: tuple[int, int], n: int, user: float = 1.0) -> int:
     """How many rows of a list of n stages show at once."""
-    return max(int((stage_list_box(size, n)[3] - LIST_HEAD_H - 6) // LIST_ROW_H), 1)
+    return _list_rows(stage_list_box(size, n, user))
 
 
 def list_top(top: int, rows: int, n: int, pick: int | None = None) -> int:
@@ -958,25 +1064,30 @@ def list_top(top: int, rows: int, n: int, pick: int | None = None) -> int:
 
 
 def stage_list_row_at(size: tuple[int, int], n: int, top: int,
-                      pos: tuple[float, float]) -> int | None:
-    """The stage whose row of the list (scrolled to `top`) is under pos, else None."""
-    bx, by, bw, _ = stage_list_box(size, n)
-    rows = stage_list_rows(size, n)
+                      pos: tuple[float, float], user: float = 1.0) -> int | None:
+    """The stage whose row of the list (scrolled to `top`) is under pos (window px), else None."""
+    k = ui_scale(size, user)
+    bx, by, bw, _ = stage_list_box(size, n, user)
+    rows = stage_list_rows(size, n, user)
     top = list_top(top, rows, n)
-    k = (pos[1] - by - LIST_HEAD_H) // LIST_ROW_H
-    if not (bx <= pos[0] < bx + bw) or pos[1] < by + LIST_HEAD_H or not 0 <= k < rows:
+    px, py = pos[0] / k, pos[1] / k
+    r = (py - by - LIST_HEAD_H) // LIST_ROW_H
+    if not (bx <= px < bx + bw) or py < by + LIST_HEAD_H or not 0 <= r < rows:
         return None
-    i = top + int(k)
+    i = top + int(r)
     return i if i < n else None
 
 
-def stage_list(timeline, frame, size: tuple[int, int], st: HudState) -> list[Primitive]:
+def stage_list(timeline, frame, size: tuple[float, float], st: HudState,
+               map_box=None) -> list[Primitive]:
     """The stage list (L): every stage by number and name, the current one in red, the picked
-    row highlighted, what the typed text does not find greyed; scrolled to st.stage_top."""
+    row highlighted, what the typed text does not find greyed; scrolled to st.stage_top.
+    size and map_box in the HUD's logical px (map_box: areas(size)'s map when not given)."""
     names = [s.name for s in timeline.stages]
-    n, rows = len(names), stage_list_rows(size, len(names))
+    box = _list_box(areas(size)["map"] if map_box is None else map_box, len(names))
+    n, rows = len(names), _list_rows(box)
     top = list_top(st.stage_top, rows, n)
-    bx, by, bw, bh = stage_list_box(size, n)
+    bx, by, bw, bh = box
     found = set(stage_matches(names, st.stages or ""))
     w, h = size
     out: list[Primitive] = [Rect((0, 0, w, h), (30, 26, 20, 70)),
