@@ -8,38 +8,60 @@ view carries; so a video made of frames is deterministic.
 """
 from __future__ import annotations
 
-import itertools
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from viz.draw import ghosts, hud, overlays, scene, things
 from viz.draw import inset as range_inset
-from viz.draw.camera import Break, Camera, YMap
+from viz.draw.camera import Camera, YMap
 from viz.draw.display import Box, Circle, Layer, Line, Polygon, Primitive, Rect, Sprite, Text
+from viz.draw.extent import (  # noqa: F401  (the model and its extents, as they were here)
+    NEAR,
+    STATIC_MEMO,
+    STEP_MIN,
+    STEP_NEAR,
+    STEP_PAD,
+    STEP_SHARE,
+    Model,
+    _range_empty,
+    _slid_within,
+    _world_box,
+    _world_box_of,
+    _world_boxes,
+    view_kind,
+)
 from viz.draw.hud import UI_BASE, Hits, HudState, areas, areas_at, ui_scale  # noqa: F401
+from viz.draw.marks import (  # noqa: F401  (what the view's choices add, as they were here)
+    COMPARED,
+    DIFF,
+    DIFF_HEAD,
+    DIFF_MORE,
+    FOLLOWING,
+    MAX_DIFFS,
+    MOVE_PATH,
+    NEXT_MOVE,
+    NEXT_WHEN,
+    NO_MOVE,
+    NOW_WHEN,
+    SAME,
+    SELECTED,
+    SELECTED_THING,
+    _Marks,
+)
 from viz.draw.scene import Bounds, SceneOptions, literal
 from viz.model.timeline import POSTURES
 
 INSET_W = (236, 340)  # px: the column on the map's right with the legend and the range inset
 INSET_HEAD = 24  # px: the inset's title row
 INSET_MIN_H = 80  # px: below this the inset is left out, not squashed
-NEAR = 30.0  # 尺 round the drawn site within which the rite is still "at the school"
-STATIC_MEMO = 8  # static layers kept per model: each wheel step of a zoom makes new ones
 INSET_REACH = 12.0  # px: a token's half-width, so one standing at the inset's edge is drawn
 REACH = 240.0  # px round a view within which people are drawn: past a tag's furthest place
 HUD_MEMO = 64  # panels and bars kept per model: a step back or forth finds its panel built
 UI_STEPS = (0.8, 2.0)  # the least and greatest user scale (Ctrl − / Ctrl +)
 FRAMINGS = 256  # framings kept per model (by size, stage, kind …); a zoom makes one a step
-# The default view follows the action (Model.step_bounds): who acts in a step, and those near
-STEP_NEAR = 20.0  # 尺 round them within which others are framed with them
-STEP_PAD = 6.0  # 尺 of margin
-STEP_MIN = (120.0, 84.0)  # 尺: the least the view shows across and deep (a hall's bay or two)
-STEP_SHARE = 0.45  # of the stage's extent (by area): beyond it, the stage is framed whole
 
 # The words the composer itself writes (templates; the model's names aside)
 INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
@@ -49,208 +71,10 @@ HOLDING = " · 執{}"
 BAR_TIP = "{number} {name} · {t:.0f} s"
 PROP_COUNT = "{name}×{n}"
 PROP_REACH = 8.0  # px (× the UI scale): how near the mouse names a thing set out
-SELECTED = "選 {name}　（C 隨之 follow · Esc 取消）"
-SELECTED_THING = "選 {name}　（設於此 set out here · Esc 取消）"
-FOLLOWING = "選 {name}　（隨之 following · F 止）"
-NEXT_MOVE = "{when}：「{cite}」"
-NEXT_WHEN, NOW_WHEN = "下一行", "正行"
-MOVE_PATH = "　{src} → {dst} · {length:.1f} 尺 · t = {t0:.0f} s"
-NO_MOVE = "此後不復行 (no more moves)"
-COMPARED = "比較 {a} vs {b}（空圈 = {b}）"
-DIFF_HEAD = "此步之末相差 (where the step leaves them)"
-DIFF = "　{name}　差 {dist:.1f} 尺"
-DIFF_MORE = "　… 另 {n} 人"
-SAME = "　此步位置皆同 (no one differs)"
-MAX_DIFFS = 6  # rows of the panel's list of who differs; the rest are counted
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED,
     SELECTED_THING, FOLLOWING,
     NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF_HEAD, DIFF, DIFF_MORE, SAME))
-
-_serial = itertools.count()
-
-
-@dataclass(frozen=True, eq=False)
-class Model:
-    """What a frame shows: the layout, the compiled timeline, the text (or None), and the glyph
-    substitutions the back end's font needs (the legend owns up to them).
-
-    Geometry derived from the layout and the timeline (breaks, bounds, each stage's extent) is
-    computed once per model, so every back end frames a moment the same way.
-    """
-
-    layout: Any
-    timeline: Any
-    corpus: Any = None
-    substitutions: tuple[tuple[str, str], ...] = ()
-    serial: int = field(default_factory=lambda: next(_serial), init=False, repr=False)
-
-    @cached_property
-    def breaks(self) -> tuple[Break, ...]:
-        """Where the long empty 侯道 is drawn short; both views share them."""
-        return scene.range_breaks(self.layout)
-
-    @cached_property
-    def range(self) -> Bounds | None:
-        return scene.range_bounds(self.layout)
-
-    @cached_property
-    def elsewhere(self) -> Bounds | None:
-        return scene.elsewhere_bounds(self.layout)
-
-    @cached_property
-    def whole(self) -> Bounds:
-        return scene.all_bounds(self.layout)
-
-    @cached_property
-    def near(self) -> Bounds:
-        """The school and its range with a margin: "at the school"."""
-        b = self.whole
-        return (b[0] - NEAR, b[1] - NEAR, b[2] + NEAR, b[3] + NEAR)
-
-    @cached_property
-    def _stage_bounds(self) -> dict[int, Bounds]:
-        return {}
-
-    @cached_property
-    def hud_memo(self) -> dict:
-        """The HUD's panels and bars as built, by step or stage, and who differs at the end of
-        a step from a compared reading (oldest first)."""
-        return {}
-
-    @cached_property
-    def framings(self) -> dict:
-        """Framings as worked out, by what they depend on (size, kind, stage, inset, manual
-        camera); their cameras are copied out, never handed on."""
-        return {}
-
-    @cached_property
-    def static_layers(self) -> OrderedDict:
-        """Layers that change only with their camera, by key (most recently used last)."""
-        return OrderedDict()
-
-    def stage_bounds(self, stage: int) -> Bounds:
-        """The part of the school where this stage happens: the hall, and everywhere anyone
-        present in the stage stands in it (sampled), except the range, which has its inset."""
-        if stage not in self._stage_bounds:
-            self._stage_bounds[stage] = self._measure_stage(stage)
-        return self._stage_bounds[stage]
-
-    @cached_property
-    def _deep_lim(self) -> tuple[bool, Bounds]:
-        """(deep, lim): the school and just outside its gate; the range has its inset (in a
-        court deep enough to hold the 侯, the gate lies beyond the range: the view reaches it
-        with breaks)."""
-        site, rng = scene.site_bounds(self.layout), self.range
-        deep = rng is not None and self.whole[1] < rng[1] - 20.0
-        return deep, (self.near[0], (self.near[1] if deep else site[1] - 20.0), self.near[2],
-                      self.near[3])
-
-    def _in_main(self, xy: np.ndarray) -> np.ndarray:
-        """Which of these points the main view shows (not those in the range, with an inset)."""
-        deep, lim = self._deep_lim
-        rng = self.range
-        keep = ((xy[:, 0] >= lim[0]) & (xy[:, 0] <= lim[2]) & (xy[:, 1] >= lim[1])
-                & (xy[:, 1] <= lim[3]))
-        if deep:  # not those in the range, which the inset shows
-            keep &= ~((xy[:, 1] >= rng[1]) & (xy[:, 1] <= rng[3]))
-        return keep
-
-    def _box(self, a: np.ndarray, pad: float) -> Bounds:
-        deep, lim = self._deep_lim
-        b = (max(float(a[:, 0].min()) - pad, lim[0]), max(float(a[:, 1].min()) - pad, lim[1]),
-             min(float(a[:, 0].max()) + pad, lim[2]), min(float(a[:, 1].max()) + pad, lim[3]))
-        for brk in self.breaks if deep else ():
-            if brk.south < b[1] < brk.north:  # a view ending inside a break shows it whole
-                b = (b[0], brk.south + 1.0, b[2], b[3])
-        return b
-
-    def _measure_stage(self, stage: int) -> Bounds:
-        site = scene.site_bounds(self.layout)
-        pts = [np.asarray(f.points, float).reshape(-1, 2) for f in self.layout.features
-               if f.kind == "hall"]
-        tl = self.timeline
-        if tl.stages:
-            s = tl.stages[stage]
-            for t in np.linspace(s.t0, s.t1, 48):
-                fr = tl.sample(float(t))
-                xy = fr.xy[np.nonzero(fr.present)[0]]
-                pts.append(xy[self._in_main(xy)])
-        a = np.vstack(pts) if pts else np.zeros((0, 2))
-        if not len(a):
-            return site
-        return self._box(a, 8.0)
-
-    @cached_property
-    def _step_bounds(self) -> dict[int, Bounds | None]:
-        return {}
-
-    def step_bounds(self, step: int) -> Bounds | None:
-        """What the default view frames during a step: the people who act in it (move, change
-        posture or speak) where they start and where they go, and whoever stands within
-        STEP_NEAR 尺 of them (the 賔 the 主人 greets, the 衆賔 behind him), at least STEP_MIN
-        尺 across. None when there is nobody to follow, or they spread over most of the stage
-        (the stage's own extent is framed then)."""
-        if step not in self._step_bounds:
-            self._step_bounds[step] = self._measure_step(step)
-        return self._step_bounds[step]
-
-    def _measure_step(self, step: int) -> Bounds | None:
-        tl = self.timeline
-        if not tl.steps or not 0 <= step < len(tl.steps):
-            return None
-        st = tl.steps[step]
-        frames = [tl.sample(float(t)) for t in np.linspace(st.t0, st.t1, 9)[:-1]]
-        frames.append(tl.sample(st.t1, True))
-        present = np.logical_or.reduce([f.present for f in frames])
-        xy = np.stack([f.xy for f in frames])  # (k, n, 2)
-        moved = (np.abs(xy - xy[0]).max(axis=(0, 2)) > 0.3)
-        posture = np.stack([f.posture for f in frames]) if hasattr(frames[0], "posture") \
-            else None
-        if posture is not None:
-            moved |= (posture != posture[0]).any(axis=0)
-        for f in frames:
-            for i, _ in f.captions:
-                if 0 <= i < len(moved):
-                    moved[i] = True
-        act = moved & present
-        if not act.any():
-            return None
-        pts = xy[:, act].reshape(-1, 2)
-        pts = pts[self._in_main(pts)]
-        if not len(pts):
-            return None
-        lo, hi = pts.min(axis=0) - STEP_NEAR, pts.max(axis=0) + STEP_NEAR
-        end = frames[-1]
-        around = end.xy[(end.present | frames[0].present)]
-        near = around[((around >= lo) & (around <= hi)).all(axis=1)]
-        a = np.vstack([pts, near[self._in_main(near)]])
-        b = self._box(a, STEP_PAD)
-        w, h = b[2] - b[0], b[3] - b[1]
-        if w < STEP_MIN[0]:
-            c = (b[0] + b[2]) / 2
-            b = (c - STEP_MIN[0] / 2, b[1], c + STEP_MIN[0] / 2, b[3])
-        if h < STEP_MIN[1]:
-            c = (b[1] + b[3]) / 2
-            b = (b[0], c - STEP_MIN[1] / 2, b[2], c + STEP_MIN[1] / 2)
-        whole = self.stage_bounds(st.stage)
-        b = _slid_within(b, whole)  # widened past the school's wall: slid back over it
-        area = (b[2] - b[0]) * (b[3] - b[1])
-        if area >= STEP_SHARE * (whole[2] - whole[0]) * (whole[3] - whole[1]):
-            return None  # they spread over the stage: frame all of it
-        return b
-
-
-def _slid_within(b: Bounds, whole: Bounds) -> Bounds:
-    """b moved (not resized) to lie within whole along each axis where it is the smaller."""
-    out = list(b)
-    for lo, hi in ((0, 2), (1, 3)):
-        size = b[hi] - b[lo]
-        if size >= whole[hi] - whole[lo]:
-            continue
-        shift = max(whole[lo] - b[lo], 0.0) + min(whole[hi] - b[hi], 0.0)
-        out[lo], out[hi] = b[lo] + shift, b[hi] + shift
-    return (out[0], out[1], out[2], out[3])
 
 
 @dataclass(frozen=True)
@@ -326,21 +150,6 @@ class Composition:
     hits: Hits
     framing: Framing
     tooltip: str
-
-
-def view_kind(model: Model, frame) -> str:
-    """"elsewhere" while nobody present is at the school or its range (sections 1, 4, 36).
-
-    Judged by distance, not by region_at: whoever stands near the school (the 主人 greeting the
-    賓 outside the gate, region 門外) keeps the scene at the school.
-    """
-    idx = np.nonzero(frame.present)[0]
-    if not len(idx) or model.elsewhere is None:
-        return "site"
-    x0, y0, x1, y1 = model.near
-    xy = frame.xy[idx]
-    near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
-    return "site" if near.any() else "elsewhere"
 
 
 def column_w(size: tuple[int, int], ui: float | None = None) -> float:
@@ -544,20 +353,6 @@ def drawn_framing(model: Model, view: View, size: tuple[int, int], t: float,
     return _clear_of_people(model, fr, frame, size, ui)
 
 
-def _range_empty(model: Model, frame) -> bool:
-    """Nothing to see on the range: the 侯 not yet set up (or taken down), nobody on it and
-    nothing lying there."""
-    rng = model.range
-    if rng is None or "侯" not in things.hidden(model.timeline, frame):
-        return False
-    x0, y0, x1, y1 = rng
-
-    def inside(xy, on):
-        return bool((on & (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0)
-                     & (xy[:, 1] <= y1)).any())
-    return not (inside(frame.xy, frame.present) or inside(frame.prop_xy, frame.prop_visible))
-
-
 def pick(model: Model, view: View, size: tuple[int, int], t: float, closing: bool,
          pos: tuple[float, float]) -> Pick | None:
     """What is drawn at pos (px) in the frame compose draws: a person's token, else a thing
@@ -595,123 +390,6 @@ def _pick(fr: Framing, size: tuple[int, int], frame, pos, ui: float) -> Pick | N
         if d[k] <= PROP_REACH * ui:
             return Pick("thing", int(down[k]), where)
     return None
-
-
-class _Marks:
-    """What the view's choices add to a frame (trail, ghosts, second reading), sampled once and
-    drawn through each camera that shows the plan; nothing when nothing is chosen."""
-
-    def __init__(self, model: Model, view: View, frame, stage: int, closing: bool,
-                 ui: float = 1.0):
-        tl = model.timeline
-        self.ui = ui
-        self.model, self.view, self.frame, self.closing = model, view, frame, closing
-        n = len(tl.actors)
-        sel, thing = view.selected, view.thing
-        self.selected = sel if sel is not None and 0 <= sel < n else None
-        down = (thing is not None and 0 <= thing < len(tl.props)
-                and bool(frame.prop_visible[thing]) and int(frame.prop_holder[thing]) < 0)
-        self.thing = thing if down else None  # (taken up or gone: no longer named)
-        self.path = (ghosts.stage_trail(tl, self.selected, stage)
-                     if self.selected is not None else None)
-        self.before = (ghosts.previous_frame(tl, frame.t, closing)
-                       if view.ghosts else None)
-        cmp = view.compare
-        self.other = cmp.timeline.sample(cmp.t, cmp.closing) if cmp is not None else None
-        self.moved = (ghosts.moved_features(model.layout, cmp.layout)
-                      if cmp is not None and cmp.layout is not None else [])
-
-    def _r(self, cam: Camera) -> float:
-        return scene.token_radius(SceneOptions(px_per_chi=cam.scale, lod=True, ui=self.ui))
-
-    def layers(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
-        """Under the people: ghosts of the previous step, the second reading, the trail."""
-        tl, r, out = self.model.timeline, self._r(cam), []
-        if self.before is not None:
-            out += ghosts.ghost_prims(tl, self.before, self.frame, r)
-        if self.other is not None:
-            out += self.moved
-            out += ghosts.compare_prims(tl, self.frame, self.view.compare.timeline, self.other, r)
-        if self.path is not None and (not prefix or self._in_range(self.path)):
-            out += ghosts.trail_prims(self.path, None, r, False, _world_box(cam, clip))
-        return [Layer(prefix + "marks", clip, cam, tuple(out))] if out else []
-
-    def _in_range(self, pts: np.ndarray) -> bool:
-        """Whether a path comes down the range (else the inset need not draw it)."""
-        b = self.model.range
-        return b is not None and bool(len(pts)) and bool((pts[:, 1] <= b[3]).any())
-
-    def rings(self, prefix: str, clip: Box, cam: Camera) -> list[Layer]:
-        """Over the people: the ring round the one selected, or round the thing selected."""
-        i, j, f = self.selected, self.thing, self.frame
-        if i is not None and bool(f.present[i]):
-            now, r = (float(f.xy[i, 0]), float(f.xy[i, 1])), self._r(cam)
-        elif j is not None:  # a ring the size of the thing's glyph, a few px round it
-            now, r = (float(f.prop_xy[j, 0]), float(f.prop_xy[j, 1])), 7.0 * self.ui / cam.scale
-        else:
-            return []
-        prims = ghosts.trail_prims(np.zeros((0, 2)), now, r, True)
-        return [Layer(prefix + "selection", clip, cam, tuple(prims))]
-
-    def panel_rows(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """What the panel says of the choices: his next move; who differs, by how much."""
-        tl, rows = self.model.timeline, []
-        if self.thing is not None:
-            tag = scene.thing_tag(tl, self.frame, self.thing)
-            rows.append((SELECTED_THING.format(name=tag.text if tag is not None
-                                               else tl.props[self.thing].name), hud.RED))
-        if self.selected is not None:
-            who = tl.actors[self.selected].name
-            rows.append(((FOLLOWING if self.view.following else SELECTED).format(name=who),
-                         hud.RED))
-            mv = ghosts.next_move(tl, self.model.layout, self.selected, self.frame.t,
-                                  self.closing)
-            if mv is None:
-                rows.append((NO_MOVE, hud.GREY))
-            else:
-                rows.append((NEXT_MOVE.format(when=NOW_WHEN if mv.now else NEXT_WHEN,
-                                              cite=mv.cite), hud.INK))
-                rows.append((MOVE_PATH.format(src=mv.src, dst=mv.dst, length=mv.length,
-                                              t0=mv.t0), hud.INK))
-        cmp = self.view.compare
-        if cmp is not None and self.other is not None:
-            rows.append((COMPARED.format(a=cmp.base, b=cmp.reading), ghosts.COMPARE))
-            # the step's end is what is compared: worked out once a step, not every frame
-            key = ("differences", cmp.key, tl.step_at(self.frame.t, self.closing))
-            if key not in self.model.hud_memo:
-                self.model.hud_memo[key] = ghosts.step_differences(tl, cmp.timeline,
-                                                                   self.frame.t, self.closing)
-            diffs = self.model.hud_memo[key]
-            rows.append((DIFF_HEAD, hud.GREY))
-            rows += [(DIFF.format(name=d.name, dist=d.dist), hud.INK)
-                     for d in diffs[:MAX_DIFFS]]
-            if len(diffs) > MAX_DIFFS:
-                rows.append((DIFF_MORE.format(n=len(diffs) - MAX_DIFFS), hud.GREY))
-            if not diffs:
-                rows.append((SAME, hud.GREY))
-        return tuple(rows)
-
-
-_world_boxes: dict[tuple, tuple[float, float, float, float]] = {}
-
-
-def _world_box(cam: Camera, clip: Box, pad_px: float = 20.0) -> tuple[float, float, float,
-                                                                      float]:
-    """The world box a camera shows inside clip, a little larger (breaks map y monotonically,
-    so the corners bound it); the same tuple while the view stays."""
-    key = (cam.key(), clip, pad_px)
-    box = _world_boxes.get(key)
-    if box is None:
-        if len(_world_boxes) >= STATIC_MEMO:
-            _world_boxes.clear()
-        box = _world_boxes[key] = _world_box_of(cam, clip, pad_px)
-    return box
-
-
-def _world_box_of(cam: Camera, clip: Box, pad_px: float) -> tuple[float, float, float, float]:
-    x, y, w, h = clip
-    c = cam.to_world(np.array([[x - pad_px, y - pad_px], [x + w + pad_px, y + h + pad_px]]))
-    return (float(min(c[:, 0])), float(min(c[:, 1])), float(max(c[:, 0])), float(max(c[:, 1])))
 
 
 _legend_h: dict[tuple, float] = {}
