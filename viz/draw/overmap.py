@@ -33,7 +33,7 @@ KEYS = [
     ("PgUp PgDn  [ ]", "上一節／下一節 stage"),
     ("Home End", "開頭／結尾 start / end"),
     ("+ −", "速度 speed (×0.25 … ×64)"),
-    ("Ctrl++ Ctrl+−", "字與人放大／縮小 larger / smaller names"),
+    ("Ctrl++ Ctrl+−", "全圖放大／縮小 larger / smaller (all)"),
     ("W", "略候 skip the waits (nobody moves)"),
     ("P  Enter", "講 play one step, then pause"),
     ("F11", "全螢幕 fullscreen"),
