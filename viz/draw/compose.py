@@ -392,9 +392,6 @@ def _pick(fr: Framing, size: tuple[int, int], frame, pos, ui: float) -> Pick | N
     return None
 
 
-_legend_h: dict[tuple, float] = {}
-
-
 def _clear_of_people(model: Model, fr: Framing, frame, size: tuple[int, int],
                      ui: float) -> Framing:
     """The legend and the inset go where nobody stands: the inset folds away while someone in
@@ -414,10 +411,7 @@ def _clear_of_people(model: Model, fr: Framing, frame, size: tuple[int, int],
     if fr.inset_box is not None and under(fr.inset_box):
         fr = replace(fr, inset=None, inset_box=None)
     lx, ly, lw = fr.legend_at
-    key = (lw, model.substitutions, ui)
-    if key not in _legend_h:
-        _legend_h[key] = hud.legend_height(lw, ui, model.substitutions)
-    lh = _legend_h[key]
+    lh = hud.legend_height(lw, ui, model.substitutions)
     if not under((lx, ly, lw, lh)):
         return fr
     mx, my, mw, mh = areas_at(size, ui)["map"]

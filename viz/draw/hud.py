@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
 from viz.draw.hudbase import (  # noqa: F401  (the HUD's names, as they were)
@@ -187,6 +188,7 @@ def legend_k(width: float, k: float) -> float:
     return min(k, max(width, 1.0) / LEGEND_W)
 
 
+@lru_cache(maxsize=64)
 def legend_height(width: float, k: float, substitutions: tuple[tuple[str, str], ...] = ()
                   ) -> float:
     """The legend's height in px in a slot `width` px wide at the UI scale k."""
