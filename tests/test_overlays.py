@@ -1,6 +1,7 @@
 """Overlays never cover a token or a name (issue 27): at every stage's default framing at
 1366×768, at scale 1 and at Ctrl + (1.5), the legend, the scale bar with its north arrow and the
-range inset meet no token, dot or name the main view drew; they move, shrink or fold instead.
+range inset meet no token, dot or name the main view drew, nor a place's name; they move,
+shrink or fold instead.
 The tooltip stays inside the window. One scale for everything: Ctrl + grows the text panel and
 the bar with the names."""
 from __future__ import annotations
@@ -26,6 +27,20 @@ def whole(corpus):
 @pytest.fixture(scope="module")
 def model(whole):
     return Model(whole.layout, whole.timeline, whole.corpus)
+
+
+def _place_names(comp):
+    """(name, x0 y0 x1 y1) of the names of places the plan writes, on screen."""
+    plan = next(la for la in comp.layers if la.name == "plan")
+    out = []
+    for p in plan.prims:
+        if isinstance(p, Text) and not p.screen:
+            x, y = plan.camera.to_screen(np.array([p.pos], float))[0]
+            w, h = hud.text_width(p.text, p.size), p.size * 1.2
+            x0 = x - (w if "e" in p.anchor else 0 if "w" in p.anchor else w / 2)
+            y0 = y - (h if "s" in p.anchor else 0 if "n" in p.anchor else h / 2)
+            out.append((p.text, (x0, y0, x0 + w, y0 + h)))
+    return out
 
 
 def _screen_boxes(cam) -> list[tuple[str, tuple[float, float, float, float]]]:
@@ -82,15 +97,16 @@ def test_no_overlay_covers_a_token_or_a_name(model, whole, user):
             continue
         ui = hud.ui_scale(SIZE, user)
         names = _screen_boxes(comp.framing.camera)
+        places = _place_names(comp)
         if not names:  # nobody in view yet (獻大夫 opens on the gate before the 大夫 comes)
             continue
         for what, ob in _overlay_boxes(comp, ui, model.substitutions):
-            for name, nb in names:
+            for name, nb in names + places:
                 assert not _meet(ob, nb), (s.name, user, what, name, ob, nb)
         checked += 1
         folded += len(comp.framing.folded)
     assert checked >= 30
-    assert folded <= checked  # they move first: folding is the exception
+    assert folded <= checked // 3, folded  # they move first: folding is the exception
 
 
 def test_ctrl_plus_grows_the_panel_and_the_bar(model, whole):

@@ -294,7 +294,7 @@ def compose(model: Model, view: View, size: tuple[int, int], t: float,
     layers += marks.layers("", mbox, cam)
     layers.append(Layer("people", mbox, cam, tuple(_people(model, seen, o))))
     fr = overlays.clear_of_names(fr, cam, model.layout.chi_m, mbox, free, ui,
-                                 model.substitutions)
+                                 model.substitutions, plan=layers[0])
     layers += marks.rings("", mbox, cam)
     if fr.inset is not None:
         ibox, icam, body = fr.inset_box, fr.inset, inset_body(fr.inset_box, ui)

@@ -80,6 +80,34 @@ def drawn_boxes(cam: Camera) -> np.ndarray:
     return a + np.array([dx - PAD, dy - PAD, dx + PAD, dy + PAD])
 
 
+_plan_boxes: dict = {}  # the plan layer's key → its names' boxes (the plan is kept by key)
+
+
+def plan_boxes(layer) -> np.ndarray:
+    """The boxes (x0, y0, x1, y1, screen px) of the names the plan layer writes (places,
+    features: px-sized texts at points in 尺), padded a little; kept while the layer is."""
+    key = layer.key
+    got = _plan_boxes.get(key) if key is not None else None
+    if got is not None:
+        return got
+    texts = [p for p in layer.prims if isinstance(p, Text) and not p.screen and p.unit == "px"]
+    if not texts:
+        return np.zeros((0, 4))
+    at = layer.camera.to_screen(np.array([p.pos for p in texts], float))
+    rows = []
+    for p, (x, y) in zip(texts, at.tolist()):
+        w, h = hud.text_width(p.text, p.size), p.size * 1.3
+        fx, fy = scene._FRAC.get(p.anchor, (0.5, 0.5))  # noqa: SLF001
+        rows.append((x - fx * w - PAD, y - fy * h - PAD, x + (1 - fx) * w + PAD,
+                     y + (1 - fy) * h + PAD))
+    out = np.asarray(rows, float)
+    if key is not None:
+        if len(_plan_boxes) >= 8:
+            _plan_boxes.clear()
+        _plan_boxes[key] = out
+    return out
+
+
 def _meets(box: Box, boxes: np.ndarray) -> bool:
     if not len(boxes):
         return False
@@ -108,19 +136,22 @@ def _inside(box: Box, area: Box) -> bool:
 
 
 def clear_of_names(fr, cam: Camera, chi_m: float, mbox: Box, free: Box, ui: float,
-                   substitutions: tuple = (), boxes: np.ndarray | None = None):
-    """The framing with its legend and scale bar off every token and name drawn: each stays,
+                   substitutions: tuple = (), boxes: np.ndarray | None = None, plan=None):
+    """The framing with its legend and scale bar off every token and name drawn (the people's,
+    and the plan's names of places when its layer is given): each stays,
     or goes to the first free corner of the map's free part (`free`: the map less the inset's
     column), or is drawn SHRINK smaller there, or is folded away (fr.folded names it). The
     two keep off each other and off the inset."""
     boxes = drawn_boxes(cam) if boxes is None else boxes
+    if plan is not None:
+        boxes = np.vstack([boxes, plan_boxes(plan)])
     taken = boxes if fr.inset_box is None else np.vstack([boxes, _as_xyxy(fr.inset_box)])
     e = EDGE * ui
     lx, ly, lw = fr.legend_at
     legend = None
     for k in (1.0, SHRINK):
-        w = lw * k
-        h = hud.legend_height(w, hud.legend_k(lw, ui) * k, substitutions)
+        w = lw * k  # narrower: its words wrap, and under its least width it is drawn smaller
+        h = hud.legend_height(w, ui, substitutions)
         for at in [(lx, ly)] * (k == 1.0) + _corners(free, w, h, e):
             b = (at[0], at[1], w, h)
             if _inside(b, mbox) and not _meets(b, taken):
