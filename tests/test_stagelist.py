@@ -320,6 +320,6 @@ def test_at_a_larger_ui_scale_a_click_on_a_row_as_drawn_jumps_to_it(tmp_path):
     comp = compose(app.model, app.view(), app.size, app.t, app.closing)
     hud_layer = next(la for la in comp.layers if la.name == "hud")
     name = next(p for p in hud_layer.prims if isinstance(p, Text) and p.text == NAMES[4])
-    assert name.size == pytest.approx(14 * app.ui_total)  # drawn larger with the scale
+    assert name.size == pytest.approx(14 * hud.ui_scale(app.size, app.ui))  # drawn larger
     click(app, (name.pos[0] + 20, name.pos[1]))
     assert app.t == 4.0 and app.state.stages is None

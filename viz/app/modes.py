@@ -114,7 +114,7 @@ class StageList:
         app = self.app
         n = len(app.timeline.stages)
         i = hud.stage_list_row_at(app.size, n, app.state.stage_top, pos, app.ui)
-        k = app.ui_total
+        k = hud.ui_scale(app.size, app.ui)
         if i is not None:
             self.go_to(i)
         elif not inside(hud.stage_list_box(app.size, n, app.ui), (pos[0] / k, pos[1] / k)):

@@ -10,6 +10,7 @@ import numpy as np
 
 from viz.draw import hud
 from viz.draw.compose import Pick, View, pick
+from viz.draw.hud import areas
 
 CLICK_PX = 4.0  # a press that moves less than this before release is a click, not a pan
 
@@ -37,7 +38,7 @@ class Pointer:
         sides = (getattr(app.timeline, "scoring", None) or {}).get("sides")
         if not sides or app.mouse is None or self.drag is not None:
             return None
-        if not inside(app.areas()["map"], app.mouse):
+        if not inside(areas(app.size, app.ui)["map"], app.mouse):
             return None
         key = (app.model.serial, app.t, app.closing, app.mouse, app.size, app.ui, app.manual,
                app.inset_on)
@@ -82,7 +83,7 @@ class Pointer:
         if app.state.help:
             app._set(help=False)
             return
-        a = app.areas()
+        a = areas(app.size, app.ui)
         if inside(a["bar"], pos):
             self.drag = "bar"
             self.scrub(pos)
@@ -122,7 +123,7 @@ class Pointer:
     def wheel(self, clicks: float) -> None:
         """Zoom about the cursor (the map's centre before the mouse has moved in)."""
         app = self.app
-        box = app.areas()["map"]
+        box = areas(app.size, app.ui)["map"]
         at = app.mouse or (box[0] + box[2] / 2, box[1] + box[3] / 2)
         if inside(box, at):
             fr = app.framing()

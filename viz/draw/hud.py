@@ -9,7 +9,7 @@ their names are here as well.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
@@ -20,6 +20,8 @@ from viz.draw.hudbase import (  # noqa: F401  (the HUD's names, as they were)
     GREY,
     HILITE,
     INK,
+    Hits,
+    HudState,
     NO_BREAK_START,
     PANEL_BG,
     PAPER,
@@ -146,36 +148,6 @@ TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
     ROUND_TITLE, ROUND_DONE, TALLY, CALLED, BEAT, BEAT_OPEN, PIECE, ANNOUNCE, ARCHER,
     ARCHER_ROUND, ARCHER_SEP,
     *(k + w for k, w in KEYS))) + ("0123456789ABCDEF.", "〇一二三四五六七八九十右左純奇賢於鈞")
-
-
-@dataclass(frozen=True)
-class HudState:
-    """What the window's HUD shows besides the moment: play state, toggles, typing, a message."""
-
-    playing: bool = False
-    speed: float = 1.0
-    show_notes: bool = False
-    search: str | None = None  # text being typed after "/", None when closed
-    search_note: str = ""
-    toast: str = ""
-    help: bool = False
-    reading: str = ""  # the reading shown (the window always names it; "" for a plain shot)
-    problems: tuple[str, ...] = ()  # located messages of a failed reload, over the picture
-    stages: str | None = None  # the stage list's typed text (L), None when closed
-    stage_pick: int = 0  # the stage list's row Enter goes to
-    stage_top: int = 0  # the stage list's first row shown
-    score_who: int | None = None  # whose hits the score panel gives (selected or under the mouse)
-    compiling: tuple[int, int] | None = None  # (stages ready, in all) while the rest compiles
-    skip_waits: bool = False  # W: playback jumps over the stretches where nobody moves
-    stop_at: float | None = None  # P: playback pauses when it reaches this (a step's end)
-
-
-@dataclass
-class Hits:
-    """Clickable areas of the HUD, in pixels: (box, clause index, clause start) per visible row."""
-
-    clauses: list[tuple[tuple[float, float, float, float], int, int]] = field(default_factory=list)
-    score: tuple[float, float, float, float] | None = None  # the score panel's box, if shown
 
 
 # the window holds that many pixels of it (Ctrl + at 1366×768 stops at 1.5, at 1920×1080 at 2.1)

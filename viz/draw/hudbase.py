@@ -7,7 +7,7 @@ CJK punctuation mark is one em wide, which is what the estimate assumes.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from viz.draw.display import Color, Line, Polygon, Primitive, Rect, Text
@@ -170,3 +170,33 @@ def shorten_left(s: str, px: float, width: float) -> str:
     while k > 0 and text_width(s[k - 1:], px) <= room:
         k -= 1
     return ELLIPSIS + s[k:]
+
+
+@dataclass(frozen=True)
+class HudState:
+    """What the window's HUD shows besides the moment: play state, toggles, typing, a message."""
+
+    playing: bool = False
+    speed: float = 1.0
+    show_notes: bool = False
+    search: str | None = None  # text being typed after "/", None when closed
+    search_note: str = ""
+    toast: str = ""
+    help: bool = False
+    reading: str = ""  # the reading shown (the window always names it; "" for a plain shot)
+    problems: tuple[str, ...] = ()  # located messages of a failed reload, over the picture
+    stages: str | None = None  # the stage list's typed text (L), None when closed
+    stage_pick: int = 0  # the stage list's row Enter goes to
+    stage_top: int = 0  # the stage list's first row shown
+    score_who: int | None = None  # whose hits the score panel gives (selected or under the mouse)
+    compiling: tuple[int, int] | None = None  # (stages ready, in all) while the rest compiles
+    skip_waits: bool = False  # W: playback jumps over the stretches where nobody moves
+    stop_at: float | None = None  # P: playback pauses when it reaches this (a step's end)
+
+
+@dataclass
+class Hits:
+    """Clickable areas of the HUD, in pixels: (box, clause index, clause start) per visible row."""
+
+    clauses: list[tuple[tuple[float, float, float, float], int, int]] = field(default_factory=list)
+    score: tuple[float, float, float, float] | None = None  # the score panel's box, if shown

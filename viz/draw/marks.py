@@ -3,19 +3,13 @@ the previous step, a second reading drawn over the first, and what the panel say
 next move, who differs and by how much)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from viz.draw import ghosts, hud, scene
 from viz.draw.camera import Camera
 from viz.draw.display import Box, Layer
-from viz.draw.extent import _world_box
+from viz.draw.extent import Model, _world_box
 from viz.draw.scene import SceneOptions
-
-if TYPE_CHECKING:
-    from viz.draw.compose import View
-    from viz.draw.extent import Model
 
 SELECTED = "選 {name}　（C 隨之 follow · Esc 取消）"
 SELECTED_THING = "選 {name}　（設於此 set out here · Esc 取消）"
@@ -36,7 +30,7 @@ class _Marks:
     """What the view's choices add to a frame (trail, ghosts, second reading), sampled once and
     drawn through each camera that shows the plan; nothing when nothing is chosen."""
 
-    def __init__(self, model: Model, view: View, frame, stage: int, closing: bool,
+    def __init__(self, model: Model, view, frame, stage: int, closing: bool,
                  ui: float = 1.0):
         tl = model.timeline
         self.ui = ui

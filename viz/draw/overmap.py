@@ -3,15 +3,22 @@ of a failed reload. Built in the HUD's logical px (hudbase.logical), drawn large
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
 
 from viz.base.lang import tr
 from viz.draw.display import Line, Primitive, Rect, Text
-from viz.draw.hudbase import FAINT, GREY, HILITE, INK, RED, areas, logical, ui_scale, wrap
+from viz.draw.hudbase import (
+    FAINT,
+    GREY,
+    HILITE,
+    INK,
+    RED,
+    HudState,
+    areas,
+    logical,
+    ui_scale,
+    wrap,
+)
 from viz.text import normalize
-
-if TYPE_CHECKING:
-    from viz.draw.hud import HudState
 
 SEARCH = "尋 / {}▏"
 HELP_TITLE = "按鍵 Keys"
