@@ -499,8 +499,8 @@ def _placed_by_numpy(reqs, obstacles, bounds):
 
     boxes = np.asarray(list(obstacles), float).reshape(-1, 4)
     out = []
-    for lab in reqs:
-        p, _ = labels._place_one(lab, boxes, bounds)
+    for lab in reqs:  # (crowded, the names placed before weigh more than the obstacles)
+        p, _ = labels._place_one(lab, boxes, bounds, names_from=len(obstacles))
         out.append(p)
         boxes = np.vstack([boxes, [p.box]])
     return out

@@ -309,3 +309,17 @@ def test_the_window_opens_playing_the_rite(monkeypatch):
     assert viz.app.window.run(FakeLayout(), many_stages(), fake_corpus(), size=(640, 400)) == 0
     assert seen and all(playing for playing, _ in seen)
     assert seen[-1][1] > 0.0  # the clock moved
+
+
+def test_at_a_larger_ui_scale_a_click_on_a_row_as_drawn_jumps_to_it(tmp_path):
+    """Ctrl + grows the stage list with the rest of the HUD: a click where a stage's name is
+    drawn (as compose draws it, in the window's px) goes to that stage."""
+    app = App(FakeLayout(), many_stages(), fake_corpus(), size=(1366, 768), shots_dir=tmp_path)
+    app.ui = 1.5
+    press(app, pygame.K_l)
+    comp = compose(app.model, app.view(), app.size, app.t, app.closing)
+    hud_layer = next(la for la in comp.layers if la.name == "hud")
+    name = next(p for p in hud_layer.prims if isinstance(p, Text) and p.text == NAMES[4])
+    assert name.size == pytest.approx(14 * hud.ui_scale(app.size, app.ui))  # drawn larger
+    click(app, (name.pos[0] + 20, name.pos[1]))
+    assert app.t == 4.0 and app.state.stages is None

@@ -47,7 +47,8 @@ class StageList:
 
     def rows(self) -> int:
         """How many rows of the list the window has room for."""
-        return hud.stage_list_rows(self.app.size, len(self.app.timeline.stages))
+        return hud.stage_list_rows(self.app.size, len(self.app.timeline.stages),
+                                   self.app.ui)
 
     def close(self) -> None:
         self.app._set(stages=None)
@@ -112,10 +113,11 @@ class StageList:
         """A click on a row of the list jumps there; outside the list's box closes it."""
         app = self.app
         n = len(app.timeline.stages)
-        i = hud.stage_list_row_at(app.size, n, app.state.stage_top, pos)
+        i = hud.stage_list_row_at(app.size, n, app.state.stage_top, pos, app.ui)
+        k = hud.ui_scale(app.size, app.ui)
         if i is not None:
             self.go_to(i)
-        elif not inside(hud.stage_list_box(app.size, n), pos):
+        elif not inside(hud.stage_list_box(app.size, n, app.ui), (pos[0] / k, pos[1] / k)):
             self.close()
 
     def wheel(self, clicks: float) -> None:

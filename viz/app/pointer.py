@@ -38,9 +38,9 @@ class Pointer:
         sides = (getattr(app.timeline, "scoring", None) or {}).get("sides")
         if not sides or app.mouse is None or self.drag is not None:
             return None
-        if not inside(areas(app.size)["map"], app.mouse):
+        if not inside(areas(app.size, app.ui)["map"], app.mouse):
             return None
-        key = (app.model.serial, app.t, app.closing, app.mouse, app.size, app.manual,
+        key = (app.model.serial, app.t, app.closing, app.mouse, app.size, app.ui, app.manual,
                app.inset_on)
         if self._hover[0] != key:
             i = self.actor_at(app.mouse)
@@ -71,7 +71,7 @@ class Pointer:
 
     def scrub(self, pos) -> None:
         """Go to the moment under pos on the bar."""
-        x, _, w, _ = hud.bar_track(self.app.size)
+        x, _, w, _ = hud.bar_track(self.app.size, self.app.ui)
         if w > 0:
             self.app.seek((pos[0] - x) / w * hud.bar_span(self.app.timeline,
                                                          self.app.state.compiling))
@@ -83,7 +83,7 @@ class Pointer:
         if app.state.help:
             app._set(help=False)
             return
-        a = areas(app.size)
+        a = areas(app.size, app.ui)
         if inside(a["bar"], pos):
             self.drag = "bar"
             self.scrub(pos)
@@ -123,7 +123,7 @@ class Pointer:
     def wheel(self, clicks: float) -> None:
         """Zoom about the cursor (the map's centre before the mouse has moved in)."""
         app = self.app
-        box = areas(app.size)["map"]
+        box = areas(app.size, app.ui)["map"]
         at = app.mouse or (box[0] + box[2] / 2, box[1] + box[3] / 2)
         if inside(box, at):
             fr = app.framing()

@@ -63,7 +63,7 @@ from viz.draw.compose import (
     tooltip,
     view_kind,
 )
-from viz.draw.hud import Hits, HudState, areas
+from viz.draw.hud import Hits, HudState, areas, ui_scale
 from viz.draw.scene import literal
 
 TOAST_SECONDS = 2.5
@@ -120,6 +120,14 @@ def desktop_size() -> tuple[int, int] | None:
         return (int(sizes[0][0]), int(sizes[0][1]))
     info = pygame.display.Info()
     return (info.current_w, info.current_h) if info.current_w > 0 else None
+
+
+def framed(app, **kw) -> Framing:
+    """The framing of the window's moment (compose.framing) at its UI scale (the panel and the
+    bar grow with Ctrl +); kw: manual (else the window's), frame, whole."""
+    manual = kw.pop("manual", app.manual)
+    return framing(app.model, app.size, app.t, app.closing, app.inset_on, manual,
+                   ui=ui_scale(app.size, app.ui), **kw)
 
 
 class App:
@@ -188,7 +196,7 @@ class App:
 
     def framing(self) -> Framing:
         """Where things go now: the kind of view, the cameras, the inset box."""
-        return framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual)
+        return framed(self)
 
     @property
     def camera(self) -> Camera:
@@ -211,8 +219,7 @@ class App:
     def fit(self) -> None:
         """F: fit everything (the stage's whole extent: the view no longer follows the step's
         people); F again, back to following the action. No longer following anyone either."""
-        whole = framing(self.model, self.size, self.t, self.closing, self.inset_on, None,
-                        whole=True)
+        whole = framed(self, manual=None, whole=True)
         cam = ManualCamera(whole.camera.scale, whole.camera.center)
         self.manual = None if self.manual == cam else cam
         self._manual_kind = whole.kind
@@ -263,12 +270,11 @@ class App:
         frame = self.timeline.sample(self.t, self.closing)
         if not bool(frame.present[self.selected]):
             return  # he has left: stay where he was last seen
-        fr = framing(self.model, self.size, self.t, self.closing, self.inset_on, self.manual,
-                     frame)
+        fr = framed(self, frame=frame)
         cam = fr.camera
         x, y = (float(v) for v in frame.xy[self.selected])
-        mw = areas(self.size)["map"][2]
-        free = mw - column_w(self.size) if fr.inset_box is not None else mw
+        mw = areas(self.size, self.ui)["map"][2]
+        free = mw - column_w(self.size, ui_scale(self.size, self.ui)) if fr.inset_box is not None else mw
         # the camera's centre is the map's; shift so he sits in the middle of what is free.
         # Snapped to whole pixels: a walk moves him a fraction of a pixel a frame, and each
         # new centre redraws the plan, so the plan is redrawn only when he has moved a pixel

@@ -172,7 +172,8 @@ def _formation(timeline, who: tuple, ns: list[int], px: list[float], py: list[fl
     for n in [top, *near]:
         also += [tuple(b) for b in labels._rings(labels.Label((px[n], py[n]), w, h, r=rd), 1, 1)
                  .tolist()]
-    req = labels.Label((px[top], py[top]), w, h, r=rd, order=GROUP_ORDER, also=tuple(also))
+    req = labels.Label((px[top], py[top]), w, h, r=rd, order=GROUP_ORDER, also=tuple(also),
+                       rings=0)  # never further than beside a member (issue 27)
     return dots, ("group", who[0], t, req)
 
 

@@ -32,6 +32,7 @@ DIRS: dict[str, tuple[float, float]] = {
 }
 DEFAULT_ORDER = ("e", "w", "ne", "se", "nw", "sw", "n", "s")
 RINGS = 6  # rings beyond the touching one, each a label's height further out
+NAME_WEIGHT = 1000.0  # crowded: a px² over another name costs this many over a token
 FULL_WIDTH = "×÷"
 LINE_EM = 1.45  # the bundled font's line height in ems (ascent + descent: 1151 + 286 of 1000)
 
@@ -50,6 +51,9 @@ class Label:
     first: BoxT | None = None  # a box to try before all others (where the label usually goes)
     also: tuple[BoxT, ...] = ()  # boxes tried after the touching eight, before the rings
     # (a formation's name: beside any of its members, before one further out)
+    rings: int | None = None  # at most this many rings further out (None: as many as asked);
+    # 0: none (a formation's name stays at its members, on the least covered of its places
+    # when crowded)
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,8 @@ def _rings(lab: Label, first: int = 1, last: int = RINGS) -> np.ndarray:
     further out (rings first..last)."""
     ax, ay = lab.anchor
     w, h = lab.w, lab.h
+    if lab.rings is not None:
+        last = min(last, lab.rings)
     dist = lab.r + lab.gap + np.arange(first, last + 1)[:, None] * (h + 2)  # (rings, 1)
     c, s = _RING[:, 0], _RING[:, 1]
     cx = ax + c * (dist + np.abs(c) * w / 2)
@@ -106,6 +112,8 @@ def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarray:
     """(k,) px² each candidate overlaps the live boxes (+1e6 outside the bounds)."""
+    if not len(cand):
+        return np.zeros(0)
     # only the boxes that reach the candidates' span can cost anything
     lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
     near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
@@ -215,7 +223,7 @@ class Placer:
                 grid = _Grid(obs + [p.box for p in out])
             found, tried, taken = _first_free(lab, grid, bounds)
             if found is None:  # crowded (or a hair from touching): numpy's sums decide
-                found, tried = _place_one(lab, grid.array(), bounds, taken)
+                found, tried = _place_one(lab, grid.array(), bounds, taken, len(obs))
             if old is None or old.placed.box != found.box:
                 dirty.add(found.box)
                 moved.add(found.box)
@@ -421,11 +429,14 @@ def _first(lab: Label) -> int:
 
 
 def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
-               taken: bool = False) -> tuple[Placed, BoxT | None]:
+               taken: bool = False, names_from: int | None = None
+               ) -> tuple[Placed, BoxT | None]:
     """One label against (m, 4) live boxes, every candidate's overlap summed by numpy: the
     touching places first; the rings only when all of those are taken (`taken`: known to be,
     each by 1e-6 px² or more). With the candidates tried up to the one chosen, or None when
-    the choice rests on how the areas were summed."""
+    the choice rests on how the areas were summed. With no free place, the least covered is
+    taken, a px² of a label placed before it (boxes[names_from:]) counting NAME_WEIGHT of a
+    token's: crowded, a name covers a token's edge rather than another name."""
     cand = _touching(lab)
     if taken:
         rings = _rings(lab)
@@ -443,7 +454,13 @@ def _place_one(lab: Label, boxes: np.ndarray, bounds: BoxT | None,
         cand = np.vstack([cand, rings])
         cost = np.concatenate([cost, _costs(rings, boxes, bounds)])
         free = np.nonzero(cost <= 1e-9)[0]
-    k = int(free[0]) if len(free) else int(np.argmin(cost))
+    if len(free):
+        k = int(free[0])
+    elif names_from is not None and names_from < len(boxes):
+        named = _areas(cand, boxes[names_from:]).sum(axis=1)
+        k = int(np.argmin(cost + (NAME_WEIGHT - 1) * named))
+    else:
+        k = int(np.argmin(cost))
     placed = Placed(tuple(float(v) for v in cand[k]), k >= _first(lab), float(cost[k]), k)
     return placed, _sure(cand, cost, k)
 

@@ -307,7 +307,7 @@ def drawn(compiled, size: tuple[int, int], t: float, closing: bool = False,
     mbox = areas(size)["map"]
     views = [("main", fr.camera, mbox, compose.REACH)]
     if fr.inset is not None:
-        views.append(("inset", fr.inset, compose.inset_body(fr.inset_box), compose.INSET_REACH))
+        views.append(("inset", fr.inset, compose.inset_body(fr.inset_box, ui), compose.INSET_REACH))
     out = {"kind": fr.kind, "inset": fr.inset is not None, "views": {}}
     for name, cam, clip, reach in views:
         seen = compose._in_view(frame, cam, clip, reach)  # noqa: SLF001
