@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 VIZ = Path(__file__).resolve().parent.parent / "viz"
-INDEXED = ["draw", "backends", "query", "cli", "text", "export", "base", "model", "model/script", "model/compile"]
+INDEXED = ["draw", "backends", "query", "cli", "text", "export", "base", "model", "model/script", "model/compile", "app"]
 
 
 @pytest.mark.parametrize("package", INDEXED)

@@ -6,6 +6,9 @@ the names the last frame drew; a caller sees those caches only through their ans
 
 The modules, one a line:
     compose       the entry point: one moment of the rite as the window's layers (plan, people, insets, HUD)
+    extent        where the action is: the site's, the range's, each stage's and step's extents
+    marks         what the view's choices add: the selected person's trail, ghosts, a second reading
+    overlays      the legend and the scale bar kept off people and names: stay, move, shrink or fold
     camera        尺 ↔ pixels: north up, fit, zoom, pan, the range's breaks
     display       the primitives (Circle, Line, Polygon, Text, Rect, Sprite) and Layer
     scene         the plan's index: the people's tokens with their tags (actors), and the names below
@@ -26,7 +29,11 @@ The modules, one a line:
     ghosts        a person's trail, a step ago, a second reading over the first
     inset         the range inset's arrows (hits and misses) and the 乏's name
     labels        label placement clear of tokens and of one another
-    hud           the screen's panels: the text, the timeline bar, legend, help, toast, search
+    hud           the screen's panels: the text panel, the legend, the HUD's parts
+    hudbase       the HUD's colours, type, the UI scale and where the map, panel and bar go
+    timebar       the timeline bar: the stages as bands, the play line
+    scorepanel    the score panel: the round under way, the 算 laid each side
+    overmap       what opens over the map: the stage list, the search box, help, reload errors
     plate         a moment as a printed 禮圖 plate (or as the window draws it): plate_layers
     plate_parts   a stage's plates (Part), cut between phases of the text
     plate_page    a plate's paper and ink, where its parts go, what ground it frames
