@@ -13,7 +13,7 @@ import contextvars
 import gc
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -345,16 +345,31 @@ def load_file(path: str | Path) -> Any:
     return load_text(read_text(path), str(path))
 
 
-def numbers(node: Any, loc: Loc | None = None) -> Iterator[tuple[int | float, Loc]]:
-    """Every number in a loaded document, with where it stands (booleans are not numbers)."""
+def leaves(node: Any, loc: Loc | None = None, plain: bool = False) -> Iterator[tuple[Any, Loc | None]]:
+    """Every scalar of a loaded document with where it stands (a map's value at its key, an
+    item at its place). `plain`: dicts and lists made after loading (a pattern's expansion) are
+    walked too, their scalars placed at the nearest located container's place."""
     if isinstance(node, YMap):
         for k, v in node.items():
-            yield from numbers(v, node.loc_of(k))
+            yield from leaves(v, node.loc_of(k), plain)
     elif isinstance(node, YList):
         for i, v in enumerate(node):
-            yield from numbers(v, node.loc_of(i))
-    elif isinstance(node, int | float) and not isinstance(node, bool) and loc is not None:
+            yield from leaves(v, node.loc_of(i), plain)
+    elif plain and isinstance(node, Mapping):
+        for v in node.values():
+            yield from leaves(v, loc, plain)
+    elif plain and isinstance(node, list):
+        for v in node:
+            yield from leaves(v, loc, plain)
+    elif not isinstance(node, Mapping | list):
         yield node, loc
+
+
+def numbers(node: Any, loc: Loc | None = None) -> Iterator[tuple[int | float, Loc]]:
+    """Every number in a loaded document, with where it stands (booleans are not numbers)."""
+    for v, at in leaves(node, loc):
+        if isinstance(v, int | float) and not isinstance(v, bool) and at is not None:
+            yield v, at
 
 
 def locate(root: Any, path: list | tuple, fallback: Loc | None = None) -> Loc:

@@ -59,8 +59,6 @@ from viz.model.layout_geometry import (  # noqa: F401 (the plan's value classes 
 )
 from viz.model.paths import Planner, count_crossings
 
-REGIONS = ("堂", "階", "庭", "侯道", "門外", "elsewhere")
-
 # Kinds of Feature a renderer should know. Open ones (closed=False) are strokes; beam (棟, 楣)
 # and eave (the 榮 outline) are meant dashed. The 侯's face (target, target_center) is laid flat
 # north of its target_line, as the 禮圖 draw it.

@@ -52,11 +52,6 @@ def hit_matrix(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
     return out
 
 
-def segments_hit_rects(p0: np.ndarray, p1: np.ndarray, rects: np.ndarray) -> np.ndarray:
-    """(m,) bool: does segment i pass through the open interior of any rectangle?"""
-    return hit_matrix(p0, p1, rects).any(axis=1)
-
-
 class Unreachable(ValueError):
     """No walk joins two points: the obstacles, widened by the clearance, close every way.
 

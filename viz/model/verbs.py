@@ -378,29 +378,34 @@ class Count(Verb):
         return c.count(act, a, busy)
 
 
+class _Things(Verb):
+    """set and clear, one boolean apart: layout features of the name shown, or hidden."""
+    shown = True
+
+    @classmethod
+    def compile(cls, c, act, busy):
+        return c.show_things(act, busy, cls.shown)
+
+
+def _thing_keys(who: str) -> dict:
+    return {"thing": Key("thing", "a layout feature's name, or a list of them", required=True),
+            "who": Key("who", who)}
+
+
 @verb
-class Set(Verb):
+class Set(_Things):
     name = "set"
     doc = ("things set out (設席, 設洗, 設楅, 張侯, the 物 drawn): layout features of that name "
            "appear; with who, he sets them and must be within reach")
-    keys = {"thing": Key("thing", "a layout feature's name, or a list of them", required=True),
-            "who": Key("who", "who sets it (optional)")}
-
-    @staticmethod
-    def compile(c, act, busy):
-        return c.show_things(act, busy, True)
+    keys = _thing_keys("who sets it (optional)")
 
 
 @verb
-class Clear(Verb):
+class Clear(_Things):
     name = "clear"
     doc = "things taken away (徹, 說侯, 退楅): layout features of that name disappear"
-    keys = {"thing": Key("thing", "a layout feature's name, or a list of them", required=True),
-            "who": Key("who", "who takes it away (optional)")}
-
-    @staticmethod
-    def compile(c, act, busy):
-        return c.show_things(act, busy, False)
+    keys = _thing_keys("who takes it away (optional)")
+    shown = False
 
 
 @verb

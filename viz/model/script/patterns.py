@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from viz.base.errors import InputError, Loc, Problem, clip
-from viz.base.yamlsrc import YList, YMap
+from viz.base.yamlsrc import YList, YMap, leaves
 from viz.model.script.nodes import direction
 from viz.model.script.refs import Refs
 from viz.model.script.scope import _suggest
@@ -300,22 +299,11 @@ def _when_uses(steps: Any):
 
 
 def _param_uses(node: Any, loc: Loc):
-    if isinstance(node, str):
-        m = PARAM_RE.match(node)
+    """Each $param a pattern's body names, with where it stands."""
+    for v, at in leaves(node, loc, plain=True):
+        m = PARAM_RE.match(v) if isinstance(v, str) else None
         if m:
-            yield m.group(1), loc
-    elif isinstance(node, YMap):
-        for k, v in node.items():
-            yield from _param_uses(v, node.loc_of(k))
-    elif isinstance(node, YList):
-        for i, v in enumerate(node):
-            yield from _param_uses(v, node.loc_of(i))
-    elif isinstance(node, Mapping):
-        for v in node.values():
-            yield from _param_uses(v, loc)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _param_uses(v, loc)
+            yield m.group(1), at
 
 
 def _subst(node: Any, env: dict) -> Any:
