@@ -173,6 +173,7 @@ def test_place_names_are_at_least_12_px(model, whole):
                and p.text in whole.layout.places) >= 18  # they grow with the scale
 
 
+@pytest.mark.slow
 def test_the_model_is_unchanged_by_the_framing(whole, capsys):
     """state --json says nothing of bodies: the labels and the framing are the window's."""
     import json

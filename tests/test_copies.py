@@ -13,6 +13,7 @@ from viz.cli.main import main
 from viz.model.package import bundled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", [p.script.name for p in bundled()])
 def test_a_bundled_rite_copied_outside_the_project_passes_check_strict(folder, tmp_path,
                                                                        capsys):

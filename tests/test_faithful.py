@@ -536,6 +536,7 @@ def test_ruchu_inherits_the_claims_it_points_to(whole, corpus):
     assert {i["result"] for i in some} == {"disagrees"}
 
 
+@pytest.mark.slow
 def test_ruchu_catches_round_three_shot_without_round_two_dress(tmp_path, capsys):
     """The fault the 2026-12-07 reading found (NEW DEFECT 1), planted back: the 主人 shoots round 3
     without baring his arm (pattern 賔主人射 without its dress). The clause says only 如初, so only

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -90,6 +91,7 @@ def _specials(root: Path) -> None:
 @given(key=st.sampled_from(["text", "layout", "cast", "sections", "patterns", "rite", "title",
                             "extra"]),
        value=scalars, repeat=st.sampled_from([0, 0, 1, 2, 30, 300]))
+@pytest.mark.slow
 def test_a_damaged_manifest_is_refused_with_located_errors(key, value, repeat):
     with toy_package() as toy:
         _specials(toy)
@@ -128,6 +130,7 @@ def test_a_damaged_corpus_is_refused_with_located_errors(data):
 @fuzz("cache")
 @given(damage=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.integers(1, 255)),
                        min_size=1, max_size=8))
+@pytest.mark.slow
 def test_a_damaged_cache_gives_the_same_result(damage):
     with toy_package() as toy, tempfile.TemporaryDirectory() as d:
         first = check(toy, d)
@@ -156,6 +159,7 @@ def test_a_damaged_cache_gives_the_same_result(damage):
 @fuzz("like")
 @given(edges=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.sampled_from(
     ["謀賔", "再謀", "無", 1, 2])), min_size=1, max_size=6))
+@pytest.mark.slow
 def test_any_like_graph_is_resolved_or_refused_with_located_errors(edges):
     """Rites 0–3 whose added stages are like: stages of others (4: a bundled rite by name)."""
     with tempfile.TemporaryDirectory(prefix="xiangshe-fuzz-") as d:
@@ -179,6 +183,7 @@ def test_any_like_graph_is_resolved_or_refused_with_located_errors(edges):
 @given(graph=st.lists(st.lists(st.tuples(st.integers(0, 7), st.integers(1, 12)), max_size=3),
                       min_size=1, max_size=8),
        top=st.integers(0, 7))
+@pytest.mark.slow
 def test_any_pattern_graph_is_read_or_refused_at_the_cap(graph, top):
     """Patterns p0… each using others some times (cycles, repeats, explosions), under a cap of
     300 steps (the mechanism is the cap's, whatever its value: a rite just under 25,000 would

@@ -75,6 +75,7 @@ def test_refused_makes_a_reading_a_located_error_and_without_it_the_reading_runs
     rite.check_readings(["庭三堂深"])
 
 
+@pytest.mark.slow
 def test_a_reading_that_fails_strict_is_a_failing_cell(tmp_path):
     # planted: under 敖繼公 only, the step that sets the 賔席 out moves a 吏 who has not come in
     rite = trimmed(tmp_path / "rite", 1, 2)

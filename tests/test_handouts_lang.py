@@ -111,6 +111,7 @@ def test_a_sheet_names_places_not_coordinates(rite, frames):
     assert rows[0]["from_x"] and rows[0]["to_y"]  # the coordinates are in the csv
 
 
+@pytest.mark.slow
 def test_csv_and_html_number_the_steps_alike(rite, frames):
     for who in ("sishe", "zhuren"):
         rows = list(csv.DictReader(io.StringIO(_sheet(rite, frames, who, "csv"))))

@@ -33,6 +33,7 @@ def test_variants_are_one_name():
     assert pick("賔出", NAMES) == pick("賓出", NAMES) == [4]
 
 
+@pytest.mark.slow
 def test_a_reading_in_simplified_characters_is_the_files_reading(capsys):
     assert main(["state", "--reading", "敖继公", "--stage", "1"]) == 0
     capsys.readouterr()

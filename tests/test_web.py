@@ -97,6 +97,7 @@ def _same_state(py: dict, js: dict, where: str) -> None:
         assert ja["label"] == pa["label"], f"{where}: {k}'s label"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RITES)
 def test_the_page_agrees_with_state_json(browser, folder, name):
     d, path = _rite(name, folder)
