@@ -24,25 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_package import make_toy  # noqa: E402
+from test_package import chain, make_toy, toy_patterns  # noqa: E402
 
 from viz.base.fileio import atomic_write_text, next_free_name  # noqa: E402
 
 
 def _patterns(toy: Path, levels: int) -> list[str]:
-    lines = ["patterns:", "  p0:", "    params: {who: actor}", "    steps:",
-             "      - do: [{posture: {who: $who, is: 拜}}]"]
-    for i in range(1, levels + 1):
-        lines += [f"  p{i}:", "    params: {who: actor}", "    steps:"]
-        lines += [f"      - use: p{i - 1}", "        with: {who: $who}"] * 10
-    (toy / "patterns").mkdir()
-    (toy / "patterns" / "boom.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    man = toy / "manifest.yaml"
-    man.write_text(man.read_text(encoding="utf-8").replace(
-        "sections:\n", "patterns: [patterns]\nsections:\n"), encoding="utf-8")
-    sec = toy / "sections" / "01.yaml"
-    sec.write_text(sec.read_text(encoding="utf-8") + f"  - cite: 賔拜辱\n    use: p{levels}\n"
-                   "    with: {who: bin}\n", encoding="utf-8")
+    toy_patterns(toy, chain(levels), levels)
     return ["--rite", str(toy)]
 
 

@@ -24,7 +24,7 @@ from viz.base import cache
 from viz.cli.main import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_package import make_toy, toy_corpus  # noqa: E402 (the tests' folder is on the path)
+from test_package import make_toy, toy_corpus, toy_patterns  # noqa: E402 (the tests' folder is on the path)
 
 TOTAL = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 SHARES = {"manifest": 0.25, "corpus": 0.2, "cache": 0.15, "like": 0.2, "patterns": 0.2}
@@ -200,18 +200,5 @@ def test_any_pattern_graph_is_read_or_refused_at_the_cap(graph, top):
 
 def _pattern_graph(graph, top) -> None:
     with toy_package() as toy:
-        lines = ["patterns:"]
-        for i, uses in enumerate(graph):
-            lines += [f"  p{i}:", "    params: {who: actor}", "    steps:",
-                      "      - do: [{posture: {who: $who, is: 拜}}]"]
-            for j, times in uses:
-                lines += [f"      - use: p{j}", "        with: {who: $who}"] * times
-        (toy / "patterns").mkdir()
-        (toy / "patterns" / "g.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        man = toy / "manifest.yaml"
-        man.write_text(man.read_text(encoding="utf-8").replace(
-            "sections:\n", "patterns: [patterns]\nsections:\n"), encoding="utf-8")
-        sec = toy / "sections" / "01.yaml"
-        sec.write_text(sec.read_text(encoding="utf-8") + f"  - cite: 賔拜辱\n    use: p{top}\n"
-                       "    with: {who: bin}\n", encoding="utf-8")
+        toy_patterns(toy, [[(None, 1), *uses] for uses in graph], top, "g")
         check(toy)

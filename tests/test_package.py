@@ -82,6 +82,32 @@ def make_toy(folder: Path, extra_note: str = "", title: str | None = TITLE) -> P
     return folder
 
 
+def toy_patterns(toy: Path, steps: list[list[tuple[int | None, int]]], top: int,
+                 name: str = "boom") -> None:
+    """Give the toy patterns p0, p1, …, named by the manifest, and a step of its section using
+    p`top`. Pattern i's steps are `steps[i]`: (j, n) uses p_j n times, (None, n) bows n times.
+    The pattern graphs of the bounded-work tests, the fuzzer and bench/robust.py."""
+    lines = ["patterns:"]
+    for i, line in enumerate(steps):
+        lines += [f"  p{i}:", "    params: {who: actor}", "    steps:"]
+        for j, n in line:
+            lines += (["      - do: [{posture: {who: $who, is: 拜}}]"] if j is None else
+                      [f"      - use: p{j}", "        with: {who: $who}"]) * n
+    (toy / "patterns").mkdir()
+    (toy / "patterns" / f"{name}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    man = toy / "manifest.yaml"
+    man.write_text(man.read_text(encoding="utf-8").replace(
+        "sections:\n", "patterns: [patterns]\nsections:\n"), encoding="utf-8")
+    sec = toy / "sections" / "01.yaml"
+    sec.write_text(sec.read_text(encoding="utf-8") + f"  - cite: 賔拜辱\n    use: p{top}\n"
+                   "    with: {who: bin}\n", encoding="utf-8")
+
+
+def chain(levels: int) -> list[list[tuple[int | None, int]]]:
+    """p0 bows; each pattern after it uses the one before ten times (10**levels bows)."""
+    return [[(None, 1)]] + [[(i - 1, 10)] for i in range(1, levels + 1)]
+
+
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory) -> Path:
     return make_toy(tmp_path_factory.mktemp("toy") / "試禮")

@@ -17,7 +17,7 @@ from viz.base import cache
 from viz.cli.main import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_package import make_toy  # noqa: E402 (the tests' folder is on the path)
+from test_package import chain, make_toy, toy_patterns  # noqa: E402 (the tests' folder is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCATED = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): ")
@@ -182,17 +182,7 @@ def test_an_unknown_like_is_a_located_error(toy, capsys):
 
 
 def _patterns_each_using_the_last(toy: Path, levels: int) -> None:
-    lines = ["patterns:", "  p0:", "    params: {who: actor}", "    steps:",
-             "      - do: [{posture: {who: $who, is: 拜}}]"]
-    for i in range(1, levels + 1):
-        lines += [f"  p{i}:", "    params: {who: actor}", "    steps:"]
-        lines += [f"      - use: p{i - 1}", "        with: {who: $who}"] * 10
-    (toy / "patterns").mkdir()
-    (toy / "patterns" / "boom.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    manifest_with(toy, patterns="[patterns]")
-    sec = toy / "sections" / "01.yaml"
-    sec.write_text(sec.read_text(encoding="utf-8") + f"  - cite: 賔拜辱\n    use: p{levels}\n"
-                   "    with: {who: bin}\n", encoding="utf-8")
+    toy_patterns(toy, chain(levels), levels)
 
 
 def test_patterns_in_patterns_stop_at_the_cap_before_they_are_made(toy, capsys, monkeypatch):
