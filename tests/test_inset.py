@@ -15,11 +15,8 @@ SIZE = (1366, 768)
 
 
 @pytest.fixture(scope="module")
-def rite(corpus):
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-    got = Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
-    return got, Model(got.layout, got.timeline, corpus)
+def rite(bundled):  # conftest's one compiled bundled rite a run
+    return bundled, Model(bundled.layout, bundled.timeline, bundled.corpus)
 
 
 def layer(comp, name):

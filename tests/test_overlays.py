@@ -18,10 +18,8 @@ SIZE = (1366, 768)
 
 
 @pytest.fixture(scope="module")
-def whole(corpus):
-    from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
-    from viz.model.rite import Rite
-    return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, corpus).get(())
+def whole(bundled):
+    return bundled  # conftest's one compiled bundled rite a run
 
 
 @pytest.fixture(scope="module")
