@@ -47,7 +47,7 @@ from viz.base.fileio import OutputError, _check_target, _describe, _put_in_place
 from viz.draw.compose import Model, View, compose
 from viz.draw.hud import HudState
 from viz.export.common import Progress, ffmpeg_exe
-from viz.query.state import QueryError, stage_index, step_after
+from viz.query.state import QueryError, rite_end, stage_index, step_after
 
 BEAT = "beat"  # the timeline's events at the drum's beats (viz/model/compile/shooting.py close_scoring)
 AUDIO_KINDS = ("drum",)
@@ -92,7 +92,7 @@ def moment_of(timeline, corpus, text: str, end: bool, option: str) -> float:
         pass
     else:
         if not (0 <= t <= timeline.duration):  # also refuses nan
-            raise QueryError(f"{option} {text}: outside the rite (0 to {timeline.duration:.1f} s)")
+            raise QueryError(f"{option} {text}: outside the rite (0 to {rite_end(timeline.duration)} s)")
         return t
     try:
         s = timeline.stages[stage_index(timeline, text)]

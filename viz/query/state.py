@@ -1,6 +1,8 @@
 """Questions about the rite at a moment: when is `--after TEXT`, and who is where (the `state` JSON)."""
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,10 +88,16 @@ def resolve_moment(timeline: Timeline, corpus, at: float | None = None,
         return Moment(s.t0, False, s.first_step if s.last_step >= s.first_step else None)
     if at is not None:
         if not (0 <= at <= timeline.duration):  # also refuses nan
-            raise QueryError(f"--at {at:g} is outside the rite (0 to {timeline.duration:.1f} s)")
+            raise QueryError(f"--at {at:g} is outside the rite (0 to {rite_end(timeline.duration)} s)")
         return Moment(at)
     last = len(timeline.steps) - 1
     return Moment(timeline.duration, True, last if last >= 0 else None)
+
+
+def rite_end(duration: float) -> str:
+    """The rite's end as an error message shows it: cut, not rounded, to 0.01 s, so that every
+    time the message allows is inside (7229.972 is 7229.97, not 7230.0)."""
+    return f"{math.floor(duration * 100) / 100:.2f}"
 
 
 def dress(f, i: int) -> dict[str, bool]:
