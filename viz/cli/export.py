@@ -17,7 +17,10 @@ def _positive(text: str) -> float:
     except ValueError:
         v = float("nan")
     if not (v > 0) or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number above 0; found {text!r}")
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected a number above 0; found {found}", lang.CLI).format(found=repr(text)))
     return v
 
 
