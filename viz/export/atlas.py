@@ -281,12 +281,40 @@ def compile_drawing(spec, *, steps: bool = False, svg: bool = False,
     if got is not None or n < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return (got if got is not None else rite.get(spec.readings)), None
     ahead = Ahead(rite.corpus, steps, svg)
+    reader = multiprocessing.get_context("fork").Process(target=_read_backwards,
+                                                         args=(spec.script,), daemon=True)
+    reader.start()  # the other core reads the files from the last while this one reads on
     try:
         got = rite.get(spec.readings, on_stage=ahead)
     except BaseException:
         ahead.finish()
         raise
+    finally:
+        reader.join()
     return got, ahead  # its last child may still be drawing: build_atlas finishes it
+
+
+def _read_backwards(script) -> None:
+    """In a forked child, before the compile: the rite's files parsed and checked into the
+    parse cache (viz.base.cache), the section files from the last, so that the parent, reading
+    them from the first, finds the later ones read (the same files, names and bytes: the same
+    cache entries); a file both read is read twice, harmlessly. Its problems are the parent's
+    to report: any error here is dropped."""
+    from viz.model.script import source
+
+    real = source._manifest  # noqa: SLF001
+
+    def backwards(path):
+        man = real(path)
+        if isinstance(man.get("sections"), list):
+            man["sections"] = list(reversed(man["sections"]))
+        return man
+
+    try:
+        source._manifest = backwards  # noqa: SLF001 (this child only)
+        source.read_document(script)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 # --- the page -----------------------------------------------------------------------------------
