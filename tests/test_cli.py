@@ -134,7 +134,7 @@ def test_shot_writes_a_png_and_never_overwrites(capsys, tmp_path):
 
 def test_shot_rejects_a_bad_size(capsys, tmp_path):
     with pytest.raises(SystemExit) as e:
-        main(["shot", "-o", str(tmp_path / "x.png"), "--size", "big"])
+        main(["shot", "-o", str(tmp_path / "x.png"), "--size", "big", "--lang", "en"])
     assert e.value.code == 2
     assert "expected WxH" in capsys.readouterr().err
 
@@ -234,9 +234,9 @@ def test_a_beginning_of_several_stages_lists_them(capsys):
 
 
 @pytest.mark.parametrize(("argv", "guess"), [
-    (["shoot"], "; did you mean shot or sheet?"),
-    (["--seed", "3", "chek"], "; did you mean check?"),
-    (["zzzz"], ""),
+    (["--lang", "en", "shoot"], "; did you mean shot or sheet?"),
+    (["--lang", "en", "--seed", "3", "chek"], "; did you mean check?"),
+    (["--lang", "en", "zzzz"], ""),
 ])
 def test_an_unknown_command_is_named_with_the_commands(capsys, argv, guess):
     code, out, err = run(capsys, *argv)
@@ -263,7 +263,7 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
 
 def test_rite_help_names_every_bundled_rite(capsys):
     with pytest.raises(SystemExit):
-        main(["check", "--help"])
+        main(["check", "--help", "--lang", "en"])
     out = " ".join(capsys.readouterr().out.split())
     for name, folder in (("鄉射禮", "xiangshe"), ("鄉飲酒禮", "xiangyin")):
         assert f"{name} or {folder}" in out

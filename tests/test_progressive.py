@@ -217,7 +217,7 @@ def test_play_opens_at_a_stage_at_a_speed_paused(tmp_path, monkeypatch, whole, s
 
 def test_play_refuses_a_speed_it_does_not_have(capsys):
     with pytest.raises(SystemExit):
-        main(["play", "--speed", "3"])
+        main(["play", "--speed", "3", "--lang", "en"])
     assert "expected one of 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64; found '3'" in \
         capsys.readouterr().err
 

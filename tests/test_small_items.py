@@ -51,7 +51,8 @@ def test_score_says_which_of_those_sharing_a_name_drank(capsys):
     assert any("衆賔之長 (衆" in ln for ln in drank)
 
 
-@pytest.mark.parametrize("argv", [["play", "--sped", "4"], ["--sped", "4"]])
+@pytest.mark.parametrize("argv", [["play", "--sped", "4", "--lang", "en"],
+                                  ["--lang", "en", "--sped", "4"]])
 def test_an_unknown_option_is_named_with_its_command(capsys, argv):
     with pytest.raises(SystemExit) as e:
         main(argv)

@@ -273,8 +273,15 @@ class Camera {
 }
 
 // ---------------------------------------------------------------- framing (compose.py)
-function uiScale(W, H) { return Math.max(1, Math.min(W / P.UI_BASE[0], H / P.UI_BASE[1])); }
-function columnW(map) { return Math.min(Math.max(map[2] * 0.26, P.INSET_W[0]), P.INSET_W[1]); }
+// hudbase.ui_scale: 1 up to UI_BASE, growing with the screen, times the reader's own scale (Ctrl + / −),
+// never so large that less than UI_ROOM of HUD would be laid out
+function uiScale(W, H, user) {
+  const grown = Math.max(1, Math.min(W / P.UI_BASE[0], H / P.UI_BASE[1])) * (user || 1);
+  return Math.min(grown, Math.max(1, Math.min(W / P.UI_ROOM[0], H / P.UI_ROOM[1])));
+}
+function columnW(map) { // compose.column_w
+  return Math.min(Math.min(Math.max(map[2] * 0.26, P.INSET_W[0] * ui), P.INSET_W[1] * ui), Math.max(map[2] * 0.4, P.INSET_W[0]));
+}
 function viewKind(f) {
   if (!V.elsewhere) return "site";
   const [x0, y0, x1, y1] = V.near; let any = false, near = false;
@@ -287,11 +294,12 @@ function insetBox(map, kind) {
   const cw = columnW(map), iw = cw - 14;
   const [x0, y0, x1, y1] = V.range;
   const dh = YM.fwd(y1) - YM.fwd(y0);
-  const h = Math.min(mh - 170, (iw - 16) / Math.max(x1 - x0, 1e-6) * dh + 16 + P.INSET_HEAD);
-  if (h < P.INSET_MIN_H) return null;
-  return [Math.trunc(mx + mw - cw + 4), Math.trunc(my + mh - h - 10), Math.trunc(iw), Math.trunc(h)];
+  const h = Math.min(mh - 170 * ui, (iw - 16) / Math.max(x1 - x0, 1e-6) * dh + 16 + P.INSET_HEAD * ui);
+  if (h < P.INSET_MIN_H * ui) return null;
+  return [Math.trunc(mx + mw - cw + 4 * ui), Math.trunc(my + mh - h - 10 * ui), Math.trunc(iw), Math.trunc(h)];
 }
-function insetBody(b) { return [b[0] + 2, b[1] + P.INSET_HEAD + 1, b[2] - 4, b[3] - P.INSET_HEAD - 3]; }
+function insetHead() { return Math.round(P.INSET_HEAD * ui); }
+function insetBody(b) { const hd = insetHead(); return [b[0] + 2, b[1] + hd + 1, b[2] - 4, b[3] - hd - 3]; }
 function framing(map, f, manual, insetOn) {
   const kind = viewKind(f);
   const stage = f.stage;
@@ -310,7 +318,7 @@ function framing(map, f, manual, insetOn) {
     cam.fit(b, 20, mw - width >= 200 ? [mx, my, mw - 180, mh] : null);
   }
   let icam = null;
-  if (ibox) { icam = new Camera([ibox[0], ibox[1] + P.INSET_HEAD, ibox[2], ibox[3] - P.INSET_HEAD]); icam.fit(V.range, 8); }
+  if (ibox) { icam = new Camera([ibox[0], ibox[1] + insetHead(), ibox[2], ibox[3] - insetHead()]); icam.fit(V.range, 8); }
   const fr = { kind, stage, cam, inset: icam, insetBox: ibox };
   if (ibox && rangeEmpty(f)) { fr.inset = null; fr.insetBox = null; } // no empty frame (戒賔: no 侯 yet)
   // _clear_of_people: the inset folds away while someone in the main view stands under it
@@ -429,7 +437,7 @@ function formations(f, seen, k) {
 const cv = document.getElementById("map");
 let g = cv.getContext("2d");
 const bar = document.getElementById("bar"), bg = bar.getContext("2d");
-let W = 0, H = 0, DPR = 1, ui = 1, map = [0, 0, 1, 1], narrow = false;
+let W = 0, H = 0, DPR = 1, ui = 1, user = 1, map = [0, 0, 1, 1], narrow = false;
 const S = { t: 0, closing: false, stepPinned: null, playing: false, speed: 1, skip: false, stopAt: null,
   notes: false, inset: true, manual: null, selected: null, frame: null, fr: null, drawnList: null, hashSet: 0 };
 function layout() {
@@ -438,21 +446,27 @@ function layout() {
   document.body.classList.toggle("narrow", narrow);
   const mw = document.getElementById("mapwrap"), pn = document.getElementById("panel"), bw = document.getElementById("barwrap");
   let bh, pw;
+  ui = uiScale(W, H, user);
+  // the panel is laid out at 1/ui of its room and drawn ui times larger (as the window builds its
+  // HUD): its text, buttons and rules grow together, and so do the bar's and the map's
+  const k = ui, scaled = k !== 1 ? "scale(" + k + ")" : "";
   if (narrow) { // a phone held upright: map, bar, then the text panel below
-    bh = 56; const mh = Math.round(H * 0.5);
+    bh = Math.round(56 * k); const mh = Math.round(H * 0.5);
     map = [0, 0, W, mh];
     Object.assign(mw.style, { width: W + "px", height: mh + "px" });
     Object.assign(bw.style, { top: mh + "px", bottom: "", width: W + "px", height: bh + "px" });
-    Object.assign(pn.style, { top: (mh + bh) + "px", left: "0px", width: W + "px", height: (H - mh - bh) + "px" });
-  } else { // hud.areas
-    pw = Math.trunc(Math.min(Math.max(W * 0.28, 280), 420, W * 0.5));
-    bh = Math.min(66, Math.floor(H / 3));
+    Object.assign(pn.style, { top: (mh + bh) + "px", left: "0px", width: W / k + "px", height: (H - mh - bh) / k + "px",
+      transform: scaled, transformOrigin: "0 0" });
+  } else { // hudbase.areas_at
+    pw = Math.trunc(Math.min(Math.max(W * 0.28, 280 * k), 420 * k, W * 0.5));
+    bh = Math.min(Math.round(66 * k), Math.floor(H / 3));
     map = [0, 0, Math.max(W - pw, 1), Math.max(H - bh, 1)];
     Object.assign(mw.style, { width: map[2] + "px", height: map[3] + "px" });
     Object.assign(bw.style, { top: "", bottom: "0px", width: W + "px", height: bh + "px" });
-    Object.assign(pn.style, { top: "0px", left: "", width: pw + "px", height: map[3] + "px" });
+    Object.assign(pn.style, { top: "0px", left: "", width: pw / k + "px", height: map[3] / k + "px",
+      transform: scaled, transformOrigin: "100% 0" });
   }
-  ui = uiScale(W, H);
+  for (const id of ["toast", "stagelist", "help", "search"]) document.getElementById(id).style.zoom = k !== 1 ? k : "";
   for (const [c, w, h] of [[cv, map[2], map[3]], [bar, W, bh]]) { c.width = Math.round(w * DPR); c.height = Math.round(h * DPR); }
   S.manual = null; dirty = true; barDirty = true;
 }
@@ -829,27 +843,27 @@ function nextMove(a, t) { // the selected person's next move: the next keyframe 
 }
 function drawScale(cam, fr) {
   const chi = [1, 2, 5, 10, 20, 50, 100, 200].find(c => c * cam.scale >= 60) || 200;
-  const x = fr.insetBox ? fr.insetBox[0] + 8 : map[0] + 16, y = fr.insetBox ? fr.insetBox[1] - 16 : map[1] + map[3] - 14;
-  g.strokeStyle = INK; g.lineWidth = 2; g.beginPath(); g.moveTo(x, y); g.lineTo(x + chi * cam.scale, y); g.stroke();
-  drawText(cam, x, y - 3, chi + " 尺 ≈ " + (chi * V.chiM).toFixed(1) + " m", 10, INK, "sw", { screen: true });
-  drawText(cam, x + chi * cam.scale + 16, y, "▲北", 11, INK, "w", { screen: true });
+  const u = ui, x = fr.insetBox ? fr.insetBox[0] + 8 * u : map[0] + 16 * u, y = fr.insetBox ? fr.insetBox[1] - 16 * u : map[1] + map[3] - 14 * u;
+  g.strokeStyle = INK; g.lineWidth = 2 * u; g.beginPath(); g.moveTo(x, y); g.lineTo(x + chi * cam.scale, y); g.stroke();
+  drawText(cam, x, y - 3 * u, chi + " 尺 ≈ " + (chi * V.chiM).toFixed(1) + " m", Math.round(10 * u), INK, "sw", { screen: true });
+  drawText(cam, x + chi * cam.scale + 16 * u, y, "▲北", Math.round(11 * u), INK, "w", { screen: true });
 }
 function drawLegend(fr) {
-  let x, y = map[1] + 10, w;
-  if (fr.insetBox) { const cw = columnW(map); x = map[0] + map[2] - cw + 4; w = cw - 14; }
+  const u = ui; let x, y = map[1] + 10 * u, w;
+  if (fr.insetBox) { const cw = columnW(map); x = map[0] + map[2] - cw + 4 * u; w = cw - 14 * u; }
   else { // compose._legend_at: in the margin beside the drawing if it has room, else top left
     if (narrow) return;
-    const free = map[0] + map[2] - fr.cam.sx(V.whole[2]) - 16;
-    if (free >= 170) { w = Math.min(300, free); x = map[0] + map[2] - w - 8; } else { w = Math.min(300, map[2] - 20); x = map[0] + 10; }
+    const free = map[0] + map[2] - fr.cam.sx(V.whole[2]) - 16 * u;
+    if (free >= 170 * u) { w = Math.min(300 * u, free); x = map[0] + map[2] - w - 8 * u; } else { w = Math.min(300 * u, map[2] - 20 * u); x = map[0] + 10 * u; }
   }
   g.fillStyle = "rgba(255,253,244,0.92)"; g.strokeStyle = "rgb(200,190,170)"; g.lineWidth = 1;
-  g.fillRect(x, y, w, 46); g.strokeRect(x + .5, y + .5, w, 46);
-  let cx = x + 8;
+  g.fillRect(x, y, w, 46 * u); g.strokeRect(x + .5, y + .5, w, 46 * u);
+  let cx = x + 8 * u;
   for (const [name, col] of [["主黨", "rgb(150,36,30)"], ["賓黨", "rgb(32,54,112)"], ["他", "rgb(64,96,72)"]]) {
-    g.fillStyle = col; g.fillRect(cx, y + 8, 11, 11);
-    const b = drawText(null, cx + 15, y + 14, name, 12, INK, "w", { screen: true }); cx = b[2] + 14;
+    g.fillStyle = col; g.fillRect(cx, y + 8 * u, 11 * u, 11 * u);
+    const b = drawText(null, cx + 15 * u, y + 14 * u, name, Math.round(12 * u), INK, "w", { screen: true }); cx = b[2] + 14 * u;
   }
-  drawText(null, x + 8, y + 34, "▶ 面向　□ 坐　拜／揖 行禮", 12, INK, "w", { screen: true });
+  drawText(null, x + 8 * u, y + 34 * u, "▶ 面向　□ 坐　拜／揖 行禮", Math.round(12 * u), INK, "w", { screen: true });
 }
 function render() {
   const f = S.frame = sample(S.t, S.closing);
@@ -874,11 +888,11 @@ function render() {
     drawPeople(fr.inset, body, f, P.INSET_REACH, false, ins, iseen);
     g.restore();
     g.strokeStyle = "rgb(150,130,100)"; g.lineWidth = 1.5; g.strokeRect(b[0] + .5, b[1] + .5, b[2], b[3]);
-    drawText(null, b[0] + 8, b[1] + 12, P.INSET_TITLE, 12, "rgb(150,36,30)", "w", { screen: true });
+    drawText(null, b[0] + 8 * ui, b[1] + 12 * ui, P.INSET_TITLE, Math.round(12 * ui), "rgb(150,36,30)", "w", { screen: true });
     list.views.inset = ins;
   }
   drawLegend(fr);
-  if (fr.kind === "elsewhere") drawText(null, map[0] + 12, map[1] + 14, "此節在他處（不在此堂、庭之中）", 13, "rgb(150,36,30)", "w", { screen: true });
+  if (fr.kind === "elsewhere") drawText(null, map[0] + 12 * ui, map[1] + 14 * ui, "此節在他處（不在此堂、庭之中）", Math.round(13 * ui), "rgb(150,36,30)", "w", { screen: true });
   S.drawnList = list;
   drawBar(f);
   panel(f);
@@ -886,10 +900,10 @@ function render() {
 
 // ---------------------------------------------------------------- the bar and the panel
 let barMemo = null;
-function drawBar(f) {
-  const w = bar.width / DPR, h = bar.height / DPR;
+function drawBar(f) { // laid out at 1/ui of the bar, drawn ui times larger
+  const w = bar.width / DPR / ui, h = bar.height / DPR / ui;
   const x0 = 14, tw = w - 28, X = t => x0 + tw * t / D.duration;
-  const key = [w, h, DPR, f.stage].join("|");
+  const key = [w, h, DPR, ui, f.stage].join("|");
   if (barMemo && barMemo.key === key) {
     if (barMemo.x === X(f.t)) return;
     bg.setTransform(1, 0, 0, 1, 0, 0); bg.drawImage(barMemo.bmp, 0, 0);
@@ -899,11 +913,11 @@ function drawBar(f) {
     barMemo = { key, bmp };
   }
   barMemo.x = X(f.t);
-  bg.setTransform(DPR, 0, 0, DPR, 0, 0);
+  bg.setTransform(DPR * ui, 0, 0, DPR * ui, 0, 0);
   bg.fillStyle = "rgb(150,36,30)"; bg.fillRect(X(f.t) - 1, 0, 2, h - 30);
 }
 function drawBarNow(f, w, h, X) {
-  bg.setTransform(DPR, 0, 0, DPR, 0, 0);
+  bg.setTransform(DPR * ui, 0, 0, DPR * ui, 0, 0);
   bg.fillStyle = "rgb(236,229,212)"; bg.fillRect(0, 0, w, h);
   D.stages.forEach((s, k) => {
     bg.fillStyle = k === f.stage ? "rgb(252,226,150)" : (k % 2 ? "rgb(226,216,192)" : "rgb(240,234,218)");
@@ -1086,7 +1100,16 @@ const HELP = [["Space", "播放／暫停 play / pause"], ["← →", "上一步�
   ["H", "說明 this help"], ["Esc", "取消 close, deselect"], ["#t= #stage= #after=", "連結 link to a moment"]];
 const HL = document.getElementById("help");
 HL.innerHTML = "<b>按鍵 Keys</b><table>" + HELP.map(([k, w]) => "<tr><td>" + k + "</td><td>" + w + "</td></tr>").join("") + "</table>";
+function scaleBy(step) { // Ctrl + / Ctrl − / Ctrl 0: the whole picture, as the window's (bindings.action_scale_ui)
+  user = step === 0 ? 1 : Math.min(Math.max(user * Math.pow(1.25, step), P.UI_STEPS[0]), P.UI_STEPS[1]);
+  layout(); barMemo = null;
+}
 document.addEventListener("keydown", e => {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey) {
+    const step = { "+": 1, "=": 1, "-": -1, "_": -1, "0": 0 }[e.key];
+    if (step !== undefined) { scaleBy(step); e.preventDefault(); }
+    return;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key;
   const acts = {
@@ -1133,7 +1156,7 @@ function pick(x, y) {
   for (let a = 0; a < N; a++) if (seen.pres[a]) { const d = Math.hypot(cam.sx(f.x[a]) - x, cam.sy(f.y[a]) - y); if (d < bd) { bd = d; best = a; } }
   S.selected = best !== null && bd <= tokenRadius(cam.scale) * cam.scale + 2 ? best : null; dirty = true;
 }
-bar.addEventListener("pointerdown", e => { const scrub = ev => { const w = bar.width / DPR; seek(Math.min(Math.max((ev.offsetX - 14) / (w - 28), 0), 1) * D.duration); }; scrub(e); bar.setPointerCapture(e.pointerId); bar.onpointermove = ev => { if (ev.buttons) scrub(ev); }; });
+bar.addEventListener("pointerdown", e => { const scrub = ev => { const w = bar.width / DPR / ui; seek(Math.min(Math.max((ev.offsetX / ui - 14) / (w - 28), 0), 1) * D.duration); }; scrub(e); bar.setPointerCapture(e.pointerId); bar.onpointermove = ev => { if (ev.buttons) scrub(ev); }; });
 window.addEventListener("resize", () => { layout(); });
 
 // ---------------------------------------------------------------- the contract
@@ -1152,7 +1175,8 @@ window.rite = {
   // one frame as played (t moves on, no fragment written): its draw time in ms
   frame(t) { S.t = Math.min(Math.max(+t, 0), D.duration); S.closing = false; S.stepPinned = null; const a = performance.now(); render(); return performance.now() - a; },
   firstFrame: null,
-  get view() { return { map: map.slice(), narrow, ui }; },
+  get view() { return { map: map.slice(), narrow, ui, user }; },
+  scale(step) { scaleBy(step); return ui; },
 };
 layout();
 if (!readHash()) seek(0);

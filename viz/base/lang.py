@@ -2,8 +2,10 @@
 sheets, plates, the atlas) in 中文 by default, or English (`--lang en`).
 
 Standard gettext: the words are written in the code as msgids and looked up in a catalog per
-language, assets/locale/LANG/LC_MESSAGES/xiangshe.po (zh, en). A compiled xiangshe.mo beside a
-.po is used when there is one (`msgfmt` makes it); without one the .po is read directly by
+language, assets/locale/LANG/LC_MESSAGES/xiangshe.po (zh, en); the command line's own words
+(--help, argparse's "usage:" and errors: viz/cli/words.py) in cli.po beside it, apart because
+the bundled font need not draw them (xiangshe.po's words are all drawn, so checked against it).
+A compiled .mo beside a .po is used when there is one (`msgfmt` makes it); without one the .po is read directly by
 POTranslations, a gettext.NullTranslations, so a clone runs with no build step and the catalog
 a translator edits is the one the program reads (no binary in the repository to go stale).
 
@@ -24,6 +26,8 @@ from pathlib import Path
 from viz import ASSETS
 
 DOMAIN = "xiangshe"
+CLI = "cli"  # the command line's words (--help, argparse's): a terminal's font shows them, so
+# they are kept out of the catalog the bundled font must draw (and the page's font subset)
 LOCALE = ASSETS / "locale"
 LANGS = ("zh", "en")
 DEFAULT = "zh"
@@ -88,15 +92,16 @@ def _unquote(s: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog of `lang` (zh, en): the .mo when compiled, else the .po."""
+def translations(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
+    """The catalog of `lang` (zh, en): the .mo when compiled, else the .po. domain: DOMAIN
+    (what is drawn and written) or CLI (the command line's words)."""
     if lang not in LANGS:
         raise ValueError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
-    mo = gettext.find(DOMAIN, str(LOCALE), [lang])
+    mo = gettext.find(domain, str(LOCALE), [lang])
     if mo:
         with open(mo, "rb") as f:
             return gettext.GNUTranslations(f)
-    po = Path(LOCALE) / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    po = Path(LOCALE) / lang / "LC_MESSAGES" / f"{domain}.po"
     with open(po, "rb") as f:
         return POTranslations(f)
 
@@ -129,10 +134,11 @@ _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
 @lru_cache(maxsize=None)
-def _patterns(lang: str) -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
+def _patterns(lang: str, domain: str = DOMAIN
+              ) -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
     """The catalog's msgids with fields ("鼓 on — {why}") as patterns matching them filled in."""
     out = []
-    for msgid, msgstr in catalog(lang).items():
+    for msgid, msgstr in catalog(lang, domain).items():
         if "{" not in msgid:
             continue
         parts, names, at = [], [], 0
@@ -142,18 +148,22 @@ def _patterns(lang: str) -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
             names.append(m.group(1).split(":")[0].split("!")[0] or str(k))
             at = m.end()
         parts.append(re.escape(msgid[at:]))
-        out.append((re.compile("".join(parts), re.S), msgstr, tuple(names)))
-    return tuple(out)
+        out.append((len(_FIELD.sub("", msgid)), re.compile("".join(parts), re.S), msgstr,
+                    tuple(names)))
+    # the msgid with the most words of its own first: "{name} or {folder}" would match any
+    # text with " or " in it, a longer msgid holding those words too is the one meant
+    out.sort(key=lambda p: -p[0])
+    return tuple(o[1:] for o in out)
 
 
-def tr_done(text: str) -> str:
+def tr_done(text: str, domain: str = DOMAIN) -> str:
     """A message already filled in (a toast: "鼓 on — no sound device") in the reader's
     language: its msgid is found by the fields' places, the translation filled with the same
     words. A message no msgid matches is shown as it is."""
-    got = translations(_lang).gettext(text)
+    got = translations(_lang, domain).gettext(text)
     if got is not text and got != text:
         return got
-    for pat, msgstr, names in _patterns(_lang):
+    for pat, msgstr, names in _patterns(_lang, domain):
         m = pat.fullmatch(text)
         if m is None:
             continue
@@ -164,6 +174,6 @@ def tr_done(text: str) -> str:
     return text
 
 
-def catalog(lang: str) -> dict[str, str]:
+def catalog(lang: str, domain: str = DOMAIN) -> dict[str, str]:
     """msgid → text of a language's catalog (for the font check and the tests)."""
-    return dict(translations(lang)._catalog)  # noqa: SLF001
+    return dict(translations(lang, domain)._catalog)  # noqa: SLF001

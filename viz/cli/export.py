@@ -17,7 +17,10 @@ def _positive(text: str) -> float:
     except ValueError:
         v = float("nan")
     if not (v > 0) or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number above 0; found {text!r}")
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected a number above 0; found {found}", lang.CLI).format(found=repr(text)))
     return v
 
 
@@ -189,12 +192,14 @@ def add_atlas(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_atlas(args: argparse.Namespace, spec) -> int:
-    from viz.export.atlas import build_atlas
+    from viz.export.atlas import build_atlas, compile_drawing, refuse_early
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    d = load_all(spec)
+    refuse_early(args.output, args.force)  # before plates are drawn while the rite compiles
+    d, ahead = compile_drawing(spec, steps=args.steps, svg=args.svg)
     info = build_atlas(d, args.output, steps=args.steps, overwrite=args.force,
-                       title=f"{spec.package.title}圖", paper=args.paper, svg=args.svg)
+                       title=f"{spec.package.title}圖", paper=args.paper, svg=args.svg,
+                       ahead=ahead)
     print(f"wrote {info.folder}/index.html and {info.plates} plates ({info.files} files; "
           f"plates drawn in {info.seconds:.1f} s, {info.total_seconds:.1f} s in all)")
     return 0

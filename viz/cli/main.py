@@ -7,21 +7,24 @@ import os
 import sys
 
 from viz.base.errors import InputError
-from viz.cli import coverage, export, live, new, plate, rite, text, web
+from viz.cli import coverage, export, live, new, plate, rite, text, web, words
 from viz.cli.options import VALUE_OPTIONS
 
 COMMANDS = (rite, coverage, text, live, plate, export, web, new)  # the --help order
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python main.py",
-        description="鄉射禮: the Zhou village archery rite, played from its text. With no "
-                    "command, plays the bundled rite in a window.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for m in COMMANDS:
-        m.add_commands(sub)
-    return p
+    """The parser in the reader's language (lang.use first: viz.cli.words)."""
+    with words.argparse_words():
+        p = argparse.ArgumentParser(
+            prog="python main.py",
+            description="鄉射禮: the Zhou village archery rite, played from its text. With no "
+                        "command, plays the bundled rite in a window.")
+        words.add_lang(p)
+        sub = p.add_subparsers(dest="command", metavar="COMMAND")
+        for m in COMMANDS:
+            m.add_commands(sub)
+    return words.translate(p)
 
 
 def _command_first(argv: list[str], commands: list[str]) -> list[str]:
@@ -62,9 +65,10 @@ def _unknown_options(p: argparse.ArgumentParser, command: str | None, extra: lis
         if word.startswith("--"):
             close = difflib.get_close_matches(word.split("=")[0], opts, n=1, cutoff=0.6)
             if close:
-                hint = f" (did you mean {close[0]}?)"
+                hint = words.tr(" (did you mean {option}?)").format(option=close[0])
                 break
-    target.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    with words.argparse_words():
+        target.error(words.tr("unrecognized arguments: %s") % " ".join(extra) + hint)
 
 
 class UnknownCommand(Exception):
@@ -72,12 +76,26 @@ class UnknownCommand(Exception):
         import difflib
 
         close = difflib.get_close_matches(word, sorted(commands), n=3, cutoff=0.5)
-        guess = f"; did you mean {' or '.join(close)}?" if close else ""
-        super().__init__(f"unknown command {word!r}{guess}\ncommands: {', '.join(commands)} "
-                         f"(python main.py --help explains each)")
+        guess = words.tr("; did you mean {commands}?").format(
+            commands=words.tr(" or ").join(close)) if close else ""
+        super().__init__(words.tr("unknown command {word}{guess}\ncommands: {commands} "
+                                  "(python main.py --help explains each)").format(
+            word=repr(word), guess=guess, commands=", ".join(commands)))
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; the reader's language it chose is put back after (for callers
+    that run several, as the tests do)."""
+    from viz.base import lang
+
+    saved = lang.current()
+    try:
+        return _main(argv)
+    finally:
+        lang.use(saved)
+
+
+def _main(argv: list[str] | None) -> int:
     from viz.base.fileio import OutputError
     from viz.query.state import QueryError
 
@@ -90,14 +108,18 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
     argv = list(sys.argv[1:] if argv is None else argv)
+    from viz.base import lang
+
+    lang.use(words.asked(argv))  # before the parser: its help and errors are in that language
     p = parser()
     commands = list(p._subparsers._group_actions[0].choices)  # noqa: SLF001 (--help's order)
     try:
         argv = _command_first(argv, commands)
     except UnknownCommand as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(words.tr("error: {}").format(e), file=sys.stderr)
         return 2
-    args, extra = p.parse_known_args(argv)
+    with words.argparse_words():
+        args, extra = p.parse_known_args(argv)
     if extra:  # named by the command it was given to, with the nearest option it has
         _unknown_options(p, args.command, extra)
     try:

@@ -169,12 +169,22 @@ def _shown(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-@functools.lru_cache(maxsize=1)
 def rite_help() -> str:
-    """--rite's help, naming every bundled rite by its name and its folder."""
+    """--rite's help, naming every bundled rite by its name and its folder (the English msgid
+    viz.cli.words translates, the names joined in the reader's language)."""
+    from viz.base import lang
+
+    return _rite_help(lang.current())
+
+
+@functools.lru_cache(maxsize=None)
+def _rite_help(code: str) -> str:
+    from viz.base import lang
     from viz.model import package
 
-    names = "; ".join(f"{p.name} or {p.folder_name}" for p in package.bundled())
+    names = lang.tr_done("; ", lang.CLI).join(
+        lang.tr_done("{name} or {folder}", lang.CLI).format(name=p.name, folder=p.folder_name)
+        for p in package.bundled())
     return (f"a bundled rite by its name or folder ({names}), or a rite folder or its "
             "manifest.yaml: its sections, text, hall and title (default: the bundled 鄉射禮)")
 
@@ -224,8 +234,11 @@ def _size(text: str) -> tuple[int, int]:
             raise ValueError
         return w, h
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WxH between 64 and 8000, e.g. 1280x800; "
-                                         f"found {text!r}") from None
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected WxH between 64 and 8000, e.g. 1280x800; found {found}",
+            lang.CLI).format(found=repr(text))) from None
 
 
 def _print_warnings(warnings) -> None:

@@ -55,8 +55,11 @@ def _dpi(text: str) -> float:
             raise ValueError
         return v
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of dots per inch from 30 to 700; "
-                                         f"found {text!r}") from None
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected a number of dots per inch from 30 to 700; found {found}",
+            lang.CLI).format(found=repr(text))) from None
 
 
 def cmd_plate(args: argparse.Namespace, spec) -> int:

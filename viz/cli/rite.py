@@ -26,8 +26,11 @@ def _speed(text: str) -> float:
     except ValueError:
         v = float("nan")
     if v not in SPEEDS:
-        raise argparse.ArgumentTypeError(f"expected one of {', '.join(f'{s:g}' for s in SPEEDS)}; "
-                                         f"found {text!r}")
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected one of {choices}; found {found}", lang.CLI).format(
+            choices=", ".join(f"{s:g}" for s in SPEEDS), found=repr(text)))
     return v
 
 
@@ -39,8 +42,11 @@ def _scale(text: str) -> float:
     except ValueError:
         v = float("nan")
     if not UI_STEPS[0] <= v <= UI_STEPS[1]:
-        raise argparse.ArgumentTypeError(f"expected a number from {UI_STEPS[0]:g} to "
-                                         f"{UI_STEPS[1]:g}; found {text!r}")
+        from viz.base import lang
+
+        raise argparse.ArgumentTypeError(lang.tr_done(
+            "expected a number from {low} to {high}; found {found}", lang.CLI).format(
+            low=f"{UI_STEPS[0]:g}", high=f"{UI_STEPS[1]:g}", found=repr(text)))
     return v
 
 

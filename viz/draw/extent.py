@@ -192,6 +192,15 @@ class Model:
             b = (b[0], c - STEP_MIN[1] / 2, b[2], c + STEP_MIN[1] / 2)
         whole = self.stage_bounds(st.stage)
         b = _slid_within(b, whole)  # widened past the school's wall: slid back over it
+        first = frames[0].xy[frames[0].present]
+        first = first[self._in_main(first)]
+        if len(first) and not ((first >= b[:2]) & (first <= b[2:])).all(axis=1).any():
+            # nobody there when the step begins, while others stand elsewhere in the school:
+            # all who act come in during it (獻大夫: 大夫若有遵者則入門左), and its first
+            # instant would show empty ground; the stage is framed, the people already there
+            # with the ground the newcomers enter on (a scene that begins away from the
+            # school, 速賔's return to the gate, keeps its own framing)
+            return None
         area = (b[2] - b[0]) * (b[3] - b[1])
         if area >= STEP_SHARE * (whole[2] - whole[0]) * (whole[3] - whole[1]):
             return None  # they spread over the stage: frame all of it

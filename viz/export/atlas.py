@@ -14,7 +14,10 @@ absolute paths, no set or dict order that varies), so an atlas can be checked in
 
 Plates are drawn in worker processes when there are several (a plate takes a few tenths of a
 second, mostly Python; two cores draw two). On Linux the workers are forked with the compiled
-rite already in memory; elsewhere the plates are drawn one after the other.
+rite already in memory; elsewhere the plates are drawn one after the other. With nothing in the
+compile cache, drawing begins while the rite still compiles (compile_drawing: a forked child
+draws the stages compiled so far, as the window shows them, viz.model.progressive), and the
+plates are the same bytes as those drawn from the whole rite.
 """
 from __future__ import annotations
 
@@ -65,24 +68,28 @@ def pages(timeline, steps: bool = False, corpus=None) -> list[Page]:
     """A page per stage plate, as `plate --stage` draws them (the stage's moves, numbered, at
     its end; a stage of more than viz.draw.plate.MAX_MOVES numbered moves split into several
     plates, stage-27-1, stage-27-2 …), or per step (the state it leaves, with its moves)."""
+    return [p for s in timeline.stages for p in stage_pages(timeline, s.index, steps, corpus)]
+
+
+def stage_pages(timeline, stage: int, steps: bool = False, corpus=None) -> list[Page]:
+    """The pages of one stage (see pages)."""
+    s = timeline.stages[stage]
     out = []
-    for s in timeline.stages:
-        mine = tuple(range(s.first_step, s.last_step + 1))
-        if not steps:
-            parts = stage_parts(timeline, s.index, corpus)
-            for q in parts:
-                many = len(parts) > 1
-                out.append(Page(f"stage-{s.index + 1:02d}" + (f"-{q.number}" if many else ""),
-                                f"{s.index + 1} {s.name}" + (f"（{q.number}／{q.of}）"
-                                                             if many else ""),
-                                q.moment(timeline), True, s.index,
-                                tuple(range(q.first, q.last + 1)), "stage", q))
-            continue
-        for k in mine:
-            st = timeline.steps[k]
-            out.append(Page(f"step-{k + 1:03d}",
-                            f"{s.index + 1} {s.name} · {k + 1}「{enacted_words(corpus, st)}」",
-                            st.t1, True, s.index, (k,), "step"))
+    if not steps:
+        parts = stage_parts(timeline, s.index, corpus)
+        for q in parts:
+            many = len(parts) > 1
+            out.append(Page(f"stage-{s.index + 1:02d}" + (f"-{q.number}" if many else ""),
+                            f"{s.index + 1} {s.name}" + (f"（{q.number}／{q.of}）"
+                                                         if many else ""),
+                            q.moment(timeline), True, s.index,
+                            tuple(range(q.first, q.last + 1)), "stage", q))
+        return out
+    for k in range(s.first_step, s.last_step + 1):
+        st = timeline.steps[k]
+        out.append(Page(f"step-{k + 1:03d}",
+                        f"{s.index + 1} {s.name} · {k + 1}「{enacted_words(corpus, st)}」",
+                        st.t1, True, s.index, (k,), "step"))
     return out
 
 
@@ -98,6 +105,54 @@ def _draw(page: Page) -> tuple[str, bytes, bytes]:
     p = plate_layers(_compiled, page.t, page.closing, trails=page.trails, size=PLATE_SIZE,
                      part=page.part)
     return page.anchor, png_bytes(p), svg_text(p).encode("utf-8") if _svg else b""
+
+
+def _draw_stage(task: tuple[int, bool]) -> tuple[int, list[Page], dict]:
+    """One stage's pages and their plates (a worker's task: it finds the stage's parts too)."""
+    si, steps = task
+    mine = stage_pages(_compiled.timeline, si, steps, _compiled.corpus)
+    drawn = {}
+    for page in mine:
+        anchor, png, svg = _draw(page)
+        drawn[anchor] = (png, svg)
+    return si, mine, drawn
+
+
+def draw_stages(compiled, stages: list[int], steps: bool = False, workers: int | None = None,
+                progress: bool = True, svg: bool = True
+                ) -> tuple[dict[int, list[Page]], dict[str, tuple[bytes, bytes]]]:
+    """({stage: its pages}, {anchor: (PNG, SVG)}) for these stages, each a worker's task (it
+    cuts the stage into its plates as well as drawing them, so the parent has nothing to do
+    first), the stages with the most steps first so the workers finish together."""
+    global _compiled, _svg
+    _compiled, _svg = compiled, svg
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    tl = compiled.timeline
+    bar = Progress(len(stages), "atlas", enabled=progress)
+    got_pages: dict[int, list[Page]] = {}
+    drawn: dict[str, tuple[bytes, bytes]] = {}
+    try:
+        if n > 1 and len(stages) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("fork")
+            longest = sorted(stages, key=lambda si: (-(tl.stages[si].last_step
+                                                       - tl.stages[si].first_step), si))
+            with ProcessPoolExecutor(min(n, len(stages)), mp_context=ctx,
+                                     initializer=fonts.after_fork) as pool:
+                for done in as_completed([pool.submit(_draw_stage, (si, steps))
+                                          for si in longest]):
+                    si, mine, d = done.result()
+                    got_pages[si] = mine
+                    drawn.update(d)
+                    bar.update()
+        else:
+            for si in stages:
+                _, got_pages[si], d = _draw_stage((si, steps))
+                drawn.update(d)
+                bar.update()
+    finally:
+        _compiled, _svg = None, False
+    bar.close()
+    return got_pages, drawn
 
 
 def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
@@ -131,6 +186,135 @@ def draw_plates(compiled, pages_: list[Page], workers: int | None = None,
         _compiled, _svg = None, False
     bar.close()
     return out
+
+
+# --- drawing while the rite compiles ------------------------------------------------------------
+
+class Ahead:
+    """Rite.get's on_stage with nothing cached: while the rite compiles, a forked child draws
+    the pages of the stages compiled so far but the last (which the next stage may still
+    change: every stage before a snapshot's last is as the whole rite has it), from a snapshot
+    of the compile; one child at a time, the compile holding the other core. The parent reaps
+    a child when it calls again (or at finish()): its pages and plates, from a file the child
+    wrote. A child that failed leaves its stages to be drawn after the compile."""
+
+    def __init__(self, corpus, steps: bool = False, svg: bool = False):
+        import tempfile
+
+        self.corpus, self.steps, self.svg = corpus, steps, svg
+        self.assigned = 0  # stages a child draws or drew (0 … assigned-1)
+        self.pages: dict[int, list[Page]] = {}  # stage → its pages, drawn
+        self.drawn: dict[str, tuple[bytes, bytes]] = {}
+        self.children = 0
+        self._child = None  # (process, file, stages)
+        self._tmp = tempfile.TemporaryDirectory(prefix="atlas-")
+
+    def __call__(self, compiler, si: int) -> None:
+        if self._child is not None:
+            if self._child[0].is_alive():
+                return
+            self._reap()
+        if si <= self.assigned:
+            return
+        from viz.model.rite import Compiled
+
+        snap = Compiled(compiler.c.layout, self.corpus, compiler.s, compiler.snapshot(), (), ())
+        stages = range(self.assigned, si)
+        self.assigned = si
+        path = Path(self._tmp.name) / f"{stages.start}.pickle"
+        ctx = multiprocessing.get_context("fork")
+        p = ctx.Process(target=_ahead_child, args=(snap, stages, self.steps, self.svg, path),
+                        daemon=True)
+        p.start()
+        self.children += 1
+        self._child = (p, path, stages)
+
+    def _reap(self) -> None:
+        import pickle
+
+        p, path, stages = self._child
+        self._child = None
+        p.join()
+        if p.exitcode != 0 or not path.exists():
+            return  # drawn after the compile
+        got_pages, drawn = pickle.loads(path.read_bytes())
+        self.pages.update(got_pages)
+        self.drawn.update(drawn)
+
+    def finish(self) -> None:
+        """Wait for the child still drawing (build_atlas calls it once its own workers are
+        done: the child draws on meanwhile); the stages of a child that failed are left out
+        of `pages`, for the caller to draw."""
+        if self._child is not None:
+            self._reap()
+        self._tmp.cleanup()
+
+
+def _ahead_child(snap, stages: range, steps: bool, svg: bool, path: Path) -> None:
+    import pickle
+
+    global _compiled, _svg
+    fonts.after_fork()
+    _compiled, _svg = snap, svg
+    got_pages, drawn = {}, {}
+    for si in stages:
+        mine = stage_pages(snap.timeline, si, steps, snap.corpus)
+        for page in mine:
+            anchor, png, svg_b = _draw(page)
+            drawn[anchor] = (png, svg_b)
+        got_pages[si] = mine
+    tmp = path.with_suffix(".part")
+    tmp.write_bytes(pickle.dumps((got_pages, drawn), protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(tmp, path)
+
+
+def compile_drawing(spec, *, steps: bool = False, svg: bool = False,
+                    workers: int | None = None):
+    """(compiled, ahead) for the rite the spec names: from the cache (ahead None), else
+    compiled with plates drawn meanwhile (an Ahead, for build_atlas) when there are several
+    cores and processes fork."""
+    from viz.model.rite import Rite
+
+    rite = Rite(spec)
+    got = rite.cached(spec.readings)
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    if got is not None or n < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return (got if got is not None else rite.get(spec.readings)), None
+    ahead = Ahead(rite.corpus, steps, svg)
+    reader = multiprocessing.get_context("fork").Process(target=_read_backwards,
+                                                         args=(spec.script,), daemon=True)
+    reader.start()  # the other core reads the files from the last while this one reads on
+    try:
+        got = rite.get(spec.readings, on_stage=ahead)
+    except BaseException:
+        ahead.finish()
+        raise
+    finally:
+        reader.join()
+    return got, ahead  # its last child may still be drawing: build_atlas finishes it
+
+
+def _read_backwards(script) -> None:
+    """In a forked child, before the compile: the rite's files parsed and checked into the
+    parse cache (viz.base.cache), the section files from the last, so that the parent, reading
+    them from the first, finds the later ones read (the same files, names and bytes: the same
+    cache entries); a file both read is read twice, harmlessly. Its problems are the parent's
+    to report: any error here is dropped."""
+    from viz.model.script import source
+
+    real = source._manifest  # noqa: SLF001
+
+    def backwards(path):
+        man = real(path)
+        if isinstance(man.get("sections"), list):
+            man["sections"] = list(reversed(man["sections"]))
+        return man
+
+    try:
+        source._manifest = backwards  # noqa: SLF001 (this child only)
+        source.read_document(script)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 # --- the page -----------------------------------------------------------------------------------
@@ -372,31 +556,73 @@ class AtlasInfo:
     total_seconds: float  # … and writing everything
 
 
-def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
-                workers: int | None = None, progress: bool = True,
-                title: str = "鄉射禮圖", paper: str = "a4", svg: bool = False) -> AtlasInfo:
-    """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
-    writing anything when a file it would write exists, unless `overwrite`. svg: each plate's
-    SVG too (a third of the drawing time; `plate --stage N -o FILE.svg` draws one)."""
-    start = time.perf_counter()
+def refuse_early(folder: str | Path, overwrite: bool) -> None:
+    """What build_atlas refuses that can be told before the rite is compiled: a folder whose
+    parent is missing, an index.html that is there (build_atlas checks every file again)."""
     d = Path(folder)
-    tl = compiled.timeline
-    pages_ = pages(tl, steps, compiled.corpus)
-    files: list[tuple[Path, bytes]] = [
-        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper, svg)
-                          .encode("utf-8"))]
-    files += font_files(d)
-    kinds = ("png", "svg") if svg else ("png",)
-    files += [(d / PLATES / f"{p.anchor}.{ext}", b"") for p in pages_ for ext in kinds]
-    # before the slow part (write_all checks again as it writes)
     if not d.is_dir() and not d.parent.is_dir():
         raise OutputError(f"cannot create {d}: folder {d.parent} does not exist (create it "
                           "first)")
     if not overwrite:
-        refuse_existing(p for p, _ in files)
+        refuse_existing([d / "index.html"])
+
+
+def build_atlas(compiled, folder: str | Path, *, steps: bool = False, overwrite: bool = False,
+                workers: int | None = None, progress: bool = True,
+                title: str = "鄉射禮圖", paper: str = "a4", svg: bool = False,
+                ahead: Ahead | None = None) -> AtlasInfo:
+    """Write the atlas into `folder` (created if missing; its parent must exist). Refuses before
+    writing anything when a file it would write exists, unless `overwrite`. svg: each plate's
+    SVG too (a third of the drawing time; `plate --stage N -o FILE.svg` draws one). ahead: the
+    pages and plates drawn while the rite compiled (compile_drawing), with the same `steps`
+    and `svg`."""
+    start = time.perf_counter()
+    d = Path(folder)
+    tl = compiled.timeline
+    kinds = ("png", "svg") if svg else ("png",)
+    # before the slow part (write_all checks again as it writes, every file)
+    if not d.is_dir() and not d.parent.is_dir():
+        if ahead is not None:
+            ahead.finish()
+        raise OutputError(f"cannot create {d}: folder {d.parent} does not exist (create it "
+                          "first)")
+    if not overwrite:  # the plates' names are known once drawn: any plate there is refused
+        taken = [d / "index.html", *(p for p, _ in font_files(d))]
+        if (d / PLATES).is_dir():
+            taken += [p for p in sorted((d / PLATES).iterdir()) if p.suffix[1:] in kinds
+                      and p.stem.startswith(("stage-", "step-"))]
+        try:
+            refuse_existing(taken)
+        except BaseException:
+            if ahead is not None:
+                ahead.finish()
+            raise
     t0 = time.perf_counter()
-    drawn = draw_plates(compiled, pages_, workers, progress, svg)
+    by_stage: dict[int, list[Page]] = {}
+    drawn: dict[str, tuple[bytes, bytes]] = {}
+    try:
+        # the stages no child of the compile took, drawn while it draws on
+        left = [s.index for s in tl.stages if ahead is None or s.index >= ahead.assigned]
+        if left:
+            got, more = draw_stages(compiled, left, steps, workers, progress, svg)
+            by_stage.update(got)
+            drawn.update(more)
+    finally:
+        if ahead is not None:
+            ahead.finish()
+            by_stage.update(ahead.pages)
+            drawn.update(ahead.drawn)
+    missed = [s.index for s in tl.stages if s.index not in by_stage]  # a child that failed
+    if missed:
+        got, more = draw_stages(compiled, missed, steps, 1, False, svg)
+        by_stage.update(got)
+        drawn.update(more)
+    pages_ = [p for s in tl.stages for p in by_stage[s.index]]
     seconds = time.perf_counter() - t0
+    files: list[tuple[Path, bytes]] = [
+        (d / "index.html", index_html(tl, compiled.corpus, pages_, title, paper, svg)
+                          .encode("utf-8"))]
+    files += font_files(d)
     files = files[:3] + [(d / PLATES / f"{p.anchor}.{ext}", drawn[p.anchor][k])
                          for p in pages_ for k, ext in enumerate(kinds)]
     write_all(files, overwrite, folders=[d, d / PLATES, d / FONTS])

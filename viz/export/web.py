@@ -150,7 +150,7 @@ def _text(timeline, corpus) -> dict:
 
 def page_data(compiled, title: str) -> dict:
     """Everything the page knows of the rite, as JSON-ready data."""
-    from viz.draw import compose, hud, scene
+    from viz.draw import compose, hud, hudbase, scene
     from viz.model.dress import BOW_NAMES, WORN
     from viz.model.timeline import POSTURES
     from viz.query.waits import waits
@@ -193,6 +193,7 @@ def page_data(compiled, title: str) -> dict:
                    "INSET_REACH": compose.INSET_REACH, "INSET_W": list(compose.INSET_W),
                    "INSET_HEAD": compose.INSET_HEAD, "INSET_MIN_H": compose.INSET_MIN_H,
                    "UI_BASE": list(compose.UI_BASE), "tokenR": 1.5,
+                   "UI_ROOM": list(hudbase.UI_ROOM), "UI_STEPS": list(compose.UI_STEPS),
                    "GROUP_NOTE": scene.GROUP_NOTE, "PAIRS_NOTE": scene.PAIRS_NOTE,
                    "MANY_NOTE": scene.MANY_NOTE, "HELD_SEP": scene.HELD_SEP,
                    "NUMERALS": scene.NUMERALS, "INSET_TITLE": compose.INSET_TITLE,
