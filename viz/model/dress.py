@@ -114,3 +114,18 @@ def moving(frame) -> list[tuple[int, int, int, float, bool]]:
             on = not int(ch["worn"][p])
             out.append((p, int(ch["wearer"][p]), int(ch["hands"][p]), a if on else 1.0 - a, on))
     return out
+
+
+def spot_words(names: list[str], spots: list[str]) -> str:
+    """What he wears in the text's words: 戴纚·緇布冠 服玄端 (戴 on the head, 服 on the body, 履
+    on the feet); "" for nothing."""
+    parts: dict[str, list[str]] = {}
+    for n, s in zip(names, spots):
+        parts.setdefault(s, []).append(n)
+    return " ".join(SPOTS.get(s, "") + "·".join(n) for s, n in parts.items())
+
+
+def worn_words(timeline, frame, i: int) -> str:
+    """What actor i wears at the frame in the text's words (spot_words); "" for nothing."""
+    on = wears(timeline, frame, i)
+    return spot_words([timeline.props[p].name for p in on], [timeline.props[p].worn for p in on])

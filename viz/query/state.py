@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.model.dress import BOW_NAMES, SPOTS, WORN, wears
+from viz.model.dress import BOW_NAMES, WORN, spot_words, wears
 from viz.model.script.nodes import DIRS
 from viz.model.timeline import POSTURES, Timeline
 
@@ -109,15 +109,6 @@ def worn_fields(timeline: Timeline, f, i: int) -> dict[str, Any]:
     return {"wears": [timeline.props[p].name for p in on],
             "wears_ids": [timeline.props[p].id for p in on],
             "wears_at": [timeline.props[p].worn for p in on]}
-
-
-def spot_words(names: list[str], spots: list[str]) -> str:
-    """What he wears in the text's words: 戴纚·緇布冠 服玄端 (戴 on the head, 服 on the body, 履
-    on the feet); "" for nothing."""
-    parts: dict[str, list[str]] = {}
-    for n, s in zip(names, spots):
-        parts.setdefault(s, []).append(n)
-    return " ".join(SPOTS.get(s, "") + "·".join(n) for s, n in parts.items())
 
 
 def held(timeline: Timeline, f, pid: str) -> dict[str, Any]:

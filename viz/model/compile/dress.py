@@ -173,7 +173,7 @@ def don(c: Ctx, act: Action, busy: dict) -> float:
     if w.holder[p] != b:  # taken up where it lies
         c.set_prop(p, t0, b, w.pos[b])
     t1 = t0 + c.cfg.gestures.get("don", DON)
-    c.track.event(t0, t1, "dress", a, f"{SPOTS[prop.worn]}{prop.name}", {"don": prop.id})
+    c.track.event(t0, t1, "dress", a, f"{SPOTS[prop.worn]}{prop.name}", {"don": prop.id, "by": b})
     wd.put_on(p, a, b, t0, t1)
     c.set_prop(p, t1, WORN_ON, w.pos[a], visible=False)
     busy[a] = busy[b] = t1
@@ -203,7 +203,7 @@ def doff(c: Ctx, act: Action, busy: dict) -> float:
         c.out.error(act.loc, f"doff: {problem}")
         return t0
     t1 = t0 + c.cfg.gestures.get("doff", DOFF)
-    c.track.event(t0, t1, "dress", a, f"脫{prop.name}", {"doff": prop.id})
+    c.track.event(t0, t1, "dress", a, f"説{prop.name}", {"doff": prop.id, "by": b})
     wd.take_off(p, b, t0, t1)
     if act.args.get("to") is not None:
         spot = c.xy(act.args["to"], act.loc)
