@@ -195,3 +195,197 @@ def test_a_rite_with_no_worn_things_has_no_wears_key(field, corpus):
     assert "wear" not in tl.channels
     s = state(tl, field, None, tl.duration, closing=True)
     assert s["actors"] and all("wears" not in a for a in s["actors"])
+
+
+# ---- drawn: the cap on the head of the token, on its way while it goes on ----
+
+def test_the_cap_is_drawn_on_the_top_of_the_token():
+    """A cap is a polygon of its colour above the token's centre (its base at 0.7 r, within the
+    disc's width); a 纚 a band under it; a 玄端 an arc along the foot of the disc."""
+    from viz.draw import dress
+    from viz.draw.display import Line, Polygon
+
+    r = 2.0
+    cap, = dress.thing_mark(0.0, 0.0, r, "首", "冠", "緇布冠")
+    assert isinstance(cap, Polygon) and cap.fill == dress.colour_of("冠", "緇布冠") == (34, 30, 34)
+    ys = [y for _, y in cap.points]
+    assert min(ys) == pytest.approx(0.7 * r) and max(ys) > r  # it sits on the top of the head
+    assert all(abs(x) <= 0.6 * r + 1e-9 for x, _ in cap.points)
+    band, = dress.thing_mark(0.0, 0.0, r, "首", "纚", "纚")
+    assert isinstance(band, Line) and band.points[0][1] < min(ys)  # under the cap's rim
+    gown, = dress.thing_mark(0.0, 0.0, r, "身", "服", "玄端")
+    assert isinstance(gown, Line) and max(y for _, y in gown.points) < 0  # the foot of the disc
+    assert dress.colour_of("弁", "皮弁") != dress.colour_of("弁", "爵弁")
+    # layered: feet, body, then the head from the 纚 up (the cap drawn over the band)
+    marks = dress.costume_marks(0.0, 0.0, r, (("首", "纚", "纚"), ("首", "冠", "緇布冠"),
+                                              ("身", "服", "玄端")))
+    assert marks[-1] == cap and marks.index(band) < marks.index(cap)
+
+
+def test_mid_don_the_cap_is_drawn_between_the_hands_and_the_head(capped):
+    from viz.draw import dress
+    from viz.draw.display import Polygon
+
+    tl = capped
+    s = tl.steps[1]
+    b, g = tl.actor_index["bin"], tl.actor_index["guanzhe"]
+    r = 1.5
+    xs = []
+    for frac in (0.0, 0.5, 0.999):
+        f = tl.sample(s.t0 + frac * (s.t1 - s.t0))
+        prims, ids = dress.on_the_way(tl, f, lambda i, f=f: tuple(f.xy[i]), r)
+        assert ids == {"guan1"}
+        cap, = [p for p in prims if isinstance(p, Polygon)]
+        xs.append(min(x for x, _ in cap.points) + 0.6 * r)  # the cap's middle
+        f_end = f
+    bx, gx = float(f_end.xy[b][0]), float(f_end.xy[g][0])
+    assert bx < xs[0] < xs[1] < xs[2] and xs[2] == pytest.approx(gx, abs=0.01)
+    # at its end it is on his head and drawn on his token, not on its way
+    end = tl.sample(s.t1, closing=True)
+    assert dress.on_the_way(tl, end, lambda i: tuple(end.xy[i]), r) == ([], set())
+    assert dress.costume(tl, end, g) == (("首", "纚", "纚"), ("首", "冠", "緇布冠"))
+
+
+def test_the_window_draws_the_cap_and_not_in_the_hands(capped, field):
+    """compose: mid-don the 賔's tag no longer names the 冠 he is putting on; at the end the
+    冠者's token carries the cap's polygon."""
+    from viz.draw import compose
+    from viz.draw.display import Polygon
+
+    model = compose.Model(field, capped, None)
+    s = capped.steps[1]
+    colour = (34, 30, 34)
+
+    def caps(t, closing=False):
+        out = compose.compose(model, compose.View(), (900, 600), t, closing)
+        return [p for layer in out.layers for p in layer.prims
+                if isinstance(p, Polygon) and p.fill == colour]
+    assert caps(s.t0 + 0.5 * (s.t1 - s.t0)) and caps(s.t1, True)
+    assert not caps(s.t0 - 0.5)  # before, only in the 賔's hands
+
+
+# ---- a package: state, sheet, plate ----
+
+CAST = """\
+cast:
+  - {id: zhuren, name: 主人, party: 主, label: 主}
+  - {id: bin, name: 賔, party: 賓, label: 賔}
+  - {id: guanzhe, name: 冠者, party: 主, label: 冠}
+  - {id: zanzhe, name: 贊者, party: 賓, label: 贊}
+props:
+  - {id: li, name: 纚, kind: 纚, worn: 首, held_by: zanzhe}
+  - {id: guan1, name: 緇布冠, kind: 冠, worn: 首, held_by: bin}
+  - {id: duan, name: 玄端, kind: 服, worn: 身, worn_by: zhuren}
+"""
+STAGE = """\
+name: 謀賔
+setup:
+  - {who: zhuren, at: 阼階下, face: 西}
+  - {who: bin, at: 西階下, face: 東}
+  - {who: guanzhe, at: {place: 西階下, side: 東, dist: 3.5}, face: 西}
+  - {who: zanzhe, at: {place: 西階下, side: 南, dist: 3, dx: 3.5}, face: 北}
+steps:
+  - cite: 主人就先生而謀賔
+    do:
+      - don: {who: guanzhe, prop: li, by: zanzhe}
+  - cite: 賔拜辱
+    do:
+      - don: {who: guanzhe, prop: guan1, by: bin}
+"""
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    from test_package import make_toy
+
+    folder = make_toy(tmp_path_factory.mktemp("costume") / "冠禮")
+    (folder / "cast.yaml").write_text(CAST, encoding="utf-8")
+    (folder / "sections" / "01.yaml").write_text(STAGE, encoding="utf-8")
+    return folder
+
+
+def test_a_package_states_what_is_worn(capsys, toy):
+    import json
+
+    from test_package import run
+
+    code, out, err = run(capsys, "state", "--rite", str(toy), "--after", "賔拜辱", "--json")
+    assert code == 0, err
+    who = {a["id"]: a for a in json.loads(out)["actors"]}
+    assert who["guanzhe"]["wears"] == ["纚", "緇布冠"] and who["guanzhe"]["holding"] == []
+    assert who["zhuren"]["wears"] == ["玄端"] and who["zhuren"]["wears_at"] == ["身"]
+    assert who["bin"]["holding"] == [] and who["zanzhe"]["holding"] == []
+    code, out, _ = run(capsys, "state", "--rite", str(toy), "--after", "賔拜辱")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("冠者"))
+    assert line.endswith("戴纚·緇布冠") and "holds —" in line
+    assert next(x for x in out.splitlines() if x.startswith("主人")).endswith("服玄端")
+
+
+def test_the_sheets_say_who_puts_what_on_whom(toy, capsys):
+    from test_package import run
+
+    code, out, _ = run(capsys, "sheet", "--rite", str(toy), "guanzhe")
+    assert code == 0
+    assert "服 纚" in out and "服 緇布冠" in out and "／ 戴纚·緇布冠" in out
+    code, out, _ = run(capsys, "sheet", "--rite", str(toy), "bin")
+    assert "加 緇布冠 於冠者" in out and "授" not in out
+    code, out, _ = run(capsys, "sheet", "--rite", str(toy), "guanzhe", "--format", "csv")
+    assert out.splitlines()[-1].endswith(",戴纚·緇布冠")
+
+
+def test_a_plate_writes_the_cap_after_the_name(toy):
+    from viz.draw import dress
+    from viz.model import package
+    from viz.model.rite import load
+
+    pkg = package.find(str(toy))
+    d = load(pkg.script, pkg.layout)
+    tl = d.timeline
+    f = tl.sample(tl.duration, closing=True)
+    assert dress.plate_note(tl, f, tl.actor_index["guanzhe"]) == "·緇布冠"
+    assert dress.plate_note(tl, f, tl.actor_index["zhuren"]) == "·玄端"
+    assert dress.plate_note(tl, f, tl.actor_index["bin"]) == ""
+
+
+@pytest.mark.slow
+def test_the_web_page_agrees_on_what_is_worn_and_draws_it(toy, tmp_path):
+    """The page's state(t) and drawn() say what each wears as `state --json` and the composer
+    do, before, during and after each don."""
+    from playwright import sync_api
+
+    from viz.export import web
+    from viz.model import package
+    from viz.model.rite import load
+    from viz.query.state import state
+
+    pkg = package.find(str(toy))
+    d = load(pkg.script, pkg.layout)
+    tl = d.timeline
+    path = tmp_path / "page.html"
+    web.write_page(d, path, pkg.title)
+    ms = [{"t": t, "closing": False, "step": None} for t in (0.2, 1.0, 2.0, 2.5, 3.0, 3.9)]
+    ms.append({"t": tl.duration, "closing": True, "step": len(tl.steps) - 1})
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])
+        page = b.new_page(viewport={"width": 1366, "height": 768}, bypass_csp=True)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(path.as_uri())
+        page.wait_for_function("document.documentElement.dataset.ready === '1'")
+        got = page.evaluate("ms => window.rite.states(ms)", ms)
+        drawn = page.evaluate("ms => ms.map(m => { window.rite.seek(m); return window.rite.drawn(); })",
+                              ms)
+        b.close()
+    assert errors == []
+    seen = set()
+    for m, js, dr in zip(ms, got, drawn, strict=True):
+        py = state(tl, d.layout, d.corpus, m["t"], m["step"], m["closing"])
+        for pa, ja in zip(py["actors"], js["actors"], strict=True):
+            for k in ("wears", "wears_ids", "wears_at", "holding"):
+                assert ja[k] == pa[k], (m, pa["id"], k)
+            seen.add(tuple(pa["wears"]))
+        assert dr["views"]["main"] == web.drawn(d, (1366, 768), m["t"], m["closing"])["views"]["main"]
+    assert ("纚", "緇布冠") in seen and ("纚",) in seen and () in seen

@@ -131,28 +131,27 @@ function sample(t, closing) {
   }
   return f;
 }
-// dress.wears and dress.moving: what each wears (head first, the 纚 and 笄 before the cap), and
-// the worn things on their way between hands and wearer (don, doff); only with a "wear" channel
-const SPOTS = { "首": "戴", "身": "服", "足": "履" }, UNDER = ["纚", "笄"];
+// dress.wears and dress.moving: what each wears (head first, under-things before the cap), and
+// the worn things on their way between hands and wearer (don, doff); only with a "wear" channel,
+// whose words and colours D.costume holds (web.py: only a rite with worn things has them)
+const CO = D.costume || { spots: [], under: [], marks: {}, colours: [], defaults: {}, spotAt: {} };
 function wearOf(f, t, cut) {
   f.wears = []; f.going = [];
   for (let a = 0; a < N; a++) f.wears.push([]);
   const w = C.wear;
   if (!w || !w.t.length) return;
-  const order = Object.keys(SPOTS), on = [];
   for (let p = 0; p < M; p++) {
     if (!D.props[p].worn) continue;
     const [i, ok] = lookup(w, p, t, cut);
     const wearer = val(w, "wearer", i, ok, -1), worn = val(w, "worn", i, ok, 0);
     const hands = val(w, "hands", i, ok, -1), t0 = val(w, "start", i, ok, 0), t1 = val(w, "end", i, ok, 0);
-    if (worn && wearer >= 0) on.push(p);
     if (t1 > t0 && t0 <= t && t < t1 && hands >= 0) {
       const al = (t - t0) / (t1 - t0);
       f.going.push([p, wearer, hands, worn ? 1 - al : al, !worn]);
     }
     if (worn && wearer >= 0) f.wears[wearer].push(p);
   }
-  const key = p => [order.indexOf(D.props[p].worn), UNDER.includes(D.props[p].kind) ? 0 : 1, p];
+  const key = p => [CO.spots.indexOf(D.props[p].worn), CO.under.includes(D.props[p].kind) ? 0 : 1, p];
   for (const list of f.wears) list.sort((x, y) => { const a = key(x), b = key(y); return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
 }
 function r1(v, n) { const k = Math.pow(10, n); return Math.round(v * k) / k; }
@@ -601,7 +600,7 @@ function heldNames(f, a) { // what a person holds, by the kind's last character 
   const held = new Map();
   for (const pid of f.holding[a]) {
     const j = propIndex[pid]; let name = D.props[j].name.slice(-1);
-    if (f.going.some(g => g[0] === j)) continue; // drawn on its way to the head (dress.on_the_way)
+    if (f.going.some(q => q[0] === j)) continue; // drawn on its way (dress.on_the_way)
     if (name === "弓" && D.bowNames[String(f.bow[j])] === "弛") name = "弛弓";
     held.set(name, (held.get(name) || 0) + 1);
   }
@@ -663,47 +662,42 @@ function tokenNow(col, X, Y, r, r0, k, seated, facing, label, w) {
   if (w["遂"]) { const [x0, y0] = P2(lx * 1.05 * r + fx * 0.1 * r, ly * 1.05 * r + fy * 0.1 * r), [x1, y1] = P2(lx * 1.05 * r + fx * 0.8 * r, ly * 1.05 * r + fy * 0.8 * r); g.strokeStyle = "rgb(92,54,28)"; g.lineWidth = 3; g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); }
   if (w["決"]) { const [cx, cy] = P2(-lx * r + fx * 0.45 * r, -ly * r + fy * 0.45 * r); g.strokeStyle = "rgb(214,168,40)"; g.lineWidth = 2; g.beginPath(); g.arc(cx, cy, Math.max(0.3 * R, 2), 0, 7); g.stroke(); }
 }
-// dress.thing_mark: a worn thing where it is worn on a token centred at X, Y px (r in 尺, k px a
-// 尺): the cap on the top of the disc, the 纚 a band under it, the 笄 across it; a garment an arc
-// along the foot of the disc, a 韠 an apron there, shoes two dots below
-const WEAR_COLOURS = [["緇", "rgb(34,30,34)"], ["玄", "rgb(44,36,58)"], ["爵", "rgb(110,40,44)"],
-  ["皮", "rgb(232,224,204)"], ["素", "rgb(238,234,222)"], ["纁", "rgb(200,70,56)"],
-  ["黑", "rgb(30,28,30)"], ["白", "rgb(240,238,230)"]];
-const WEAR_DEFAULT = { "冠": "rgb(34,30,34)", "弁": "rgb(232,224,204)", "纚": "rgb(24,22,24)",
-  "笄": "rgb(226,214,180)", "服": "rgb(44,36,58)", "韠": "rgb(110,40,44)", "屨": "rgb(40,34,30)" };
-const SPOT_AT = { "首": 0.8, "身": -0.8, "足": -1.25 };
+// dress.thing_mark: a worn thing where it is worn on a token centred at X, Y px (r in chi, k px
+// a chi): the cap on the top of the disc, the band (marks.band) under it, the pin across it; a
+// garment an arc along the foot of the disc, an apron there, shoes two dots below
 function wearColour(kind, name) {
-  for (const [w, c] of WEAR_COLOURS) if (name.includes(w)) return c;
-  return WEAR_DEFAULT[kind] || "rgb(60,50,40)";
+  for (const [w, c] of CO.colours) if (name.includes(w)) return c;
+  return CO.defaults[kind] || "rgb(60,50,40)";
 }
 function thingMark(X, Y, r, k, spot, kind, name) {
   const c = wearColour(kind, name), P2 = (ax, ay) => [X + ax * r * k, Y - ay * r * k], ink = "rgb(20,16,12)";
   const line = (pts, w) => { g.strokeStyle = c; g.lineWidth = w; g.beginPath(); pts.forEach(([x, y], q) => q ? g.lineTo(x, y) : g.moveTo(x, y)); g.stroke(); };
   const poly = pts => { g.fillStyle = c; g.strokeStyle = ink; g.lineWidth = 1; g.beginPath(); pts.forEach(([x, y], q) => q ? g.lineTo(x, y) : g.moveTo(x, y)); g.closePath(); g.fill(); g.stroke(); };
-  if (spot === "首") {
-    if (kind === "纚") return line([P2(-0.66, 0.6), P2(0.66, 0.6)], 3);
-    if (kind === "笄") return line([P2(-0.95, 1.0), P2(0.95, 1.0)], 2);
-    const h = kind === "弁" ? 0.75 : 0.55, pts = [P2(-0.6, 0.7), P2(0.6, 0.7)];
+  const m = CO.marks;
+  if (spot === CO.spots[0]) { // the head
+    if (kind === m.band) return line([P2(-0.66, 0.6), P2(0.66, 0.6)], 3);
+    if (kind === m.pin) return line([P2(-0.95, 1.0), P2(0.95, 1.0)], 2);
+    const h = kind === m.tall ? 0.75 : 0.55, pts = [P2(-0.6, 0.7), P2(0.6, 0.7)];
     for (let d = 20; d <= 160; d += 35) pts.push(P2(0.6 * Math.cos(d * Math.PI / 180), 0.7 + h * Math.sin(d * Math.PI / 180)));
     return poly(pts);
   }
-  if (spot === "身") {
-    if (kind === "韠") return poly([P2(-0.3, -0.55), P2(0.3, -0.55), P2(0.36, -0.98), P2(-0.36, -0.98)]);
+  if (spot === CO.spots[1]) { // the body
+    if (kind === m.apron) return poly([P2(-0.3, -0.55), P2(0.3, -0.55), P2(0.36, -0.98), P2(-0.36, -0.98)]);
     const pts = []; for (let d = 205; d <= 335; d += 10) pts.push(P2(1.05 * Math.cos(d * Math.PI / 180), 1.05 * Math.sin(d * Math.PI / 180)));
     return line(pts, 3);
   }
   for (const sd of [-1, 1]) { const [x, y] = P2(sd * 0.35, -1.25); g.fillStyle = c; g.strokeStyle = ink; g.lineWidth = 1; g.beginPath(); g.arc(x, y, Math.max(0.16 * r * k, 1.5), 0, 7); g.fill(); g.stroke(); }
 }
 function costumeMarks(X, Y, r, k, worn) { // dress.costume_marks: feet, body, then the head from the under-things up
-  const rank = { "足": 0, "身": 1, "首": 2 };
-  const items = worn.map(p => D.props[p]).sort((a, b) => rank[a.worn] - rank[b.worn]);
+  const rank = p => -CO.spots.indexOf(p.worn);
+  const items = worn.map(p => D.props[p]).sort((a, b) => rank(a) - rank(b));
   for (const p of items) thingMark(X, Y, r, k, p.worn, p.kind, p.name);
 }
 function drawGoing(cam, f, r) { // dress.on_the_way: from the hands (before him) to where it is worn
   for (const [p, wearer, hands, along] of f.going) {
     if (wearer < 0 || !f.present[wearer] || !f.present[hands]) continue;
     const P = D.props[p], [fx, fy] = facingVec(f.facing[hands]);
-    const sx = f.x[hands] + fx * 1.3 * r, sy = f.y[hands] + fy * 1.3 * r - (SPOT_AT[P.worn] || 0) * r;
+    const sx = f.x[hands] + fx * 1.3 * r, sy = f.y[hands] + fy * 1.3 * r - (CO.spotAt[P.worn] || 0) * r;
     const x = sx + (f.x[wearer] - sx) * along, y = sy + (f.y[wearer] - sy) * along;
     thingMark(cam.sx(x), cam.sy(y), r, cam.scale, P.worn, P.kind, P.name);
   }

@@ -168,6 +168,8 @@ CAP_INK = (20, 16, 12)
 COLOURS = (("緇", (34, 30, 34)), ("玄", (44, 36, 58)), ("爵", (110, 40, 44)),  # 爵: 赤而微黑
            ("皮", (232, 224, 204)), ("素", (238, 234, 222)), ("纁", (200, 70, 56)),
            ("黑", (30, 28, 30)), ("白", (240, 238, 230)))
+# the kinds drawn apart: the 纚 a band, the 笄 a pin, a 弁 a taller cap, a 韠 an apron
+MARKS = {"band": "纚", "pin": "笄", "tall": "弁", "apron": "韠"}
 DEFAULT_COLOUR = {"冠": (34, 30, 34), "弁": (232, 224, 204), "纚": (24, 22, 24), "笄": (226, 214, 180),
                   "服": (44, 36, 58), "韠": (110, 40, 44), "屨": (40, 34, 30)}
 
@@ -195,17 +197,17 @@ def thing_mark(x: float, y: float, r: float, spot: str, kind: str, name: str) ->
     where it is on its way there (don, doff: (x, y) then the token it goes to, moved)."""
     c = colour_of(kind, name)
     if spot == "首":
-        if kind == "纚":  # the hair bound: a band across the top of the head
+        if kind == MARKS["band"]:  # the hair bound: a band across the top of the head
             return [Line(((x - 0.66 * r, y + 0.6 * r), (x + 0.66 * r, y + 0.6 * r)), c, 3.0)]
-        if kind == "笄":  # the pin, across and beyond the cap
+        if kind == MARKS["pin"]:  # the pin, across and beyond the cap
             return [Line(((x - 0.95 * r, y + 1.0 * r), (x + 0.95 * r, y + 1.0 * r)), c, 2.0)]
-        h = 0.75 if kind == "弁" else 0.55  # a 弁 stands taller (皮弁: 如合手)
+        h = 0.75 if kind == MARKS["tall"] else 0.55  # a 弁 stands taller (皮弁: 如合手)
         pts = [(x - 0.6 * r, y + 0.7 * r), (x + 0.6 * r, y + 0.7 * r)]
         pts += [(x + 0.6 * r * math.cos(math.radians(d)), y + 0.7 * r + h * r *
                  math.sin(math.radians(d))) for d in range(20, 161, 35)]
         return [Polygon(tuple(pts), c, CAP_INK, 1.0)]
     if spot == "身":
-        if kind == "韠":  # an apron over the knees: in front, at the foot of the disc
+        if kind == MARKS["apron"]:  # an apron over the knees: in front, at the foot of the disc
             return [Polygon(((x - 0.3 * r, y - 0.55 * r), (x + 0.3 * r, y - 0.55 * r),
                              (x + 0.36 * r, y - 0.98 * r), (x - 0.36 * r, y - 0.98 * r)),
                             c, CAP_INK, 1.0)]

@@ -209,9 +209,22 @@ def page_data(compiled, title: str) -> dict:
                    # the inset folds away while this is not set out and nobody and nothing is
                    # on the range (compose._range_empty)
                    "RANGE_THING": "侯"},
+        **({"costume": _costume()} if "wear" in tl.channels else {}),
         "plan": _plan(model),
         "text": _text(tl, corpus),
     }
+
+
+def _costume() -> dict:
+    """The worn things' words and colours the page draws them with (viz/draw/dress.py): for a
+    rite with worn things only (the page's own code names none of them)."""
+    from viz.draw import dress
+    from viz.model.dress import SPOTS, UNDER
+
+    return {"spots": list(SPOTS), "under": list(UNDER), "marks": dict(dress.MARKS),
+            "colours": [[w, _color(c)] for w, c in dress.COLOURS],
+            "defaults": {k: _color(c) for k, c in dress.DEFAULT_COLOUR.items()},
+            "spotAt": dict(dress.SPOT_AT)}
 
 
 def font_subset(chars: str) -> bytes:
