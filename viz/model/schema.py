@@ -183,6 +183,9 @@ def script_schema() -> dict:
         "propplacement": {"type": "object", "required": ["prop"], "additionalProperties": False,
                           "properties": {"prop": _ref("who"), "at": _ref("placeref"),
                                          "held_by": {"type": "string", "minLength": 1},
+                                         "worn_by": {"type": "string", "minLength": 1,
+                                                     "description": "worn by him as the stage "
+                                                                    "opens (a worn thing)"},
                                          "absent": {"type": "boolean"},
                                          "when": _ref("when"),
                                          "cite": {"type": "string", "minLength": 1},

@@ -138,8 +138,13 @@ class Compiler:
         c = self.c
         p = c.pi[pl.prop]
         decl = c.script.props[p]
+        as_declared = pl.at is None and not pl.absent and not pl.held_by
+        worn_by = pl.worn_by or (decl.worn_by if as_declared else None)
         held_by = pl.held_by or (decl.held_by if pl.at is None and not pl.absent else None)
-        if held_by:
+        if worn_by:  # on him as the stage opens
+            c.set_prop(p, c.track.t, WORN_ON, c.world.pos[c.ai[worn_by]], visible=False)
+            c.wardrobe.wear_now(p, c.ai[worn_by], c.track.t)
+        elif held_by:
             a = c.ai[held_by]
             c.set_prop(p, c.track.t, a, c.world.pos[a])
         elif pl.absent:

@@ -93,6 +93,7 @@ class PropPlacement:
     held_by: str | None
     absent: bool
     loc: Loc
+    worn_by: str | None = None  # worn by him as the stage opens (a worn thing: don, doff)
 
 
 @dataclass(frozen=True)
