@@ -392,15 +392,15 @@ def test_the_web_page_agrees_on_what_is_worn_and_draws_it(toy, tmp_path):
 
 
 def test_a_setup_puts_a_worn_thing_on_someone(field, corpus):
-    setup = "          - {who: bin, at: 西階下, face: 東}\n"
-    text = SCRIPT.replace(setup, setup + "          - {prop: duan, worn_by: guanzhe}\n")
+    setup = "      - {who: bin, at: 西階下, face: 東}\n"
+    text = SCRIPT.replace(setup, setup + "      - {prop: duan, worn_by: guanzhe}\n")
     assert text != SCRIPT
     tl, out = compiled(text, field, corpus)
     assert not out.errors, out.errors
     f = tl.sample(0.1)
     assert names(tl, f, "guanzhe") == ["玄端"]
     assert names(tl, tl.sample(tl.duration, closing=True), "guanzhe") == ["纚", "玄端"]
-    bad = SCRIPT.replace(setup, setup + "          - {prop: jue, worn_by: guanzhe}\n")
+    bad = SCRIPT.replace(setup, setup + "      - {prop: jue, worn_by: guanzhe}\n")
     with pytest.raises(InputError) as e:
         parse_script(bad, field, corpus, "t.yaml")
     assert "t.yaml:14:" in str(e.value) and "not a worn thing" in str(e.value)
