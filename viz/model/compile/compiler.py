@@ -10,7 +10,7 @@ held by the context `c`; the Compiler owns only the spans of the stages and step
 from __future__ import annotations
 
 from viz.base.errors import Collector
-from viz.model.compile import checks, dress, motion, props
+from viz.model.compile import checks, costume, motion, props
 from viz.model.compile.context import Ctx
 from viz.model.compile.keyframes import CODE
 from viz.model.dress import WORN
@@ -34,7 +34,7 @@ MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped t
 
 class Handed(Ctx):
     """The context as the verbs are handed it, their CompileContext: Ctx, with the functions of
-    motion.py and props.py as its methods."""
+    motion.py, props.py and costume.py as its methods."""
 
     turn = motion.turn
     posture = motion.posture
@@ -44,8 +44,8 @@ class Handed(Ctx):
     some = props.some
     holder_check = props.holder_check
     reach_check = props.reach_check
-    don = dress.don
-    doff = dress.doff
+    don = costume.don
+    doff = costume.doff
 
 
 class Compiler:
