@@ -120,6 +120,7 @@ function sample(t, closing) {
     if (bw && bw.t.length) { const [bi, bok] = lookup(bw, p, t, cut); f.bow.push(val(bw, "state", bi, bok, 0)); }
     else f.bow.push(0);
   }
+  wearOf(f, t, cut);
   const th = C.things;
   if (th && th.t.length) {
     f.shown = [];
@@ -129,6 +130,29 @@ function sample(t, closing) {
     if (closing ? (e.t0 < t && t <= e.t1) : (e.t0 <= t && t < e.t1)) f.captions.push([e.actor, e.text]);
   }
   return f;
+}
+// dress.wears and dress.moving: what each wears (head first, under-things before the cap), and
+// the worn things on their way between hands and wearer (don, doff); only with a "wear" channel,
+// whose words and colours D.costume holds (web.py: only a rite with worn things has them)
+const CO = D.costume || { spots: [], under: [], marks: {}, colours: [], defaults: {}, spotAt: {} };
+function wearOf(f, t, cut) {
+  f.wears = []; f.going = [];
+  for (let a = 0; a < N; a++) f.wears.push([]);
+  const w = C.wear;
+  if (!w || !w.t.length) return;
+  for (let p = 0; p < M; p++) {
+    if (!D.props[p].worn) continue;
+    const [i, ok] = lookup(w, p, t, cut);
+    const wearer = val(w, "wearer", i, ok, -1), worn = val(w, "worn", i, ok, 0);
+    const hands = val(w, "hands", i, ok, -1), t0 = val(w, "start", i, ok, 0), t1 = val(w, "end", i, ok, 0);
+    if (t1 > t0 && t0 <= t && t < t1 && hands >= 0) {
+      const al = (t - t0) / (t1 - t0);
+      f.going.push([p, wearer, hands, worn ? 1 - al : al, !worn]);
+    }
+    if (worn && wearer >= 0) f.wears[wearer].push(p);
+  }
+  const key = p => [CO.spots.indexOf(D.props[p].worn), CO.under.includes(D.props[p].kind) ? 0 : 1, p];
+  for (const list of f.wears) list.sort((x, y) => { const a = key(x), b = key(y); return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
 }
 function r1(v, n) { const k = Math.pow(10, n); return Math.round(v * k) / k; }
 function stateOf(f, stepIdx) {
@@ -144,6 +168,8 @@ function stateOf(f, stepIdx) {
       holding: f.holding[a].map(pid => { const j = propIndex[pid]; const h = { id: pid, name: D.props[j].name };
         const b = D.bowNames[String(f.bow[j])]; if (b !== undefined && f.bow[j]) h.held = b; return h; }),
       dress: Object.assign({}, f.dress[a]) });
+    if (C.wear) Object.assign(actors[actors.length - 1], { wears: f.wears[a].map(p => D.props[p].name),
+      wears_ids: f.wears[a].map(p => D.props[p].id), wears_at: f.wears[a].map(p => D.props[p].worn) });
   }
   return { t: r1(f.t, 3), duration: r1(D.duration, 3),
     stage: sg ? { index: f.stage + 1, name: sg.name, section: sg.section, t0: r1(sg.t0, 3), t1: r1(sg.t1, 3) } : null,
@@ -588,6 +614,7 @@ function heldNames(f, a) { // what a person holds, by the kind's last character 
   const held = new Map();
   for (const pid of f.holding[a]) {
     const j = propIndex[pid]; let name = D.props[j].name.slice(-1);
+    if (f.going.some(q => q[0] === j)) continue; // drawn on its way (dress.on_the_way)
     if (name === "弓" && D.bowNames[String(f.bow[j])] === "弛") name = "弛弓";
     held.set(name, (held.get(name) || 0) + 1);
   }
@@ -606,13 +633,15 @@ function drawToken(cam, f, a, dot, label, r0, held) {
   const w = f.dress[a], face = Math.round(f.facing[a]);
   r = Math.round(r * k * 4) / (4 * k);
   const hk = held ? heldText(held) : "";
-  const key = [A.color, r * k, r0 * k, face, seated && !dot, label, D.worn.map(n => w[n] ? 1 : 0).join(""), ui, DPR, hk].join("|");
+  const worn = f.wears[a];
+  const key = [A.color, r * k, r0 * k, face, seated && !dot, label, D.worn.map(n => w[n] ? 1 : 0).join(""), ui, DPR, hk, worn.join(",")].join("|");
   let sp = sprites.get(key);
   if (!sp) {
     const half = Math.ceil(Math.max(1.7 * r * k, 1.05 * r0 * k * 1.42) + 6 + (held ? 16 * ui : 0));
     const side = Math.ceil(2 * half * DPR), bmp = newCanvas(side, side);
     const keepG = g; g = bmp.getContext("2d"); g.setTransform(DPR, 0, 0, DPR, 0, 0);
     tokenNow(A.color, half, half, r, r0, k, seated && !dot, face, label, w);
+    costumeMarks(half, half, r, k, worn);
     if (held) heldGlyphs({ scale: k, sx: x => half + x * k, sy: y => half - y * k }, 0, 0, face, r, held);
     g = keepG;
     if (sprites.size > 4096) sprites.clear();
@@ -646,6 +675,46 @@ function tokenNow(col, X, Y, r, r0, k, seated, facing, label, w) {
   if (w["袒"]) { const [cx, cy] = P2(lx * 0.78 * r, ly * 0.78 * r); g.fillStyle = "rgb(232,164,112)"; g.strokeStyle = "rgb(150,96,60)"; g.lineWidth = 1; g.beginPath(); g.arc(cx, cy, Math.max(0.42 * R, 2.5), 0, 7); g.fill(); g.stroke(); }
   if (w["遂"]) { const [x0, y0] = P2(lx * 1.05 * r + fx * 0.1 * r, ly * 1.05 * r + fy * 0.1 * r), [x1, y1] = P2(lx * 1.05 * r + fx * 0.8 * r, ly * 1.05 * r + fy * 0.8 * r); g.strokeStyle = "rgb(92,54,28)"; g.lineWidth = 3; g.beginPath(); g.moveTo(x0, y0); g.lineTo(x1, y1); g.stroke(); }
   if (w["決"]) { const [cx, cy] = P2(-lx * r + fx * 0.45 * r, -ly * r + fy * 0.45 * r); g.strokeStyle = "rgb(214,168,40)"; g.lineWidth = 2; g.beginPath(); g.arc(cx, cy, Math.max(0.3 * R, 2), 0, 7); g.stroke(); }
+}
+// dress.thing_mark: a worn thing where it is worn on a token centred at X, Y px (r in chi, k px
+// a chi): the cap on the top of the disc, the band (marks.band) under it, the pin across it; a
+// garment an arc along the foot of the disc, an apron there, shoes two dots below
+function wearColour(kind, name) {
+  for (const [w, c] of CO.colours) if (name.includes(w)) return c;
+  return CO.defaults[kind] || "rgb(60,50,40)";
+}
+function thingMark(X, Y, r, k, spot, kind, name) {
+  const c = wearColour(kind, name), P2 = (ax, ay) => [X + ax * r * k, Y - ay * r * k], ink = "rgb(20,16,12)";
+  const line = (pts, w) => { g.strokeStyle = c; g.lineWidth = w; g.beginPath(); pts.forEach(([x, y], q) => q ? g.lineTo(x, y) : g.moveTo(x, y)); g.stroke(); };
+  const poly = pts => { g.fillStyle = c; g.strokeStyle = ink; g.lineWidth = 1; g.beginPath(); pts.forEach(([x, y], q) => q ? g.lineTo(x, y) : g.moveTo(x, y)); g.closePath(); g.fill(); g.stroke(); };
+  const m = CO.marks;
+  if (spot === CO.spots[0]) { // the head
+    if (kind === m.band) return line([P2(-0.66, 0.6), P2(0.66, 0.6)], 3);
+    if (kind === m.pin) return line([P2(-0.95, 1.0), P2(0.95, 1.0)], 2);
+    const h = kind === m.tall ? 0.75 : 0.55, pts = [P2(-0.6, 0.7), P2(0.6, 0.7)];
+    for (let d = 20; d <= 160; d += 35) pts.push(P2(0.6 * Math.cos(d * Math.PI / 180), 0.7 + h * Math.sin(d * Math.PI / 180)));
+    return poly(pts);
+  }
+  if (spot === CO.spots[1]) { // the body
+    if (kind === m.apron) return poly([P2(-0.3, -0.55), P2(0.3, -0.55), P2(0.36, -0.98), P2(-0.36, -0.98)]);
+    const pts = []; for (let d = 205; d <= 335; d += 10) pts.push(P2(1.05 * Math.cos(d * Math.PI / 180), 1.05 * Math.sin(d * Math.PI / 180)));
+    return line(pts, 3);
+  }
+  for (const sd of [-1, 1]) { const [x, y] = P2(sd * 0.35, -1.25); g.fillStyle = c; g.strokeStyle = ink; g.lineWidth = 1; g.beginPath(); g.arc(x, y, Math.max(0.16 * r * k, 1.5), 0, 7); g.fill(); g.stroke(); }
+}
+function costumeMarks(X, Y, r, k, worn) { // dress.costume_marks: feet, body, then the head from the under-things up
+  const rank = p => -CO.spots.indexOf(p.worn);
+  const items = worn.map(p => D.props[p]).sort((a, b) => rank(a) - rank(b));
+  for (const p of items) thingMark(X, Y, r, k, p.worn, p.kind, p.name);
+}
+function drawGoing(cam, f, r) { // dress.on_the_way: from the hands (before him) to where it is worn
+  for (const [p, wearer, hands, along] of f.going) {
+    if (wearer < 0 || !f.present[wearer] || !f.present[hands]) continue;
+    const P = D.props[p], [fx, fy] = facingVec(f.facing[hands]);
+    const sx = f.x[hands] + fx * 1.3 * r, sy = f.y[hands] + fy * 1.3 * r - (CO.spotAt[P.worn] || 0) * r;
+    const x = sx + (f.x[wearer] - sx) * along, y = sy + (f.y[wearer] - sy) * along;
+    thingMark(cam.sx(x), cam.sy(y), r, cam.scale, P.worn, P.kind, P.name);
+  }
 }
 function heldText(held) { return [...held].map(([n, c]) => c === 1 ? n : n + "×" + c).join(P.HELD_SEP); }
 function drawHeld(cam, f, a, held) { // zoomed in, or selected: what he holds named in a tag
@@ -734,7 +803,9 @@ function drawPeople(cam, clip, f, reach, captions, list, seen) {
       drawText(cam, f.x[a] - r, f.y[a] - r, word, 10, code === BOW ? "rgb(150,36,30)" : "rgb(32,54,112)", "ne", { bg: code === BOW ? "rgb(255,248,230)" : "rgb(240,244,255)" });
     }
     list.people.push({ id: D.actors[a].id, label: lab, held: f.holding[a].map(pid => D.props[propIndex[pid]].name).sort() });
+    if (C.wear) list.people[list.people.length - 1].wears = f.wears[a].map(p => D.props[p].name);
   }
+  if (f.going.length) drawGoing(cam, f, r0);
   // a formation's name where labels.py first finds room: above the member at its top, then
   // around him (GROUP_ORDER), beside each of the others nearest him, a ring round each, then
   // rings further out with a leader line to him; clear of every token and of the names placed

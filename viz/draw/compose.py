@@ -52,6 +52,7 @@ from viz.draw.marks import (  # noqa: F401  (what the view's choices add, as the
     _Marks,
 )
 from viz.draw.scene import Bounds, SceneOptions, literal
+from viz.model.dress import SPOTS, worn_words
 from viz.model.timeline import POSTURES
 
 INSET_W = (236, 340)  # px: the column on the map's right with the legend and the range inset
@@ -68,11 +69,12 @@ INSET_TITLE = "侯道 · 乏 · 侯（分圖，中斷處見鋸齒）"
 ACTOR_NOTE = "（{}）"
 ACTOR_TIP = "{name} · {posture}"
 HOLDING = " · 執{}"
+WEARING = " · {}"  # what he wears (don): 戴緇布冠 服玄端 (SPOTS' words: 戴 服 履)
 BAR_TIP = "{number} {name} · {t:.0f} s"
 PROP_COUNT = "{name}×{n}"
 PROP_REACH = 8.0  # px (× the UI scale): how near the mouse names a thing set out
 TEXTS: tuple[str, ...] = tuple(literal(t) for t in (
-    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED,
+    INSET_TITLE, ACTOR_NOTE, ACTOR_TIP, HOLDING, WEARING, BAR_TIP, PROP_COUNT, *POSTURES, SELECTED,
     SELECTED_THING, FOLLOWING,
     NEXT_MOVE, NEXT_WHEN, NOW_WHEN, MOVE_PATH, NO_MOVE, COMPARED, DIFF_HEAD, DIFF, DIFF_MORE, SAME))
 
@@ -634,7 +636,9 @@ def _tooltip_text(model: Model, fr: Framing, size, frame, mouse, ui: float = 1.0
     name = who.name + (ACTOR_NOTE.format(who.note) if who.note else "")
     text = ACTOR_TIP.format(name=name, posture=POSTURES[int(frame.posture[i])])
     held = [tl.props[tl.prop_index[p]].name for p in frame.holding[i] if p in tl.prop_index]
-    return text + (HOLDING.format(hud.LIST_SEP.join(held)) if held else "")
+    worn = worn_words(tl, frame, i)  # caps and clothes (don): 戴緇布冠 服玄端
+    return (text + (HOLDING.format(hud.LIST_SEP.join(held)) if held else "")
+            + (WEARING.format(worn) if worn else ""))
 
 
 def _prop_tip(model: Model, fr: Framing, frame, mouse, ui: float, hit: Pick) -> str:
@@ -682,6 +686,7 @@ def chars_drawn(model: Model) -> str:
         parts += [cl.punct + "".join(cl.notes) for cl in c.clauses]
         parts += [page for _, page in c.pages]
     parts += scene.TEXTS + hud.TEXTS + TEXTS
+    parts += [SPOTS[p.worn] for p in tl.props if p.worn]  # 戴 服 履: what a person wears (don)
     from viz.base import lang  # the fixed words as the reader's language writes them
 
     parts += list(lang.catalog(lang.current()).values())

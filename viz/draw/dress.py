@@ -87,10 +87,14 @@ def bow_glyph(x: float, y: float, u: float, strung: bool) -> list[Primitive]:
 
 def plate_note(timeline, frame, i: int) -> str:
     """What a plate writes after a person's name: ·弛弓 while he holds an unstrung bow (a bow is
-    strung otherwise; 袒 is his dot: plate_dot)."""
+    strung otherwise; 袒 is his dot: plate_dot); and what he wears (don): the cap outermost on
+    his head and what is on his body (冠者·緇布冠, 冠者·爵弁·纁裳), not his shoes."""
+    note = ""
     if any(bow_state(timeline, frame, pid) == "弛" for pid in frame.holding[i]):
-        return "·弛弓"
-    return ""
+        note = "·弛弓"
+    worn = costume(timeline, frame, i)
+    head = [n for spot, _, n in worn if spot == "首"][-1:]
+    return note + "".join("·" + n for n in head + [n for spot, _, n in worn if spot == "身"])
 
 
 def plate_dot(frame, i: int, sx: float, sy: float, ink) -> Circle | None:
@@ -153,3 +157,102 @@ def arrows_held(timeline, frame, i: int) -> int:
     """How many arrows (矢) actor i holds."""
     return sum(1 for pid in frame.holding[i] if timeline.prop_index.get(pid) is not None
                and timeline.props[timeline.prop_index[pid]].name.endswith("矢"))
+
+
+# ---- worn things (don, doff): a cap on the head of the token, clothes and shoes as marks ----
+# The plan is seen from above and a token's top is its north: the cap sits on the top of the
+# disc (so it reads as a cap on a head whatever way he faces), the 纚 (black silk binding the
+# hair) as a band under it, the 笄 (pin) across it; a garment (服, 衣, 裳) an arc of its colour
+# along the foot of the disc, a 韠 a small apron there, shoes (屨) two dots below.
+CAP_INK = (20, 16, 12)
+COLOURS = (("緇", (34, 30, 34)), ("玄", (44, 36, 58)), ("爵", (110, 40, 44)),  # 爵: 赤而微黑
+           ("皮", (232, 224, 204)), ("素", (238, 234, 222)), ("纁", (200, 70, 56)),
+           ("黑", (30, 28, 30)), ("白", (240, 238, 230)))
+# the kinds drawn apart: the 纚 a band, the 笄 a pin, a 弁 a taller cap, a 韠 an apron
+MARKS = {"band": "纚", "pin": "笄", "tall": "弁", "apron": "韠"}
+DEFAULT_COLOUR = {"冠": (34, 30, 34), "弁": (232, 224, 204), "纚": (24, 22, 24), "笄": (226, 214, 180),
+                  "服": (44, 36, 58), "韠": (110, 40, 44), "屨": (40, 34, 30)}
+
+
+def colour_of(kind: str, name: str):
+    """A worn thing's colour, from the first colour word of its name (緇布冠, 皮弁, 爵韠 …),
+    else its kind's."""
+    for word, c in COLOURS:
+        if word in name:
+            return c
+    return DEFAULT_COLOUR.get(kind, (60, 50, 40))
+
+
+def costume(timeline, frame, i: int) -> tuple[tuple[str, str, str], ...]:
+    """What actor i wears at the frame, as (spot, kind, name), head first and under-things
+    first; () for a rite with no worn things."""
+    from viz.model.dress import wears
+
+    return tuple((timeline.props[p].worn, timeline.props[p].kind, timeline.props[p].name)
+                 for p in wears(timeline, frame, i))
+
+
+def thing_mark(x: float, y: float, r: float, spot: str, kind: str, name: str) -> list[Primitive]:
+    """One worn thing drawn where it is worn on a token of radius r at (x, y) (尺, y north), or
+    where it is on its way there (don, doff: (x, y) then the token it goes to, moved)."""
+    c = colour_of(kind, name)
+    if spot == "首":
+        if kind == MARKS["band"]:  # the hair bound: a band across the top of the head
+            return [Line(((x - 0.66 * r, y + 0.6 * r), (x + 0.66 * r, y + 0.6 * r)), c, 3.0)]
+        if kind == MARKS["pin"]:  # the pin, across and beyond the cap
+            return [Line(((x - 0.95 * r, y + 1.0 * r), (x + 0.95 * r, y + 1.0 * r)), c, 2.0)]
+        h = 0.75 if kind == MARKS["tall"] else 0.55  # a 弁 stands taller (皮弁: 如合手)
+        pts = [(x - 0.6 * r, y + 0.7 * r), (x + 0.6 * r, y + 0.7 * r)]
+        pts += [(x + 0.6 * r * math.cos(math.radians(d)), y + 0.7 * r + h * r *
+                 math.sin(math.radians(d))) for d in range(20, 161, 35)]
+        return [Polygon(tuple(pts), c, CAP_INK, 1.0)]
+    if spot == "身":
+        if kind == MARKS["apron"]:  # an apron over the knees: in front, at the foot of the disc
+            return [Polygon(((x - 0.3 * r, y - 0.55 * r), (x + 0.3 * r, y - 0.55 * r),
+                             (x + 0.36 * r, y - 0.98 * r), (x - 0.36 * r, y - 0.98 * r)),
+                            c, CAP_INK, 1.0)]
+        arc = tuple((x + 1.05 * r * math.cos(math.radians(d)), y + 1.05 * r * math.sin(
+            math.radians(d))) for d in range(205, 336, 10))
+        return [Line(arc, c, 3.0)]
+    # 足: the shoes, two dots below
+    return [Circle((x + s * 0.35 * r, y - 1.25 * r), 0.16 * r, c, CAP_INK, 1.0, min_px=1.5)
+            for s in (-1, 1)]
+
+
+def costume_marks(x: float, y: float, r: float, worn) -> list[Primitive]:
+    """What he wears (costume()) drawn on his token: body and feet, then the head from the
+    under-things up."""
+    out: list[Primitive] = []
+    order = {"足": 0, "身": 1, "首": 2}
+    for spot, kind, name in sorted(worn, key=lambda w: order.get(w[0], 3)):
+        out += thing_mark(x, y, r, spot, kind, name)
+    return out
+
+
+SPOT_AT = {"首": 0.8, "身": -0.8, "足": -1.25}  # × r: how far north of a token's centre each is
+
+
+def on_the_way(timeline, frame, at, r: float) -> tuple[list[Primitive], set[str]]:
+    """The worn things going on or coming off at the frame, each drawn between the hands (just
+    before the person whose hands they are, where he faces) and where they are worn, as far
+    along as the action is (加冠: from the 賔's hands to the 冠者's head over the step's time);
+    and their ids (not drawn in the hands meanwhile). at(i): where person i is drawn (尺)."""
+    from viz.model.dress import moving
+
+    out: list[Primitive] = []
+    ids: set[str] = set()
+    for p, wearer, hands, along, _on in moving(frame):
+        if wearer < 0 or not (frame.present[wearer] and frame.present[hands]):
+            continue
+        prop = timeline.props[p]
+        hx, hy = at(hands)
+        a = math.radians(float(frame.facing[hands]))
+        # thing_mark draws a thing where it is worn on a token centred at (x, y): in the hands,
+        # that centre lies as far south of the hands as the spot is north of a centre
+        sx = hx + math.sin(a) * 1.3 * r
+        sy = hy + math.cos(a) * 1.3 * r - SPOT_AT.get(prop.worn, 0.0) * r
+        wx, wy = at(wearer)
+        out += thing_mark(sx + (wx - sx) * along, sy + (wy - sy) * along, r, prop.worn,
+                          prop.kind, prop.name)
+        ids.add(prop.id)
+    return out, ids

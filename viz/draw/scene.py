@@ -160,13 +160,17 @@ def actor_parts(timeline, frame, o: SceneOptions) -> list[tuple[list[Primitive],
         dot = i in groups  # one of a formation: a dot, the formation named once
         key = (x, y, c.radius(i, r0) * (DOT if dot else 1.0), c.seated[i] and not dot,
                c.facing[i], None if dot else (names[i] if names else a.label) or a.name[:1],
-               dress.worn(frame, i))
+               dress.worn(frame, i), dress.costume(timeline, frame, i))
         old = kept.get(i)
         if old is None or old[0] != key:  # else the same objects as the last frame's
             old = kept[i] = (key, _token(x, y, key[2], r0, key[3], key[4], key[5],
                                          party_color(a.party), least)
-                             + dress.marks(x, y, key[2], key[4], key[6]))
+                             + dress.marks(x, y, key[2], key[4], key[6])
+                             + dress.costume_marks(x, y, key[2], key[7]))
         out.append((old[1], tags.get(i, [])))
     if placed.group_names:
         out.append(([], placed.group_names))
+    going, _ = dress.on_the_way(timeline, frame, lambda i: c.xy[i], r0)
+    if going:  # a cap on its way from the hands to the head (don, doff)
+        out.append(([], going))
     return out

@@ -16,6 +16,7 @@ from viz.draw.options import INK, LABEL, SceneOptions, detailed, facing_vector, 
 from viz.draw.person import BOW, BOW_HANDS, BOW_WORDS, HELD_SEP, _cols, _drawn_r, held_glyphs
 from viz.draw.props import _set_down_objects, prop_tag, set_down_tags, thing_tag
 from viz.draw.viewmemo import _memo, _ViewMemo
+from viz.model.dress import moving
 from viz.model.timeline import POSTURES
 
 SPEECH = "「{}」"
@@ -127,12 +128,14 @@ def _people_reqs(memo: _ViewMemo, timeline, frame, c, o: SceneOptions, to_px,
     people: list[tuple[int, list]] = []
     glyphs: list[Primitive] = []
     kept = memo.people
+    going = _going(timeline, frame)
     for i in range(len(timeline.actors)):
         if not c.present[i]:
             continue
         code = c.posture[i]
         key = (*c.xy[i], c.facing[i], code, c.count[i], c.phase[i] if code == BOW else 0.0,
-               c.seated[i], frame.holding[i])
+               c.seated[i], frame.holding[i],
+               going and tuple(p for p in frame.holding[i] if p in going))
         old = kept.get(i)
         if old is None or old[0] != key:
             old = kept[i] = (key, *_person(timeline, frame, i, o, to_px, c.xy[i]))
@@ -239,6 +242,14 @@ def _record(keys, reqs, placed, groups: dict[int, int], tokens, o: SceneOptions)
     return out, list(tokens)
 
 
+def _going(timeline, frame) -> frozenset[str]:
+    """The ids of the worn things on their way between hands and wearer (don, doff): drawn
+    there (dress.on_the_way), not in the hands."""
+    if not (frame.values and "wear" in frame.values):
+        return frozenset()
+    return frozenset(timeline.props[p].id for p, *_ in moving(frame))
+
+
 def _person(timeline, frame, i: int, o: SceneOptions, to_px,
             at: tuple[float, float]) -> tuple[list, list, list]:
     """One person's token boxes (disc, nose) in px, his tag requests (bow, held) and, with
@@ -264,7 +275,10 @@ def _person(timeline, frame, i: int, o: SceneOptions, to_px,
                  bg=(240, 244, 255))
         reqs.append(("bow", i, t, _request(t, to_px, k, r=r * k, at=(x, y))))
     held: dict[str, int] = {}
+    going = _going(timeline, frame)
     for pid in frame.holding[i]:
+        if pid in going:  # drawn on its way to the head (dress.on_the_way)
+            continue
         j = timeline.prop_index.get(pid)
         # in hand, the kind's last character is enough (乘矢 → 矢); set down, the full name
         name = (timeline.props[j].name if j is not None else pid)[-1:]

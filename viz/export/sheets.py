@@ -65,6 +65,12 @@ class Cue:
     path: np.ndarray  # (k,2) 尺, the plan's line
     dress: str = ""  # what he wears at the end (袒決遂, 搢扑) and a bow unstrung (弛弓): worn()
     dress_from: str = ""  # … at the start
+    wears: tuple[str, ...] = ()  # the worn things (don, doff) he wears at the end, by name
+    wears_from: tuple[str, ...] = ()  # … at the start
+    costume: str = ""  # those at the end in the text's words (戴纚·緇布冠 服玄端): costume_words()
+    # what he puts on or takes off another (加冠, 設纚: don/doff with by: him): (on: True for
+    # don, whom, the thing's name)
+    dresses: tuple[tuple[bool, str, str], ...] = ()
 
     @property
     def moves(self) -> bool:
@@ -142,14 +148,16 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
         held_a, held_b = set(a.holding[actor]), set(b.holding[actor])
         says = tuple(e.text for e in timeline.events
                      if e.kind == "say" and e.actor == actor and s.t0 <= e.t0 < s.t1)
+        dresses = _dresses_other(timeline, actor, s.t0, s.t1)
         comes = "" if here_a == here_b else ("enters" if here_b else "leaves")
         posture_changed = int(a.posture[actor]) != int(b.posture[actor])
         # before the step: as the last one left him (a dress at the step's first instant is
         # already in its start's sample)
         before = frames[s.index - 1][1] if s.index else a
         dress, dress_from = worn(timeline, b, actor), worn(timeline, before, actor)
+        wears, wears_from = _worn_names(timeline, b, actor), _worn_names(timeline, before, actor)
         if not (walked > MIN_WALK or turned or gest or posture_changed or held_a != held_b
-                or says or comes or dress != dress_from):
+                or says or comes or dress != dress_from or wears != wears_from or dresses):
             continue
         clause = clause_said(corpus, s)
         st = stages.get(s.stage)
@@ -161,8 +169,9 @@ def cues(timeline, layout, corpus, actor: int, frames: list[tuple] | None = None
             sa, sb, layout.nearest_place(*sa), layout.nearest_place(*sb), walked,
             (dir_name(fa), dir_name(fb)), gest, POSTURES[int(b.posture[actor])],
             _names(timeline, sorted(held_b)), _names(timeline, sorted(held_b - held_a)),
-            _names(timeline, sorted(held_a - held_b)), says, comes, path, dress,
-            dress_from))
+            tuple(n for n in _names(timeline, sorted(held_a - held_b))
+                  if n not in {d[2] for d in dresses}), says, comes, path, dress,
+            dress_from, wears, wears_from, costume_words(timeline, b, actor), dresses))
     return out
 
 
@@ -176,6 +185,35 @@ def worn(timeline, frame, actor: int) -> str:
     if any(dress.bow_state(timeline, frame, p) == "弛" for p in frame.holding[actor]):
         words += ("·" if words else "") + "弛弓"
     return words
+
+
+def costume_words(timeline, frame, actor: int) -> str:
+    """The worn things he wears (don, doff) in the text's words: 戴纚·緇布冠 服玄端 (戴 on the
+    head, 服 on the body, 履 on the feet); "" for none (and for a rite with none)."""
+    from viz.model.dress import worn_words
+
+    return worn_words(timeline, frame, actor)
+
+
+def _dresses_other(timeline, actor: int, t0: float, t1: float) -> tuple:
+    """What actor puts on or takes off someone else in [t0, t1) (don/doff with by: him):
+    (on, whom, the thing's name) each."""
+    out = []
+    for e in timeline.events:
+        if e.kind != "dress" or not (t0 <= e.t0 < t1) or e.data.get("by", e.actor) != actor \
+                or e.actor == actor:
+            continue
+        pid = e.data.get("don") or e.data.get("doff")
+        j = timeline.prop_index.get(pid)
+        if j is not None:
+            out.append(("don" in e.data, timeline.actors[e.actor].name, timeline.props[j].name))
+    return tuple(out)
+
+
+def _worn_names(timeline, frame, actor: int) -> tuple[str, ...]:
+    from viz.model.dress import wears
+
+    return tuple(timeline.props[p].name for p in wears(timeline, frame, actor))
 
 
 # --- the small plan of a move ---------------------------------------------------------------
@@ -291,6 +329,15 @@ def _does(c: Cue) -> str:
         parts.append(tr("says {}").format(" ".join(f"「{s}」" for s in c.says)))
     if c.comes:
         parts.append(tr({"enters": "enters", "leaves": "leaves"}[c.comes]))
+    if c.wears != c.wears_from:  # caps and clothes put on (加冠) and taken off
+        on = [n for n in c.wears if n not in c.wears_from]
+        off = [n for n in c.wears_from if n not in c.wears]
+        if on:
+            parts.append(tr("puts on {}").format(LIST_SEP.join(on)))
+        if off:
+            parts.append(tr("takes off {}").format(LIST_SEP.join(off)))
+    for on, whom, thing in c.dresses:  # 加冠: the 賔 puts the 冠 on the 冠者
+        parts.append(tr("puts {} on {}" if on else "takes {} off {}").format(thing, whom))
     if c.dress != c.dress_from:  # 袒決遂, or 襲 when all is taken off
         parts.append(tr("wears {}").format(c.dress or "襲"))
     return tr("; ").join(parts or [c.posture])
@@ -298,7 +345,8 @@ def _does(c: Cue) -> str:
 
 def _held(c: Cue) -> str:
     held = LIST_SEP.join(c.holding) or "—"
-    return f"{held} ／ {c.dress}" if c.dress else held
+    worn = " ".join(x for x in (c.dress, c.costume) if x)
+    return f"{held} ／ {worn}" if worn else held
 
 
 def _head(timeline, actor: int) -> tuple[str, str]:
@@ -331,7 +379,7 @@ def to_csv(timeline, cues_: list[Cue]) -> str:
                     f"{c.end[0]:.1f}", f"{c.end[1]:.1f}", f"{c.walked:.1f}", *c.facing,
                     LIST_SEP.join(c.gestures), c.posture, LIST_SEP.join(c.holding),
                     LIST_SEP.join(c.takes), LIST_SEP.join(c.gives), " / ".join(c.says), c.comes,
-                    c.dress])
+                    " ".join(x for x in (c.dress, c.costume) if x)])
     return buf.getvalue()
 
 

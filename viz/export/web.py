@@ -158,7 +158,8 @@ def page_data(compiled, title: str) -> dict:
     tl, lay, corpus = compiled.timeline, compiled.layout, compiled.corpus
     model = compose.Model(lay, tl, corpus)
     breaks = [{"north": b.north, "south": b.south, "gap": b.gap} for b in model.breaks]
-    std = ("motion", "posture", "presence", "props", "label", "dress", "bow", "things", "score")
+    std = ("motion", "posture", "presence", "props", "label", "dress", "bow", "things", "score",
+           "wear")  # wear: only a rite with worn things has it (don, doff)
     return {
         "title": title,
         "duration": tl.duration,
@@ -168,7 +169,8 @@ def page_data(compiled, title: str) -> dict:
         "actors": [{"id": a.id, "name": a.name, "party": a.party, "label": a.label,
                     "note": a.note, "color": _color(scene.party_color(a.party))}
                    for a in tl.actors],
-        "props": [{"id": p.id, "name": p.name, "kind": p.kind} for p in tl.props],
+        "props": [{"id": p.id, "name": p.name, "kind": p.kind, **({"worn": p.worn} if p.worn else {})}
+                  for p in tl.props],
         "labelNames": list(tl.label_names),
         "thingNames": list(tl.thing_names),
         "stages": [{"name": s.name, "section": s.section, "t0": s.t0, "t1": s.t1,
@@ -208,9 +210,22 @@ def page_data(compiled, title: str) -> dict:
                    # the inset folds away while this is not set out and nobody and nothing is
                    # on the range (compose._range_empty)
                    "RANGE_THING": "侯"},
+        **({"costume": _costume()} if "wear" in tl.channels else {}),
         "plan": _plan(model),
         "text": _text(tl, corpus),
     }
+
+
+def _costume() -> dict:
+    """The worn things' words and colours the page draws them with (viz/draw/dress.py): for a
+    rite with worn things only (the page's own code names none of them)."""
+    from viz.draw import dress
+    from viz.model.dress import SPOTS, UNDER
+
+    return {"spots": list(SPOTS), "under": list(UNDER), "marks": dict(dress.MARKS),
+            "colours": [[w, _color(c)] for w, c in dress.COLOURS],
+            "defaults": {k: _color(c) for k, c in dress.DEFAULT_COLOUR.items()},
+            "spotAt": dict(dress.SPOT_AT)}
 
 
 def font_subset(chars: str) -> bytes:
@@ -296,6 +311,7 @@ def drawn(compiled, size: tuple[int, int], t: float, closing: bool = False,
     range inset. Worked out by the composer's own functions (framing, _in_view, formations)."""
     from viz.draw import compose, scene
     from viz.draw.hud import areas
+    from viz.model.dress import wears
 
     if model is None:
         model = compose.Model(compiled.layout, compiled.timeline, compiled.corpus)
@@ -325,6 +341,8 @@ def drawn(compiled, size: tuple[int, int], t: float, closing: bool = False,
                 (frame.labels[i] if frame.labels else a.label) or a.name[:1])
             held = sorted(tl.props[tl.prop_index[p]].name for p in frame.holding[i])
             people.append({"id": a.id, "label": lab, "held": held})
+            if "wear" in tl.channels:  # a rite with worn things: what he wears, drawn on him
+                people[-1]["wears"] = [tl.props[p].name for p in wears(tl, frame, i)]
         names = []
         for kind, who, text, _req in reqs:
             g = groups[who]

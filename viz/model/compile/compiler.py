@@ -10,7 +10,7 @@ held by the context `c`; the Compiler owns only the spans of the stages and step
 from __future__ import annotations
 
 from viz.base.errors import Collector
-from viz.model.compile import checks, motion, props
+from viz.model.compile import checks, costume, motion, props
 from viz.model.compile.context import Ctx
 from viz.model.compile.keyframes import CODE
 from viz.model.dress import WORN
@@ -18,6 +18,7 @@ from viz.model.script.nodes import Placement, PropPlacement, Script, Step, Thing
 from viz.model.timeline import (
     SCORE_OWNERS,
     SET_DOWN,
+    WORN_ON,
     ActorInfo,
     Event,
     PropInfo,
@@ -33,7 +34,7 @@ MIN_STEP = 0.3  # seconds: every step lasts long enough to be seen and stepped t
 
 class Handed(Ctx):
     """The context as the verbs are handed it, their CompileContext: Ctx, with the functions of
-    motion.py and props.py as its methods."""
+    motion.py, props.py and costume.py as its methods."""
 
     turn = motion.turn
     posture = motion.posture
@@ -43,6 +44,8 @@ class Handed(Ctx):
     some = props.some
     holder_check = props.holder_check
     reach_check = props.reach_check
+    don = costume.don
+    doff = costume.doff
 
 
 class Compiler:
@@ -68,7 +71,10 @@ class Compiler:
         """The props where they are declared; the things shown; the score at nought."""
         c = self.c
         for j, p in enumerate(c.script.props):
-            if p.held_by:
+            if p.worn_by:  # worn from the start
+                c.set_prop(j, 0.0, WORN_ON, (0.0, 0.0), False)
+                c.wardrobe.wear_now(j, c.ai[p.worn_by], 0.0)
+            elif p.held_by:
                 c.set_prop(j, 0.0, c.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
                 c.set_prop(j, 0.0, SET_DOWN, c.xy(p.at), not p.absent)
@@ -132,8 +138,13 @@ class Compiler:
         c = self.c
         p = c.pi[pl.prop]
         decl = c.script.props[p]
+        as_declared = pl.at is None and not pl.absent and not pl.held_by
+        worn_by = pl.worn_by or (decl.worn_by if as_declared else None)
         held_by = pl.held_by or (decl.held_by if pl.at is None and not pl.absent else None)
-        if held_by:
+        if worn_by:  # on him as the stage opens
+            c.set_prop(p, c.track.t, WORN_ON, c.world.pos[c.ai[worn_by]], visible=False)
+            c.wardrobe.wear_now(p, c.ai[worn_by], c.track.t)
+        elif held_by:
             a = c.ai[held_by]
             c.set_prop(p, c.track.t, a, c.world.pos[a])
         elif pl.absent:
@@ -189,7 +200,7 @@ class Compiler:
             c.legs.keep()
         tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note, a.body) for a in script.cast],
-            [PropInfo(p.id, p.name, p.kind, p.bundle) for p in script.props],
+            [PropInfo(p.id, p.name, p.kind, p.bundle, p.worn) for p in script.props],
             stages, steps, channels, events, c.track.t, c.track.label_names)
         scoring = {"seed": script.seed, "scenario": dict(script.scenario),
                    "sides": dict(script.sides), "skills": dict(script.skills),

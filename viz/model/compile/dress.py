@@ -1,4 +1,5 @@
-"""What the archers wear, and their bows: 袒, 決, 遂 and the 扑 in the belt per person; 張 or 弛 per bow.
+"""What the archers wear, and their bows: 袒, 決, 遂 and the 扑 in the belt per person; 張 or 弛 per bow;
+and the worn things (caps and clothes put on and taken off: don, doff).
 
 `Wardrobe` keeps, for each person, whether his left arm is bared (袒; 襲 covers it), whether he
 wears the thumb-ring (決) and the arm-guard (遂, called 拾 when not shooting: 説決拾), and whether the
@@ -7,6 +8,13 @@ each bow whether it is strung (張) or unstrung (弛). It owns that state (worn,
 it to the track as two step channels: "dress" (owners: actors; columns 袒 決 遂 扑, 0 or 1) and
 "bow" (owners: props; 張 = 1, 弛 = 2, 0 for a thing that is not a bow). Bows start strung: the
 text unstrings only the losers' (執弛弓, 注: 言不能用之也), and a bow shot with is strung.
+
+Worn things are props declared with worn: 首, 身 or 足. The wardrobe owns who wears each
+(wearer) and writes the "wear" step channel (owners: props; columns wearer, worn, hands, start,
+end): while it goes on (don) or comes off (doff) hands is the person from or to whose hands it
+moves, between start and end; worn says it is on the wearer. A thing worn is in nobody's hands:
+the props channel's holder is WORN_ON and it is not drawn as a prop. The verbs don and doff are
+costume.py's functions of the compile's context (they check, time and write through it and here).
 """
 from __future__ import annotations
 
@@ -36,6 +44,11 @@ class Wardrobe:
         for p, v in enumerate(self.strung):
             if v:
                 track.bow(p, 0.0, int(v))
+        # worn things: who wears each (-1: nobody); the "wear" channel's first rows
+        self.wearer = np.full(len(script.props), -1, np.int64)
+        for p, prop in enumerate(script.props):
+            if prop.worn:
+                track.wear(p, 0.0, -1, False, -1, 0.0, 0.0)
 
     def dress(self, a: int, t: float, words: str, bow: str | None = None,
               loc: Loc | None = None) -> float:
@@ -71,3 +84,34 @@ class Wardrobe:
         if self.script.props[p].kind == "扑" and self.worn[a, k]:
             self.worn[a, k] = 0
             self.track.dress(a, t, self.worn[a])
+
+    # ---- worn things ----
+    def on(self, a: int, spot: str, but: int = -1) -> list[tuple[str, str]]:
+        """(kind, name) of each thing a wears at spot (but that one)."""
+        props = self.script.props
+        return [(props[q].kind, props[q].name) for q in np.nonzero(self.wearer == a)[0]
+                if props[q].worn == spot and q != but]
+
+    def put_on(self, p: int, a: int, hands: int, t0: float, t1: float) -> None:
+        """p goes from hands' hands onto a between t0 and t1, and is worn from t1."""
+        self.track.wear(p, t0, a, False, hands, t0, t1)
+        self.track.wear(p, t1, a, True, -1, t1, t1)
+        self.wearer[p] = a
+
+    def take_off(self, p: int, hands: int, t0: float, t1: float) -> None:
+        """p comes off its wearer into hands' hands between t0 and t1."""
+        a = int(self.wearer[p])
+        self.track.wear(p, t0, a, True, hands, t0, t1)
+        self.track.wear(p, t1, -1, False, -1, t1, t1)
+        self.wearer[p] = -1
+
+    def wear_now(self, p: int, a: int, t: float) -> None:
+        """a wears p from t, at once (worn_by: in the cast)."""
+        self.track.wear(p, t, a, True, -1, t, t)
+        self.wearer[p] = a
+
+    def moved(self, p: int, t: float) -> None:
+        """A worn thing put somewhere else (a setup, a take): nobody wears it from t."""
+        if self.wearer[p] >= 0:
+            self.wearer[p] = -1
+            self.track.wear(p, t, -1, False, -1, t, t)

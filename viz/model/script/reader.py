@@ -337,13 +337,15 @@ def _cite(r: Reader, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int
 
 
 def _prop_placements(r: Reader, p: YMap, loc: Loc) -> list[PropPlacement]:
-    if sum(k in p for k in ("at", "held_by", "absent")) > 1:
-        r.out.error(loc, "a prop in a setup takes at most one of at:, held_by:, absent:")
+    if sum(k in p for k in ("at", "held_by", "absent", "worn_by")) > 1:
+        r.out.error(loc, "a prop in a setup takes at most one of at:, held_by:, absent:, worn_by:")
     ids = [p["prop"]] if isinstance(p["prop"], str) else list(p["prop"])
     at = r.refs.place(p["at"], p.loc_of("at")) if "at" in p else None
     held = r.scope.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
-    return [PropPlacement(m, at, held, bool(p.get("absent", False)), loc)
-            for pid in ids if r.scope.prop(pid, p.loc_of("prop"))
+    worn = r.scope.actor(p["worn_by"], p.loc_of("worn_by")) if "worn_by" in p else None
+    find = r.scope.worn_prop if "worn_by" in p else r.scope.prop  # worn_by: a worn thing
+    return [PropPlacement(m, at, held, bool(p.get("absent", False)), loc, worn)
+            for pid in ids if find(pid, p.loc_of("prop"))
             for m in r.scope.prop_members(pid)]
 
 
