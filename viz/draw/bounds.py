@@ -1,6 +1,6 @@
 """The ground each view frames, in 尺: the school (`site_bounds`), the range (`range_bounds`),
-the whole (`all_bounds`) and what the layout draws elsewhere (`elsewhere_bounds`). Nothing here
-draws.
+the whole (`all_bounds`) and what the layout draws elsewhere (`elsewhere_bounds`, and each
+scene apart: `elsewhere_scenes`). Nothing here draws.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _bbox(arrays: list[np.ndarray], pad: float) -> Bounds | None:
 def site_bounds(layout) -> Bounds:
     """The school: court and hall (what the plan is mostly about); of a court deep enough to
     hold the 侯, the part north of the range."""
-    court = [f.points for f in layout.features if f.kind in ("court", "hall")]
+    court = [f.points for f in layout.features if f.kind in ("court", "hall", "yard")]
     if not court:
         court = [f.points for f in layout.features
                  if _feature_region(layout, f) not in ("侯道", "elsewhere")]
@@ -87,3 +87,20 @@ def elsewhere_bounds(layout) -> Bounds | None:
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
     w, h = max(b[2] - b[0], 60.0), max(b[3] - b[1], 40.0)
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def elsewhere_scenes(layout) -> list[tuple[str, Bounds]]:
+    """Each elsewhere scene the layout declares (the 賔門, a 闈門, the 寢), named, framed on its
+    own as elsewhere_bounds frames the one; for a layout (or a fake) without `scenes`, the one
+    elsewhere_bounds gives, if any."""
+    scenes = getattr(layout, "scenes", ())
+    if not scenes:
+        b = elsewhere_bounds(layout)
+        return [] if b is None else [("", b)]
+    out = []
+    for sc in scenes:
+        x0, y0, x1, y1 = sc.box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        w, h = max(x1 - x0, 60.0), max(y1 - y0, 40.0)
+        out.append((sc.name, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+    return out
