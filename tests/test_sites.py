@@ -242,3 +242,41 @@ def test_a_layout_without_drinking_places_passes_unless_the_rite_drinks(tmp_path
     ok = _toy_rite(tmp_path / "飲2", full, DRINK, patterns=True)
     code, _, err = run(capsys, "check", "--rite", str(ok))
     assert code == 0, err
+
+
+# The mother comes to her 闈門 only in the second step: the 闈門 inset is drawn then, framed on
+# that scene alone (not on both scenes, which would take in the 堂 between them), and not before.
+MOTHER = STAGE + """\
+  - cite: 賔拜辱
+    do:
+      - enter: {who: mu, at: 闈門外, face: 北}
+      - posture: {who: mu, is: 拜, count: 2}
+"""
+
+
+def test_an_elsewhere_inset_only_while_someone_is_there(tmp_path):
+    from viz.draw.extent import scene_now
+    from viz.export import plate as plate_files
+
+    folder = _toy_rite(tmp_path / "母", TOY, MOTHER)
+    cast = folder / "cast.yaml"
+    cast.write_text(cast.read_text(encoding="utf-8")
+                    + "  - {id: mu, name: 母, party: 主, label: 母}\n", encoding="utf-8")
+    from viz.cli.options import load_all, spec_of
+    rite = load_all(spec_of(argparse.Namespace(rite=str(folder), script=None, layout=None)))
+    tl = rite.timeline
+    first, last = tl.steps[0], tl.steps[-1]
+
+    def insets(t):
+        p = plate_files.plate_layers(rite, t, True)
+        return [layer for layer in p.layers if layer.name.startswith("plate.gate")]
+
+    assert insets(first.t1) == []  # nobody at either scene yet
+    gate = insets(last.t1)
+    assert {layer.name for layer in gate} >= {"plate.gate.plan", "plate.gate.people"}
+    model = plate_files.model_for(rite)
+    name, b = scene_now(model, tl.sample(last.t1, True))
+    assert name == "闈門" and b[2] < -200  # the 闈門's ground, not the 寢門's nor both
+    texts = [p.text for layer in gate for p in layer.prims if hasattr(p, "text")]
+    assert any("母" in t for t in texts) and not any("主人" in t for t in texts)
+    assert any("闈門" in t for t in texts)  # titled after its scene

@@ -90,17 +90,27 @@ def elsewhere_bounds(layout) -> Bounds | None:
 
 
 def elsewhere_scenes(layout) -> list[tuple[str, Bounds]]:
-    """Each elsewhere scene the layout declares (the 賔門, a 闈門, the 寢), named, framed on its
-    own as elsewhere_bounds frames the one; for a layout (or a fake) without `scenes`, the one
-    elsewhere_bounds gives, if any."""
+    """Each elsewhere scene the layout declares (the 賔門, a 闈門, the 寢), named and framed on
+    its own, as elsewhere_bounds frames all of them together: what is drawn elsewhere within
+    the scene's ground (Layout.scenes). A layout of one scene (or a fake without `scenes`):
+    elsewhere_bounds itself, named after the scene."""
     scenes = getattr(layout, "scenes", ())
-    if not scenes:
+    if len(scenes) <= 1:
         b = elsewhere_bounds(layout)
-        return [] if b is None else [("", b)]
+        return [] if b is None else [(scenes[0].name if scenes else "", b)]
     out = []
     for sc in scenes:
         x0, y0, x1, y1 = sc.box
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        w, h = max(x1 - x0, 60.0), max(y1 - y0, 40.0)
+
+        def inside(p) -> bool:
+            c = np.asarray(p, float).reshape(-1, 2).mean(axis=0)
+            return bool(x0 <= c[0] <= x1 and y0 <= c[1] <= y1)
+        pts = [f.points for f in layout.features
+               if _feature_region(layout, f) == "elsewhere" and inside(f.points)]
+        pts += [np.array([p.x, p.y]) for p in layout.places.values()
+                if _region(layout, p.x, p.y) == "elsewhere" and inside((p.x, p.y))]
+        b = _bbox(pts, 6.0) or (x0, y0, x1, y1)
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        w, h = max(b[2] - b[0], 60.0), max(b[3] - b[1], 40.0)
         out.append((sc.name, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
     return out
