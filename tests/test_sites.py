@@ -280,3 +280,11 @@ def test_an_elsewhere_inset_only_while_someone_is_there(tmp_path):
     texts = [p.text for layer in gate for p in layer.prims if hasattr(p, "text")]
     assert any("母" in t for t in texts) and not any("主人" in t for t in texts)
     assert any("闈門" in t for t in texts)  # titled after its scene
+
+
+def test_a_bad_scene_in_a_list_is_located_inside_it():
+    bad = TOY.replace("    places: [闈門外]", "    placez: [闈門外]")
+    with pytest.raises(InputError) as e:
+        load_layout_text(bad, "b.yaml")
+    line = bad.splitlines().index("    placez: [闈門外]") + 1
+    assert str(e.value).startswith(f"b.yaml:{line}:5: elsewhere.0: unknown key 'placez'")

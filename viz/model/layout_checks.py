@@ -93,6 +93,7 @@ _BOUNDS = {"minimum": "at least", "exclusiveMinimum": "greater than", "maximum":
 
 def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
     errors = sorted(_validator().iter_errors(_plain(root)), key=lambda e: list(map(str, e.path)))
+    errors = [c for e in errors for c in _branch(e, root)]
     for e in errors:
         path = list(e.absolute_path)
         where = ".".join(str(p) for p in path) or "top level"
@@ -111,6 +112,19 @@ def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
         elif e.validator in _BOUNDS:
             msg = f"found {e.instance!r}, expected a number {_BOUNDS[e.validator]} {e.validator_value}"
         col.error(loc, f"{where}: {msg}")
+
+
+def _branch(e: jsonschema.ValidationError, root: YMap) -> list[jsonschema.ValidationError]:
+    """A oneOf error (elsewhere: one scene or a list) as the errors of the branch the value's
+    type chose, so the message says what is wrong inside it; any other error as it is."""
+    if e.validator != "oneOf" or not e.context:
+        return [e]
+    node = _node_at(root, list(e.absolute_path))
+    want = "array" if isinstance(node, list) else "object"
+    index = next((i for i, b in enumerate(e.validator_value) if b.get("type", "object") == want),
+                 None)
+    subs = [c for c in e.context if c.schema_path and c.schema_path[0] == index]
+    return [c for sub in subs for c in _branch(sub, root)] or [e]
 
 
 # 尺: far beyond any site, and small enough that squared distances stay finite.
