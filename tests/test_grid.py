@@ -29,6 +29,9 @@ def test_corners_cross_each_setting_least_and_most():
                           (("大夫", "2"), ("衆賔", "2")), (("大夫", "2"), ("衆賔", "9"))]
     cells = [c for _, c in grid.cells()]
     assert {c.seed for c in cells} == {1, 6}
+    # the whole grid's tests (below) are its scenarios, each once
+    assert {(c.rite, c.sets, c.seed) for c in cells} == set(SCENARIOS)
+    assert len(SCENARIOS) == len(set(SCENARIOS))
     assert {c.reading for c in cells if c.rite == "鄉飲酒禮"} == {"鄭", "敖繼公"}
     # a covering array of strength 2 over 大夫/遵者, 衆賔 and the seed: 4 scenarios, not 8
     for p in bundled():
@@ -100,11 +103,6 @@ def test_a_reading_that_fails_strict_is_a_failing_cell(tmp_path):
 # so that pytest-xdist spreads the grid over its workers: as one test it was a single 160 s pole.
 SCENARIOS = [(p.name, sets, seed) for p in bundled() for sets, seed in grid.scenarios(p)]
 FOLDERS = {p.name: p.script.name for p in bundled()}  # ASCII test ids: -k xiangyin-3-0-seed1
-
-
-def test_the_grid_s_tests_are_its_scenarios():
-    assert {(c.rite, c.sets, c.seed) for _, c in grid.cells()} == set(SCENARIOS)
-    assert len(SCENARIOS) == len(set(SCENARIOS))
 
 
 @pytest.mark.slow

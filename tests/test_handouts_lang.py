@@ -11,7 +11,6 @@ import re
 
 import pytest
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.base import lang
 from viz.export import sheets
 
@@ -24,10 +23,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")  # a word, or an id (shangshe1)
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def rite(bundled):  # conftest's one compiled bundled rite a run (what load_all gives)
+    return bundled
 
 
 @pytest.fixture(scope="module")
