@@ -80,7 +80,8 @@ def _sheet(rite, frames, who, fmt):
     return data.decode("utf-8")
 
 
-@pytest.mark.parametrize("who", ["sishe", "zhuren", "shangshe1", "huozhe"])
+@pytest.mark.parametrize("who", ["sishe", pytest.param("zhuren", marks=pytest.mark.slow),
+                                 pytest.param("shangshe1", marks=pytest.mark.slow), "huozhe"])
 def test_a_zh_cue_sheet_shows_no_english(rite, frames, who):
     ids = [a.id for a in rite.timeline.actors]
     page = _sheet(rite, frames, who, "html")
