@@ -11,7 +11,6 @@ import re
 
 import pytest
 
-from viz import DEFAULT_LAYOUT, DEFAULT_SCRIPT
 from viz.base import lang
 from viz.export import sheets
 
@@ -24,10 +23,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")  # a word, or an id (shangshe1)
 
 
 @pytest.fixture(scope="module")
-def rite():
-    from viz.cli.options import load_all
-
-    return load_all(DEFAULT_SCRIPT, DEFAULT_LAYOUT)
+def rite(bundled):  # conftest's one compiled bundled rite a run (what load_all gives)
+    return bundled
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +80,8 @@ def _sheet(rite, frames, who, fmt):
     return data.decode("utf-8")
 
 
-@pytest.mark.parametrize("who", ["sishe", "zhuren", "shangshe1", "huozhe"])
+@pytest.mark.parametrize("who", ["sishe", pytest.param("zhuren", marks=pytest.mark.slow),
+                                 pytest.param("shangshe1", marks=pytest.mark.slow), "huozhe"])
 def test_a_zh_cue_sheet_shows_no_english(rite, frames, who):
     ids = [a.id for a in rite.timeline.actors]
     page = _sheet(rite, frames, who, "html")

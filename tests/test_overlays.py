@@ -85,7 +85,7 @@ def _meet(a, b) -> bool:
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
 
 
-@pytest.mark.parametrize("user", [1.0, 1.5])
+@pytest.mark.parametrize("user", [1.0, pytest.param(1.5, marks=pytest.mark.slow)])
 def test_no_overlay_covers_a_token_or_a_name(model, whole, user):
     tl = whole.timeline
     checked = folded = 0

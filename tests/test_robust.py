@@ -223,7 +223,8 @@ def test_a_section_listed_thousands_of_times_is_refused_before_it_is_read(toy, c
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
-@pytest.mark.parametrize("option", ["--layout", "--script", "--rite"])
+@pytest.mark.parametrize("option", [pytest.param("--layout", marks=pytest.mark.slow), "--script",
+                                    "--rite"])
 def test_a_fifo_given_as_a_file_is_refused_not_waited_on(tmp_path, option):
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)

@@ -26,16 +26,34 @@ def test_the_joined_check_names_a_module_no_worker_imported():
     assert "viz.model.rite" in message(["viz.model.rite"])
 
 
-def test_quick_runs_pytest_without_the_slow_tests_and_nothing_else_changes():
+def _dev():
     spec = importlib.util.spec_from_file_location("dev", ROOT / "tools" / "dev.py")
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
+    return dev
+
+
+def test_quick_runs_pytest_without_the_slow_tests_and_nothing_else_changes():
+    dev = _dev()
     assert dev.pytest_args([]) == ["-n", "auto"]  # the whole folder, on every core
     assert dev.pytest_args(["-k", "yamlsrc", "-x"]) == ["-k", "yamlsrc", "-x"]
     assert dev.pytest_args(["--quick"]) == ["-m", "not slow", "-n", "auto"]
     assert dev.pytest_args(["-x", "--quick", "tests/test_app.py"]) == [
         "-m", "not slow", "-x", "tests/test_app.py"]
     assert "--quick" in dev.USAGE and "--quick" in dev.__doc__
+
+
+def test_the_tests_keep_their_bytecode_between_runs_outside_the_clone():
+    """tools/dev.py's test runs write bytecode (pytest's rewritten tests too) under the user's
+    cache folder, even where PYTHONDONTWRITEBYTECODE is set, and keep a prefix of one's own."""
+    dev = _dev()
+    env = dev.test_env({"XDG_CACHE_HOME": "/c", "PYTHONDONTWRITEBYTECODE": "1", "X": "y"})
+    assert env["PYTHONPYCACHEPREFIX"] == "/c/xiangshe/pycache"
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["X"] == "y"
+    assert env["SDL_VIDEODRIVER"] == env["SDL_AUDIODRIVER"] == "dummy"
+    assert dev.test_env({"PYTHONPYCACHEPREFIX": "/mine"})["PYTHONPYCACHEPREFIX"] == "/mine"
+    home = dev.test_env({})["PYTHONPYCACHEPREFIX"]
+    assert not home.startswith(str(ROOT)) and home.endswith("xiangshe/pycache")
 
 
 def test_slow_is_a_registered_marker(request):

@@ -231,9 +231,13 @@ def _check_instants(tl, us) -> None:
                 assert_same_frame(tl.sample(t), _ref_frame(tl, t), t)
 
 
+PARTS = 4  # the sweep below in four tests (every fourth instant each), for pytest-xdist to spread
+
+
 @pytest.mark.slow  # 16,000 instants: the quick tier checks the sample below
-def test_every_instant_of_change_and_either_side(rite_tl):
-    _check_instants(rite_tl, instants(rite_tl))
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_instant_of_change_and_either_side(rite_tl, part):
+    _check_instants(rite_tl, instants(rite_tl)[part::PARTS])
 
 
 # every instant of these in the default run: a walk and the bows on the hall, arrows in flight
