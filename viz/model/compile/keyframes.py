@@ -51,6 +51,7 @@ class _Buffer:
     score: list = field(default_factory=list)  # (owner, t, value, writer): SCORE_OWNERS
     dress: list = field(default_factory=list)  # (actor, t, 袒, 決, 遂, 扑, writer): compile/dress
     bow: list = field(default_factory=list)  # (prop, t, 張 1 | 弛 2, writer)
+    lay: list = field(default_factory=list)  # (prop, t, 1 + facing in whole degrees, writer)
 
 
 class Track:
@@ -95,6 +96,7 @@ class Track:
         kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
         kf.dress += [(a, T + t * scale, *rest) for a, t, *rest in buf.dress]
         kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
+        kf.lay += [(p, T + t * scale, *rest) for p, t, *rest in buf.lay]
         kf.events += [(T + a * scale, T + b * scale, k, w, s, d) for a, b, k, w, s, d in buf.events]
 
     # ---- rows (times relative to the step while one is compiled) ----
@@ -140,6 +142,11 @@ class Track:
     def bow(self, p: int, t: float, state: int) -> None:
         self.buf.bow.append((p, t, state, self.w))
 
+    def lay(self, p: int, t: float, deg: float) -> None:
+        """Thing p lies facing deg from t (a 筵 spread 南面: the mat's facing, not its
+        spreader's); the "lay" channel holds 1 + the whole degrees, 0 for a thing never laid."""
+        self.buf.lay.append((p, t, 1 + int(round(deg)) % 360, self.w))
+
     # ---- the channels ----
     def channels(self, n: int, m: int, things: int, worn: tuple[str, ...]) -> dict:
         """The keyframe channels of the rows so far: n actors, m props, things set out."""
@@ -165,6 +172,7 @@ class Track:
             "score": _chan(kf.score, "step", span, len(SCORE_OWNERS), "value"),
             "dress": _chan(kf.dress, "step", span, n, *worn),
             "bow": _chan(kf.bow, "step", span, m, "state"),
+            "lay": _chan(kf.lay, "step", span, m, "face"),
         }
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YMap
 from viz.model import scenario
-from viz.model.script.nodes import Actor, Music, Prop, Result, Scoring
+from viz.model.script.nodes import Actor, Music, Prop, Result, Scoring, direction
 from viz.model.script.refs import Refs
 from viz.model.script.scope import Scope
 
@@ -190,12 +190,16 @@ class Cast:
             held = self.scope.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
             # a prop a section declares is not there until that section brings it
             absent = bool(p.get("absent", False)) or not any(p is q for q in top)
+            face = direction(p["face"]) if "face" in p else None
+            if "face" in p and face is None:
+                self.out.error(p.loc_of("face"), f"face: expected a direction (北 東北 東 …), "
+                                                 f"found {clip(p['face'])}")
             if "count" in p:
                 out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"],
-                             p.get("brought", "")) for m in self.scope.bundles[p["id"]]]
+                             p.get("brought", ""), face) for m in self.scope.bundles[p["id"]]]
             else:
                 out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent,
-                                brought=p.get("brought", "")))
+                                brought=p.get("brought", ""), face=face))
         return tuple(out)
 
     def scoring_of(self, v: Any, loc: Loc) -> Scoring | None:

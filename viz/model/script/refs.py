@@ -14,7 +14,7 @@ from typing import Any
 
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YList, YMap
-from viz.model.script.nodes import PlaceRef, Way, direction, formation
+from viz.model.script.nodes import PlaceRef, Said, Way, direction, formation
 from viz.model.script.scope import Scope, _suggest
 from viz.model.verbs import Key
 
@@ -126,6 +126,8 @@ class Refs:
             return self.scope.prop(v, loc)
         if kind == "thing":
             return self.thing_names(v, loc) or None
+        if kind == "words":
+            return self.said(v, loc)
         if kind == "flag":
             if v is not True:
                 self.out.error(loc, f"{k}: expected true, found {clip(v)}")
@@ -162,6 +164,28 @@ class Refs:
             self.out.error(loc, f"{k}: expected text, found {clip(v)}")
             return None
         return v
+
+    def said(self, v: Any, loc: Loc) -> Said | None:
+        """Words of the text said (say: {cite: …}): found in the 經 or 記, anywhere in the text
+        (a 辭 is told apart from where it is said); an error at loc when they are not, saying
+        where else they are (only in a 注) if they are there."""
+        from viz.model.script.steps import MAIN, find_cite
+
+        if not isinstance(v, str) or not v.strip():
+            self.out.error(loc, f"cite: expected words of the text, found {clip(v)}")
+            return None
+        if self.corpus is None:
+            return Said(v, (0, 0), v)
+        span = find_cite(self.corpus, v, 0, None, MAIN)
+        if span is None:
+            elsewhere = find_cite(self.corpus, v, 0, None)
+            where = (f"; found only in the commentary ({self.corpus.run_at(elsewhere[0]).kind}) at "
+                     f"{self.corpus.page_at(elsewhere[0])}: what is said is the 經's or the 記's"
+                     if elsewhere else " (variants such as 賔/賓 count as equal; use … between "
+                                       "the first words and the last)")
+            self.out.error(loc, f"say cite: not found in the 經 or 記: {clip(v)}{where}")
+            return None
+        return Said(v, span, self.corpus.words(*span))
 
     def section_of(self, section: Any):
         if self.corpus is None:

@@ -230,8 +230,10 @@ class Steps:
         return tuple(out)
 
 
-def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
-    """Span of a cite, fragments split by … found in order; None if absent."""
+def find_cite(corpus, cite: str, start: int, end,
+              kinds: tuple[str, ...] | None = None) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent. kinds: only where
+    each fragment begins in text of these kinds (MAIN: the 經 and 記), else in any."""
     frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
     if not frags:
         return None
@@ -239,11 +241,16 @@ def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
     for f in frags:
         f = f.strip()
         hits = corpus.find(f, pos, end)
+        if kinds is not None:
+            hits = [h for h in hits if corpus.in_kinds(h, kinds)]
         if not hits:
             return None
         first = hits[0] if first is None else first
         pos = hits[0] + len(f)
     return (first, pos)
+
+
+MAIN = ("經", "記")  # where a cite is sought unless it says otherwise (in: 注)
 
 
 def _actors(a: Action) -> set[str]:
