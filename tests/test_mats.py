@@ -171,3 +171,23 @@ def test_the_window_draws_the_spread_mat(mats, tmp_path):
     t1 = d.timeline.steps[0].t1
     # the layout's own mats (賔席 …) share the fill: the 筵 adds to them
     assert fill_count(round(t1 + 0.1, 2)) > fill_count(0.5) + 50
+
+
+def test_the_plate_draws_the_spread_mat_in_ink(mats, tmp_path):
+    """A plate after the 筵 is spread has more of the mats' wash than one before (the 席 lies
+    there from the start): the 筵 is drawn spread, at its size, as the layout's mats are."""
+    import numpy as np
+    import pygame
+
+    from viz.cli.main import main
+    toy, d = mats
+
+    def wash(t):
+        out = tmp_path / f"p{t}.png"
+        assert main(["plate", "--rite", str(toy), "--at", str(t), "-o", str(out),
+                     "--force"]) == 0
+        arr = pygame.surfarray.array3d(pygame.image.load(str(out)))
+        return int(np.all(arr == np.array((238, 232, 216)), axis=2).sum())
+
+    t1 = d.timeline.steps[0].t1
+    assert wash(round(t1 + 0.1, 2)) > wash(0.5) + 200
