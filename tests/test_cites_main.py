@@ -66,3 +66,20 @@ def test_in_names_kinds_of_text(capsys, tmp_path, value):
     code, out, err = run(capsys, "check", "--rite", str(toy))
     assert code == 2
     assert "01.yaml:13:9:" in err and "at steps/2/in" in err, err  # the schema's, located
+
+
+def test_a_setup_items_cite_is_sought_in_the_jing_too(capsys, tmp_path):
+    toy = make_toy(tmp_path / "f")
+    sec = toy / "sections" / "01.yaml"
+    text = sec.read_text(encoding="utf-8")
+    sec.write_text(text.replace("  - {who: bin, at: 西階下, face: 東}",
+                                "  - {who: bin, at: 西階下, face: 東, cite: 鄉中致仕}"),
+                   encoding="utf-8")
+    code, out, err = run(capsys, "check", "--rite", str(toy))
+    assert code == 2
+    assert "01.yaml:4:40: cite '鄉中致仕' is found only in the commentary (注)" in err, err
+    sec.write_text(text.replace("  - {who: bin, at: 西階下, face: 東}",
+                                "  - {who: bin, at: 西階下, face: 東, cite: 鄉中致仕, in: 注}"),
+                   encoding="utf-8")
+    code, out, err = run(capsys, "check", "--strict", "--rite", str(toy))
+    assert code == 0, err

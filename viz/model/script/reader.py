@@ -358,7 +358,7 @@ def _cite(r: Reader, cite: str, loc: Loc, cursor: int, lo: int, hi,
         run = corpus.run_at(elsewhere[0])
         out.error(loc, f"cite {clip(cite)} is found only in the commentary "
                        f"({run.kind if run else '?'}) at {corpus.page_at(elsewhere[0])}, not in "
-                       "the 經 or 記: a step (or rule) that cites the commentary says in: 注")
+                       "the 經 or 記: a cite of the commentary says so, in: 注")
         return (0, 0)
     if kinds != MAIN:
         want = "、".join(dict.fromkeys(kinds))
@@ -385,10 +385,11 @@ def _prop_placements(r: Reader, p: YMap, loc: Loc) -> list[PropPlacement]:
 
 def _setup_cite(r: Reader, p: YMap) -> None:
     """A setup item's cite: (a person's, a prop's or a thing's; cast in this scenario or
-    not) is sought in the whole text like a step's: words not in it are an error."""
+    not) is sought in the whole text like a step's, in the 經 and 記 unless its in: says
+    otherwise: words not in it are an error."""
     cite = p.get("cite", "") if isinstance(p, YMap) else ""
-    if cite and r.scope.corpus is not None and not find_cite(r.scope.corpus, cite, 0, None):
-        r.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+    if cite and r.scope.corpus is not None:
+        _cite(r, cite, p.loc_of("cite"), 0, 0, None, _kinds(r, p))
 
 
 def _placement(r: Reader, p: YMap, loc: Loc) -> Placement | None:
