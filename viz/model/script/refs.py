@@ -9,6 +9,7 @@ Imports viz.base, viz.model.verbs (Key) and the script's nodes and scope.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -169,8 +170,6 @@ class Refs:
         """Words of the text said (say: {cite: …}): found in the 經 or 記, anywhere in the text
         (a 辭 is told apart from where it is said); an error at loc when they are not, saying
         where else they are (only in a 注) if they are there."""
-        from viz.model.script.steps import MAIN, find_cite
-
         if not isinstance(v, str) or not v.strip():
             self.out.error(loc, f"cite: expected words of the text, found {clip(v)}")
             return None
@@ -202,3 +201,26 @@ class Refs:
                 self.out.error(loc, f"unknown thing {clip(n)}: expected a feature of the layout"
                                     f"{_suggest(n, known)}")
         return tuple(n for n in names if n in known)
+
+
+def find_cite(corpus, cite: str, start: int, end,
+              kinds: tuple[str, ...] | None = None) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent. kinds: only where
+    each fragment begins in text of these kinds (MAIN: the 經 and 記), else in any."""
+    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
+    if not frags:
+        return None
+    pos, first = start, None
+    for f in frags:
+        f = f.strip()
+        hits = corpus.find(f, pos, end)
+        if kinds is not None:
+            hits = [h for h in hits if corpus.in_kinds(h, kinds)]
+        if not hits:
+            return None
+        first = hits[0] if first is None else first
+        pos = hits[0] + len(f)
+    return (first, pos)
+
+
+MAIN = ("經", "記")  # where a cite is sought unless it says otherwise (in: 注)
