@@ -104,18 +104,20 @@ def test_a_cite_over_several_clauses_cites_each(field, corpus):
 
 def test_a_cite_of_the_note_inside_a_clause_does_not_cite_it(field, corpus):
     # 06.01's span 主人取爵於上篚以降[將獻賔也]賔降 encloses a 注: citing the 注 is not the 經
-    def stage(cite: str) -> str:
+    def stage(cite: str, where: str = "") -> str:
         return SCRIPT + textwrap.indent(textwrap.dedent(f"""\
             - name: 獻賔
               steps:
-                - cite: {cite}
+                - cite: {cite}{where}
                   do:
                     - move: {{who: zhuren, to: 阼階下}}
             """), "  ")
 
     c = corpus.clause("06.01")
     assert c.end - c.start > len(c.text)
-    assert clause(cov_of(stage("將獻賔也"), field, corpus), "06.01").status == "missing"
+    # (a cite of the 注 says so: issue 25, a cite is sought in the 經 and 記 unless in: 注)
+    assert clause(cov_of(stage("將獻賔也", "\n" + " " * 18 + "in: 注"), field, corpus),
+                  "06.01").status == "missing"
     assert clause(cov_of(stage("以降將獻賔也賔降"), field, corpus), "06.01").status == "cited"
 
 

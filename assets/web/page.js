@@ -10,6 +10,7 @@ const SET_DOWN = -1, FLYING = -2, SIT = 1, BOW = 2, BOW_HANDS = 3;
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
 const FONT = '"XiangsheWeb", "Noto Serif CJK TC", serif';
 const INK = "rgb(40,34,28)", LABEL = "rgb(105,96,84)", PROP_INK = "rgb(96,64,30)";
+const MAT_FILL = "rgb(224,204,142)", MAT_INK = "rgb(150,124,64)"; // props.MAT_FILL, MAT_INK
 const propIndex = {}; D.props.forEach((p, j) => { propIndex[p.id] = j; });
 const stepT0 = D.steps.map(s => s.t0), stageT0 = D.stages.map(s => s.t0);
 const thingOwner = {}; D.thingNames.forEach((n, k) => { thingOwner[n] = k; });
@@ -52,7 +53,7 @@ function sample(t, closing) {
   const step = stepAt(t, closing), cut = closing ? step : null;
   const f = { t, closing: !!closing, step, stage: stageAt(t, closing), present: [], x: [], y: [],
     facing: [], moving: [], posture: [], phase: [], count: [], seated: [], labels: [],
-    holding: [], dress: [], propHolder: [], propX: [], propY: [], propVisible: [], bow: [],
+    holding: [], dress: [], propHolder: [], propX: [], propY: [], propVisible: [], bow: [], lay: [],
     shown: null, captions: [] };
   const mo = C.motion, mx = mo.values.x, my = mo.values.y, mf = mo.values.face;
   for (let a = 0; a < N; a++) {
@@ -119,6 +120,9 @@ function sample(t, closing) {
     const bw = C.bow;
     if (bw && bw.t.length) { const [bi, bok] = lookup(bw, p, t, cut); f.bow.push(val(bw, "state", bi, bok, 0)); }
     else f.bow.push(0);
+    const ly = C.lay; // a thing's own facing as it lies, 1 + degrees (0: none): props.laid_faces
+    if (ly && ly.t.length) { const [yi, yok] = lookup(ly, p, t, cut); f.lay.push(val(ly, "face", yi, yok, 0)); }
+    else f.lay.push(0);
   }
   wearOf(f, t, cut);
   const th = C.things;
@@ -174,7 +178,14 @@ function stateOf(f, stepIdx) {
   return { t: r1(f.t, 3), duration: r1(D.duration, 3),
     stage: sg ? { index: f.stage + 1, name: sg.name, section: sg.section, t0: r1(sg.t0, 3), t1: r1(sg.t1, 3) } : null,
     step: st ? { index: D.steps.indexOf(st), cite: st.cite, t0: r1(st.t0, 3), t1: r1(st.t1, 3), said: st.said } : null,
-    actors };
+    actors, ...laidOf(f) };
+}
+function laidOf(f) { // state.laid_things: what lies with a facing of its own (a 筵 spread); no key when nothing does
+  const laid = [];
+  for (let p = 0; p < M; p++) if (f.lay[p] && f.propHolder[p] === SET_DOWN && f.propVisible[p]) {
+    laid.push({ id: D.props[p].id, name: D.props[p].name, x: r1(f.propX[p], 2), y: r1(f.propY[p], 2), facing: { deg: f.lay[p] - 1 } });
+  }
+  return laid.length ? { laid } : {};
 }
 
 // ---------------------------------------------------------------- moments (query/state.py)
@@ -589,8 +600,22 @@ function drawPlanNow(cam, clip, hide, places) { // places: the main view (names 
 function facingVec(deg) { const r = deg * Math.PI / 180; return [Math.sin(r), Math.cos(r)]; }
 let shafts = null; // arrows of a frame: one path, stroked once (flushShafts)
 function flushShafts() { if (shafts) { g.strokeStyle = PROP_INK; g.lineWidth = 1.5; g.stroke(shafts); shafts = null; } }
-function propGlyph(cam, x, y, name, turn) { // scene.prop_glyph, in px
+function matGlyph(cam, x, y, face) { // props.mat_glyph: a 筵 spread at its size, a line along the edge it faces
+  const r = (face === null ? 180 : face) * Math.PI / 180, fx = Math.sin(r), fy = Math.cos(r), ax = fy, ay = -fx;
+  const hl = P.MAT[0] / 2, hw = P.MAT[1] / 2;
+  g.fillStyle = MAT_FILL; g.strokeStyle = MAT_INK; g.lineWidth = 1; g.beginPath();
+  for (const [sa, sb] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) g.lineTo(cam.sx(x + sa * hl * ax + sb * hw * fx), cam.sy(y + sa * hl * ay + sb * hw * fy));
+  g.closePath(); g.fill(); g.stroke(); g.beginPath();
+  g.moveTo(cam.sx(x - hl * ax + hw * 0.6 * fx), cam.sy(y - hl * ay + hw * 0.6 * fy));
+  g.lineTo(cam.sx(x + hl * ax + hw * 0.6 * fx), cam.sy(y + hl * ay + hw * 0.6 * fy)); g.stroke();
+}
+function propGlyph(cam, x, y, name, turn, face = null, held = false) { // scene.prop_glyph, in px
   const X = cam.sx(x), Y = cam.sy(y), u = ui, last = name.slice(-1);
+  if ("筵席".includes(last)) { // props.MATS: spread at its size, rolled when held
+    if (!held) { matGlyph(cam, x, y, face); return; }
+    g.fillStyle = MAT_FILL; g.strokeStyle = MAT_INK; g.lineWidth = 1;
+    g.fillRect(X - 5 * u, Y - 1.5 * u, 10 * u, 3 * u); g.strokeRect(X - 5 * u, Y - 1.5 * u, 10 * u, 3 * u); return;
+  }
   if (last === "矢") {
     const an = (25 + (turn * 47) % 130) * Math.PI / 180, dx = Math.cos(an) * 6 * u, dy = -Math.sin(an) * 6 * u;
     shafts = shafts || new Path2D(); shafts.moveTo(X - dx, Y - dy); shafts.lineTo(X + dx, Y + dy);
@@ -746,7 +771,7 @@ function heldGlyphs(cam, x, y, facing, r, held) { // scene.held_glyphs: a bow at
   items.forEach((n, m) => {
     const off = (m - (items.length - 1) / 2) * 5 * u, gx = bx - fy * off, gy = by + fx * off;
     if (n === "矢") { shafts = shafts || new Path2D(); shafts.moveTo(cam.sx(gx - fx * 4 * u), cam.sy(gy - fy * 4 * u)); shafts.lineTo(cam.sx(gx + fx * 4 * u), cam.sy(gy + fy * 4 * u)); }
-    else propGlyph(cam, gx, gy, n, 0);
+    else propGlyph(cam, gx, gy, n, 0, null, true);
   });
   flushShafts();
 }
@@ -755,7 +780,7 @@ function drawDown(cam, f, seen, detailed) {
   const groupsDown = [];
   for (let p = 0; p < M; p++) {
     if (!seen.vis[p] || f.propHolder[p] !== SET_DOWN) continue;
-    propGlyph(cam, f.propX[p], f.propY[p], D.props[p].name, p);
+    propGlyph(cam, f.propX[p], f.propY[p], D.props[p].name, p, f.lay[p] ? f.lay[p] - 1 : null);
     if (detailed) {
       const q = groupsDown.find(G => G.name === D.props[p].name && Math.hypot(G.x - f.propX[p], G.y - f.propY[p]) < 1.5);
       if (q) q.n++; else groupsDown.push({ name: D.props[p].name, x: f.propX[p], y: f.propY[p], n: 1 });

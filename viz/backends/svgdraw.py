@@ -38,10 +38,11 @@ _ANCHOR = {"c": (0.5, 0.5), "n": (0.5, 0.0), "s": (0.5, 1.0), "e": (1.0, 0.5), "
 class Glyphs:
     """Outlines, advances and ink bounds of the bundled font's glyphs, in font units."""
 
-    def __init__(self, path=None) -> None:
-        # the font pgdraw draws with, and its substitutes; looked up here, not at import,
-        # because viz.backends.fonts imports pygame and importing this module should not
-        from viz.backends.fonts import FONT_PATH, SUBSTITUTES
+    def __init__(self, path=None, fallback=None) -> None:
+        # the font pgdraw draws with (the rite's own, manifest font:, else the bundled one),
+        # and its substitutes; looked up here, not at import, because viz.backends.fonts
+        # imports pygame and importing this module should not
+        from viz.backends.fonts import SUBSTITUTES, font_path
 
         self._substitutes = SUBSTITUTES
         try:
@@ -54,9 +55,16 @@ class Glyphs:
         # read from bytes in memory, not an open file: a process forked after this (the atlas'
         # workers) would share the file's offset with the others, and tables read at the same
         # time would come back garbled
-        self._font = TTFont(io.BytesIO(Path(path or FONT_PATH).read_bytes()), lazy=True)
+        self._font = TTFont(io.BytesIO(Path(path or font_path()).read_bytes()), lazy=True)
         self._set = self._font.getGlyphSet()
         self._cmap = self._font.getBestCmap()
+        # the rite's fallback (manifest fallback:): outlines of what the font lacks, scaled
+        # to its em
+        self._back = None
+        if fallback is not None:
+            bf = TTFont(io.BytesIO(Path(fallback).read_bytes()), lazy=True)
+            self._back = (bf.getGlyphSet(), bf.getBestCmap(),
+                          float(self._font["head"].unitsPerEm) / float(bf["head"].unitsPerEm))
         self._pens = (SVGPathPen, BoundsPen, RecordingPen)
         self.upem = float(self._font["head"].unitsPerEm)
         hhea = self._font["hhea"]
@@ -65,28 +73,46 @@ class Glyphs:
 
     def shown(self, text: str) -> str:
         """The text as drawn: characters the font lacks replaced by their substitutes."""
-        return "".join(self._substitutes.get(c, c) if ord(c) not in self._cmap else c
-                       for c in text)
+        return "".join(self._substitutes.get(c, c) if not self._has(c) else c for c in text)
+
+    def _has(self, c: str) -> bool:
+        return ord(c) in self._cmap or (self._back is not None and ord(c) in self._back[1])
 
     def glyph(self, ch: str) -> tuple[str, str, float, tuple[float, float, float, float] | None]:
         """(glyph name, SVG path data, advance, ink bounds or None) for one character."""
         g = self._memo.get(ch)
         if g is None:
-            name = self._cmap.get(ord(ch), ".notdef")
-            gl = self._set[name]
+            gset, scale, prefix = self._set, 1.0, ""
+            if ord(ch) not in self._cmap and self._back is not None and ord(ch) in self._back[1]:
+                gset, cmap, scale = self._back
+                name, prefix = cmap[ord(ch)], "fallback."
+            else:
+                name = self._cmap.get(ord(ch), ".notdef")
+            gl = gset[name]
             pen_cls, bounds_cls, recording_cls = self._pens
-            pen, bounds, rec = pen_cls(self._set), bounds_cls(self._set), recording_cls()
+            pen, bounds, rec = pen_cls(gset), bounds_cls(gset), recording_cls()
             gl.draw(rec)  # the charstring run once (it is slow Python), its drawing replayed
-            rec.replay(pen)
-            rec.replay(bounds)
-            g = (name, pen.getCommands(), float(gl.width), bounds.bounds)
+            if scale != 1.0:
+                from fontTools.pens.transformPen import TransformPen
+                rec.replay(TransformPen(pen, (scale, 0, 0, scale, 0, 0)))
+                rec.replay(TransformPen(bounds, (scale, 0, 0, scale, 0, 0)))
+            else:
+                rec.replay(pen)
+                rec.replay(bounds)
+            g = (prefix + name, pen.getCommands(), float(gl.width) * scale, bounds.bounds)
             self._memo[ch] = g
         return g
 
 
-@lru_cache(maxsize=1)
 def glyphs() -> Glyphs:
-    return Glyphs()
+    """The outlines of the font drawn with (and of the rite's fallback), once per choice."""
+    from viz.base import fontchoice
+    return _glyphs(fontchoice.chosen())
+
+
+@lru_cache(maxsize=2)
+def _glyphs(chosen) -> Glyphs:
+    return Glyphs(chosen[0], chosen[1])
 
 
 def _rgb(c: Color) -> str:

@@ -7,4 +7,5 @@ The modules, one a line:
     cache     parsed and checked files kept on disk, keyed by their bytes and the program
     fileio    atomic writes, never over a user's file unless asked
     lang      the reader's language (zh, en) for what the program itself writes
+    fontchoice  the font a rite names (manifest font:, fallback:), chosen at the command line
 """

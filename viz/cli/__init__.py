@@ -15,4 +15,5 @@ The modules, one a line, with the subcommands each holds:
     web       web
     new       new: a rite package drafted from one chapter of the text
     grid      check --strict over every rite × reading × scenario (python -m viz.cli.grid)
+    words     the command line's own words in the reader's language (--help, argparse's)
 """

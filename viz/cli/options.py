@@ -123,6 +123,9 @@ def spec_of(args: argparse.Namespace):
     from viz.text.variants import traditional  # 敖继公 as the files write it: 敖繼公
 
     readings = tuple(traditional(r) for r in (getattr(args, "reading", None) or ()))
+    from viz.base import fontchoice  # the rite's own font (manifest font:, fallback:)
+
+    fontchoice.choose(pkg.font, pkg.fallback)
     return RiteSpec(pkg, readings, scenario)
 
 

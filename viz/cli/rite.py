@@ -178,6 +178,12 @@ def report_check(args, d, spec) -> int:
     return 0
 
 
+def _font_names(fonts) -> str:
+    """The font drawn with, and the rite's fallback if it names one, by file name."""
+    back = fonts.fallback_path()
+    return fonts.font_path().name + (f" or {back.name}" if back is not None else "")
+
+
 def font_warnings(spec, d) -> list[Problem]:
     """The characters of the rite's text (at its corpus file) and of its names, captions and
     hall (at its script) that the bundled font lacks: the window and the plates draw them as
@@ -199,8 +205,11 @@ def font_warnings(spec, d) -> list[Problem]:
             listed = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in sorted(chars))
             out.append(Problem(Loc(str(where), 1, 1),
                                f"font: {len(chars)} character(s) of {what} not in "
-                               f"{fonts.FONT_PATH.name}, drawn as boxes: {listed}; regenerate "
-                               "the subset with python tools/make_font_subset.py", warning=True))
+                               f"{_font_names(fonts)}, drawn as boxes: {listed}; "
+                               + ("regenerate the subset with python tools/make_font_subset.py"
+                                  if fonts.font_path() == fonts.FONT_PATH else
+                                  "name a font that has them (manifest font: or fallback:)"),
+                               warning=True))
     return out
 
 

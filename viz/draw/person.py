@@ -153,5 +153,5 @@ def held_glyphs(x: float, y: float, facing: float, r: float, held: dict[str, int
             out.append(Line(((gx - fx * 4 * u, gy - fy * 4 * u), (gx + fx * 4 * u, gy + fy * 4 * u)),
                             PROP_INK, 1.5))
         else:
-            out += prop_glyph(gx, gy, name, k, ui)
+            out += prop_glyph(gx, gy, name, k, ui, held=True)
     return out

@@ -177,6 +177,7 @@ def _lying(model: Model, frame, cam: Camera, box: Box, px: float, dots: list[Pri
         obstacles.append(labels.circle_box(qx, qy, r))
         reqs.append(labels.Label((qx, qy), w, h, r=r + 1.0))
         names.append((text, px * 0.85, GREY))
+    dots += _mats(tl, frame, cam, inside, marks)
     for p in scene.set_down_props(tl, frame, scene.SceneOptions()):
         if not isinstance(p, Text) or p.text.split("×")[0].endswith(ARROW):
             continue  # arrows: drawn where they lie, one count a cluster (above)
@@ -188,6 +189,35 @@ def _lying(model: Model, frame, cam: Camera, box: Box, px: float, dots: list[Pri
         marks.append(labels.circle_box(qx, qy, 2.0))
         reqs.append(labels.Label((qx, qy), w, h, r=2.5))
         names.append((p.text, px * 0.85, GREY))
+
+
+def _mats(tl, frame, cam: Camera, inside: labels.BoxT, marks: list[labels.BoxT]
+          ) -> list[Primitive]:
+    """The 筵 (席) lying within `inside` drawn spread, at their size and facing, in ink, as the
+    window draws them (props.mat_glyph) and the plate the layout's mats; each kept clear."""
+    from viz.draw.plate_page import _ink
+    from viz.draw.props import MATS, laid_faces, mat_glyph
+
+    faces = laid_faces(frame)
+    out: list[Primitive] = []
+    for j, p in enumerate(tl.props):
+        if p.name[-1:] not in MATS or int(frame.prop_holder[j]) >= 0 \
+                or not bool(frame.prop_visible[j]):
+            continue
+        x, y = (float(v) for v in frame.prop_xy[j])
+        face = float(faces[j]) - 1 if len(faces) > j and faces[j] else None
+        for g in mat_glyph(x, y, face):
+            pts = [tuple(map(float, q)) for q in cam.to_screen_pts(g.points)]
+            if isinstance(g, Polygon):
+                if not all(inside[0] <= q[0] <= inside[2] and inside[1] <= q[1] <= inside[3]
+                           for q in pts):
+                    break
+                out.append(Polygon(tuple(pts), _ink(g.fill), _ink(g.stroke), 1.0, screen=True))
+                marks.append((min(q[0] for q in pts), min(q[1] for q in pts),
+                              max(q[0] for q in pts), max(q[1] for q in pts)))
+            else:
+                out.append(Line(tuple(pts), _ink(g.color), 1.0, screen=True))
+    return out
 
 
 def _arrow_clusters(xy: np.ndarray, cam: Camera, inside: labels.BoxT, px: float

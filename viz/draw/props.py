@@ -17,6 +17,9 @@ from viz.draw.viewmemo import _memo, _ViewMemo
 PROP_INK = (96, 64, 30)
 CUP = set("觶爵觚散角")
 COUNTED = set("矢算")  # what lies in clusters worth a count (arrows shot, 算 laid)
+MATS = set("筵席")  # things spread (筵于戸西南面): drawn at their size, facing as laid
+MAT = (5.0, 2.0)  # 尺, length × depth: as the layouts' mats (layouts/xu.yaml 賔席: 5 × 2)
+MAT_FILL, MAT_INK = (224, 204, 142), (150, 124, 64)  # the layout's "mat" (viz/draw/hall.py)
 
 
 def set_down_objects(timeline, frame, o: SceneOptions) -> tuple[bytes, list[Primitive]]:
@@ -34,7 +37,8 @@ def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
     arrows or 算 within a glyph's reach, one count request (×N), left out if it finds no room;
     and each object's box (px), which no tag covers."""
     down = (frame.prop_holder < 0) & frame.prop_visible
-    key = down.tobytes() + frame.prop_xy[down].tobytes()
+    faces = laid_faces(frame)
+    key = down.tobytes() + frame.prop_xy[down].tobytes() + (faces.tobytes() if len(faces) else b"")
     if memo.objects is not None and memo.objects[0] == key:
         return memo.objects[1]
     spots: list[labels.BoxT] = []
@@ -45,7 +49,8 @@ def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
     for j in np.nonzero(down)[0].tolist():
         name = timeline.props[j].name
         x, y = float(frame.prop_xy[j, 0]), float(frame.prop_xy[j, 1])
-        prims += prop_glyph(x, y, name, k, o.ui, j)
+        prims += prop_glyph(x, y, name, k, o.ui, j,
+                            float(faces[j]) - 1 if len(faces) > j and faces[j] else None)
         px, py = to_px(x, y)
         spots.append(labels.circle_box(round(px), round(py), 4.0 * o.ui))
         for nm, pts in clusters:
@@ -70,12 +75,40 @@ def _set_down_objects(memo: _ViewMemo, timeline, frame, o: SceneOptions, to_px):
     return prims, reqs, spots
 
 
+def laid_faces(frame) -> np.ndarray:
+    """Each prop's own facing as it lies, 1 + degrees (0: never laid with one): the "lay"
+    channel (put: {…, face: …}; a prop declared with face:), or none at all."""
+    v = frame.values.get("lay", {}).get("face") if frame.values else None
+    return np.zeros(0, int) if v is None else np.asarray(v)
+
+
+def mat_glyph(x: float, y: float, face: float | None) -> list[Primitive]:
+    """A 筵 (席) spread at (x, y), drawn at its size (MAT, 尺) as the layout's mats are: its
+    long side across its facing (南面 lies east-west), a line along the edge it faces."""
+    r = math.radians(180.0 if face is None else face)
+    fx, fy = math.sin(r), math.cos(r)  # the way it faces (0 = north, +y)
+    ax, ay = fy, -fx  # along its length
+    hl, hw = MAT[0] / 2, MAT[1] / 2
+    pts = tuple((x + sa * hl * ax + sb * hw * fx, y + sa * hl * ay + sb * hw * fy)
+                for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    front = ((x - hl * ax + hw * 0.6 * fx, y - hl * ay + hw * 0.6 * fy),
+             (x + hl * ax + hw * 0.6 * fx, y + hl * ay + hw * 0.6 * fy))
+    return [Polygon(pts, MAT_FILL, MAT_INK, 1.0), Line(front, MAT_INK, 1.0)]
+
+
 def prop_glyph(x: float, y: float, name: str, k: float, ui: float = 1.0,
-               turn: int = 0) -> list[Primitive]:
+               turn: int = 0, face: float | None = None, held: bool = False) -> list[Primitive]:
     """A prop drawn as a small object at (x, y) 尺, a few px across at any zoom: an arrow (矢),
-    a bow (弓), a cup (觶, 爵 …), the 豐 stand, a bundle of 算, a 俎, else a dish."""
+    a bow (弓), a cup (觶, 爵 …), the 豐 stand, a bundle of 算, a 俎, else a dish; a mat (筵,
+    席) set down is drawn spread at its size, facing face (degrees), and rolled when held."""
     u = ui / max(k, 1e-6)  # 尺 per px
     last = name[-1:]
+    if last in MATS:
+        if not held:
+            return mat_glyph(x, y, face)
+        return [Polygon(((x - 5 * u, y - 1.5 * u), (x + 5 * u, y - 1.5 * u),
+                         (x + 5 * u, y + 1.5 * u), (x - 5 * u, y + 1.5 * u)), MAT_FILL, MAT_INK,
+                        1.0)]
     if last == "矢":
         ang = math.radians(25 + (turn * 47) % 130)
         dx, dy = math.cos(ang) * 6 * u, math.sin(ang) * 6 * u

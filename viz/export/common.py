@@ -91,6 +91,8 @@ def font_files(folder: Path) -> list[tuple[Path, bytes]]:
 
     return [(folder / FONTS / FONT_PATH.name, FONT_PATH.read_bytes()),
             (folder / FONTS / "OFL.txt", (FONT_PATH.parent / "OFL.txt").read_bytes())]
+    # (a rite's own font, manifest font:, is drawn into its plates' outlines by
+    # viz.backends.svgdraw; these files are the bundled font a page's text falls back on)
 
 
 def refuse_existing(paths: Iterable[Path]) -> None:

@@ -152,6 +152,7 @@ def page_data(compiled, title: str) -> dict:
     """Everything the page knows of the rite, as JSON-ready data."""
     from viz.draw import compose, hud, hudbase, scene
     from viz.model.dress import BOW_NAMES, WORN
+    from viz.draw.props import MAT
     from viz.model.timeline import POSTURES
     from viz.query.waits import waits
 
@@ -159,7 +160,8 @@ def page_data(compiled, title: str) -> dict:
     model = compose.Model(lay, tl, corpus)
     breaks = [{"north": b.north, "south": b.south, "gap": b.gap} for b in model.breaks]
     std = ("motion", "posture", "presence", "props", "label", "dress", "bow", "things", "score",
-           "wear")  # wear: only a rite with worn things has it (don, doff)
+           "wear", "lay")  # wear: only a rite with worn things has it (don, doff); lay: only a
+    # rite that lays things with a facing has rows (a 筵 spread)
     return {
         "title": title,
         "duration": tl.duration,
@@ -179,7 +181,8 @@ def page_data(compiled, title: str) -> dict:
         "steps": [{"t0": s.t0, "t1": s.t1, "stage": s.stage, "cite": s.cite,
                    "span": list(s.span), "said": s.said, "captions": list(s.captions),
                    "note": s.note} for s in tl.steps],
-        "channels": {k: _channel(tl.channels[k]) for k in std if k in tl.channels},
+        "channels": {k: _channel(tl.channels[k]) for k in std if k in tl.channels
+                     and (k != "lay" or len(tl.channels[k].t))},
         "events": [{"t0": e.t0, "t1": e.t1, "actor": e.actor, "text": e.text}
                    for e in tl.events if e.kind == "say"],
         "waits": [list(map(float, w)) for w in waits(tl)],
@@ -209,7 +212,8 @@ def page_data(compiled, title: str) -> dict:
                    "PLACE_PX": scene.PLACE_PX, "PLACE_INK": _color(scene.PLACE_INK),
                    # the inset folds away while this is not set out and nobody and nothing is
                    # on the range (compose._range_empty)
-                   "RANGE_THING": "侯"},
+                   "RANGE_THING": "侯",
+                   "MAT": list(MAT)},  # a 筵 spread: length × depth, 尺 (props.MAT)
         **({"costume": _costume()} if "wear" in tl.channels else {}),
         "plan": _plan(model),
         "text": _text(tl, corpus),
@@ -228,15 +232,16 @@ def _costume() -> dict:
             "spotAt": dict(dress.SPOT_AT)}
 
 
-def font_subset(chars: str) -> bytes:
-    """The bundled font cut to these characters, as WOFF (WOFF2 where brotli is installed)."""
+def font_subset(chars: str, path: Path | None = None) -> bytes:
+    """The font drawn with (the bundled one, or the rite's own: manifest font:), or the file
+    at path, cut to these characters, as WOFF (WOFF2 where brotli is installed)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    from viz.backends.fonts import FONT_PATH
+    from viz.backends.fonts import font_path
 
     # no bounding boxes worked out again on saving: they cost CFF outlines a minute's drawing
-    font = TTFont(str(FONT_PATH), recalcBBoxes=False, recalcTimestamp=False, lazy=True)
+    font = TTFont(str(path or font_path()), recalcBBoxes=False, recalcTimestamp=False, lazy=True)
     opts = subset.Options()
     opts.recalc_bounds = False
     opts.layout_features = ["*"]
@@ -275,10 +280,12 @@ def build_page(compiled, title: str) -> bytes:
 
     data = page_data(compiled, title)
     model = compose.Model(compiled.layout, compiled.timeline, compiled.corpus)
-    font = font_subset(_font_chars(model, data))
+    chars = _font_chars(model, data)
+    font = font_subset(chars)
     fmt = "woff2" if font[:4] == b"wOF2" else "woff"
     face = (f'@font-face{{font-family:"{FONT_FAMILY}";src:url(data:font/{fmt};base64,'
             f'{base64.b64encode(font).decode("ascii")}) format("{fmt}");}}')
+    face += _fallback_face(chars)
     html = (ASSETS / "page.html").read_text("utf-8")
     css = (ASSETS / "page.css").read_text("utf-8")
     js = (ASSETS / "page.js").read_text("utf-8")
@@ -286,6 +293,28 @@ def build_page(compiled, title: str) -> bytes:
            .replace("/*DATA*/", _script_json(data)).replace("/*JS*/", js.replace("</", "<\\/"))
            .replace("<!--TITLE-->", _esc(title)))
     return out.encode("utf-8")
+
+
+def _fallback_face(chars: str) -> str:
+    """The rite's fallback font (manifest fallback:) cut to the characters the font drawn with
+    lacks and it has, as a second face of the family for those characters only (unicode-range);
+    "" without a fallback or such characters."""
+    from viz.backends.fonts import _has, fallback_path, font_path
+
+    back = fallback_path()
+    want = sorted({c for c in chars if not c.isspace()})
+    if back is None or not want:
+        return ""
+    lack = [c for c, ok in zip(want, _has("".join(want), str(font_path())), strict=True) if not ok]
+    has = [c for c, ok in zip(lack, _has("".join(lack), str(back)) if lack else [], strict=True)
+           if ok]
+    if not has:
+        return ""
+    sub = font_subset("".join(has), back)
+    fmt = "woff2" if sub[:4] == b"wOF2" else "woff"
+    rng = ",".join(f"U+{ord(c):X}" for c in has)
+    return (f'@font-face{{font-family:"{FONT_FAMILY}";src:url(data:font/{fmt};base64,'
+            f'{base64.b64encode(sub).decode("ascii")}) format("{fmt}");unicode-range:{rng};}}')
 
 
 def _esc(s: str) -> str:

@@ -283,17 +283,7 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     """checked: the structure and numbers were checked already (load_layout's cache)."""
     col = Collector()
     top = Loc(file, 1, 1)
-    if not checked:
-        if not isinstance(root, YMap):
-            raise InputError(Problem(getattr(root, "loc", top),
-                                     "a layout must be a mapping of keys"))
-        _check_schema(root, col, top)
-        _check_numbers(root, col)
-        col.raise_if_errors()
-    # Everything below does arithmetic on the rectangles: a backwards one would only give
-    # misleading errors further on.
-    _check_rects(root, col)
-    col.raise_if_errors()
+    _check_structure(root, col, top, checked)
 
     court_v, range_v = _chosen(root["court"], readings), _chosen(root.get("range", {}), readings)
     hall = _rect_of(root["hall"]["rect"])
@@ -360,6 +350,21 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     object.__setattr__(layout, "warnings", tuple(col.warnings))  # the sight lines' too
     col.raise_if_errors()
     return layout
+
+
+def _check_structure(root: Any, col: Collector, top: Loc, checked: bool) -> None:
+    """The layout's structure and numbers (unless checked already), then its rectangles:
+    everything after does arithmetic on them, and a backwards one would only give misleading
+    errors further on."""
+    if not checked:
+        if not isinstance(root, YMap):
+            raise InputError(Problem(getattr(root, "loc", top),
+                                     "a layout must be a mapping of keys"))
+        _check_schema(root, col, top)
+        _check_numbers(root, col)
+        col.raise_if_errors()
+    _check_rects(root, col)
+    col.raise_if_errors()
 
 
 def _declared_obstacles(root: YMap,

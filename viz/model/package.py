@@ -33,6 +33,8 @@ class Package:
     script: Path        # what the script reader is given: the folder, or a one-file script
     text: Path | None
     layout: Path
+    font: Path | None = None      # the manifest's font: drawn with instead of the bundled font
+    fallback: Path | None = None  # its fallback: for the characters the font lacks
 
     @property
     def folder_name(self) -> str:
@@ -68,8 +70,11 @@ def _read(manifest: str, _mtime: int, script: str) -> Package:
     title = _string(doc, "title") or name
     problems = []
     files: dict[str, Path | None] = {}
+    fonts = {p.stem: p for p in sorted((ASSETS / "fonts").glob("*.[ot]tf"))}
     for key, want, names in (("text", "a corpus.json (or its folder)", by_name.texts()),
-                             ("layout", "a layout file", by_name.layouts())):
+                             ("layout", "a layout file", by_name.layouts()),
+                             ("font", "a font file (.otf, .ttf)", fonts),
+                             ("fallback", "a font file (.otf, .ttf)", fonts)):
         rel = doc.get(key)
         if rel is None:
             files[key] = None
@@ -86,7 +91,8 @@ def _read(manifest: str, _mtime: int, script: str) -> Package:
         files[key] = f.resolve() if ok else f
     if problems:
         raise InputError(problems)
-    return Package(name, title, Path(script), files["text"], files["layout"] or DEFAULT_LAYOUT)
+    return Package(name, title, Path(script), files["text"], files["layout"] or DEFAULT_LAYOUT,
+                   files["font"], files["fallback"])
 
 
 def _string(doc: YMap, key: str) -> str | None:

@@ -14,6 +14,8 @@ from functools import cache, lru_cache
 from viz import ASSETS, ROOT
 from viz.model.verbs import REGISTRY, Key
 
+IN_KINDS = ("經", "記", "注", "記注", "引", "按")  # a step's in: (viz/model/script/reader.py IN)
+
 SCHEMA_PATH = ASSETS / "rites" / "script.schema.json"
 DOCS_PATH = ROOT / "docs" / "SCRIPT.md"
 PARAM = r"\$[A-Za-z_\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff]*"
@@ -42,7 +44,7 @@ def _key_schema(k: Key) -> dict:
         return _ref("who")
     if kind == "flag":
         return {"type": "boolean"}
-    if kind == "text":
+    if kind in ("text", "words"):
         return {"type": "string", "minLength": 1}
     if kind == "posture":
         return {"anyOf": [{"enum": POSTURE_WORDS}, _ref("param")]}
@@ -141,6 +143,7 @@ def script_schema() -> dict:
         "step": {"type": "object", "required": ["cite"], "additionalProperties": False,
                  "properties": _step_body({
                      "cite": {"type": "string", "minLength": 1},
+                     "in": _ref("in"),
                      "section": {"anyOf": [{"type": "string", "minLength": 1},
                                            {"type": "integer", "minimum": 1}],
                                  "description": "the cite is sought in this section (a clause "
@@ -154,6 +157,10 @@ def script_schema() -> dict:
                                                  "enacted before it, which cites the same words "
                                                  "(the k-th step of each merged into one)"}}),
                  "oneOf": [{"required": ["do"]}, {"required": ["use"]}]},
+        "in": {"description": "the kinds of text the cite is sought in (default: the 經 and "
+                              "記): 注 for words of the commentary (the 記's 注 too)",
+               "anyOf": [{"enum": list(IN_KINDS)},
+                         {"type": "array", "minItems": 1, "items": {"enum": list(IN_KINDS)}}]},
         "said": {"type": "boolean",
                  "description": "false: a move the text does not say (a return to place, a turn "
                                 "it leaves out); it enacts no clause, so each clause's moment "
@@ -178,7 +185,7 @@ def script_schema() -> dict:
                                      "holding": {"type": "array", "items": {"type": "string"}},
                                      "absent": {"type": "boolean"},
                                      "when": _ref("when"),
-                                     "cite": {"type": "string", "minLength": 1},
+                                     "cite": {"type": "string", "minLength": 1}, "in": _ref("in"),
                                      "note": {"type": "string"}}},
         "propplacement": {"type": "object", "required": ["prop"], "additionalProperties": False,
                           "properties": {"prop": _ref("who"), "at": _ref("placeref"),
@@ -188,16 +195,16 @@ def script_schema() -> dict:
                                                                     "opens (a worn thing)"},
                                          "absent": {"type": "boolean"},
                                          "when": _ref("when"),
-                                         "cite": {"type": "string", "minLength": 1},
+                                         "cite": {"type": "string", "minLength": 1}, "in": _ref("in"),
                                          "note": {"type": "string"}}},
         "thingplacement": {"type": "object", "required": ["thing"], "additionalProperties": False,
                            "properties": {"thing": _ref("who"), "absent": {"type": "boolean"},
                                           "when": _ref("when"),
-                                          "cite": {"type": "string", "minLength": 1},
+                                          "cite": {"type": "string", "minLength": 1}, "in": _ref("in"),
                                           "note": {"type": "string"}}},
         "rules": {"type": "array", "items": {
             "type": "object", "required": ["cite", "note"], "additionalProperties": False,
-            "properties": {"cite": {"type": "string", "minLength": 1},
+            "properties": {"cite": {"type": "string", "minLength": 1}, "in": _ref("in"),
                            "note": {"type": "string", "minLength": 1}}},
             "description": "clauses the stage does not enact (a rule, not an action), and why"},
         "scoring": {"type": "object", "required": ["round"], "additionalProperties": False,
@@ -242,6 +249,13 @@ def script_schema() -> dict:
                                 "places": {"type": "object", "description": "places re-bound",
                                            "additionalProperties": {"type": "string",
                                                                     "minLength": 1}},
+                                "props": {"type": "object", "description": "prop ids re-bound",
+                                          "additionalProperties": {"type": "string",
+                                                                   "minLength": 1}},
+                                "cite": {"type": "string", "minLength": 1,
+                                         "description": "every copied step cites these words "
+                                                        "(the 如初 clause of this stage), "
+                                                        "not the model's"},
                                 "cites": {"type": "object", "description": "words of the "
                                           "cites replaced",
                                           "additionalProperties": {"type": "string"}},
@@ -341,6 +355,7 @@ def script_schema() -> dict:
                                                    "裳), 足 the feet (屨)"},
                            "worn_by": {**_ref("id"), "description": "who wears it from the "
                                        "start (a worn thing; instead of at: or held_by:)"},
+                           "face": _ref("dir"),
                            "note": {"type": "string"}, "when": _ref("when"),
                            "absent": {"type": "boolean", "description": "not in the scene "
                                       "until a stage's setup brings it"},

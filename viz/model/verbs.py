@@ -35,8 +35,8 @@ class Key:
     """One key of a verb. kind says how it is read:
     who (an actor id or a list), one (one actor id, read as a list of one), actor, place, via
     (places or named ways, in order), prop (a prop, a bundle or one of a bundle), worn (a prop
-    declared worn: 首 身 足), dir, formation, text, posture, number (finite, within lo/hi), count
-    (a whole number ≥ 1)."""
+    declared worn: 首 身 足), dir, formation, text, words (words of the text, found in its 經 or
+    記: a Said), posture, number (finite, within lo/hi), count (a whole number ≥ 1)."""
 
     kind: str
     doc: str
@@ -85,6 +85,7 @@ class CompileContext(Protocol):
     def teleport(self, a: int, t: float, xy, face: float | None) -> None: ...
     def set_presence(self, a: int, t: float, present: bool) -> None: ...
     def set_prop(self, p: int, t: float, holder: int, xy, visible: bool = True) -> None: ...
+    def lay(self, p: int, t: float, deg: float) -> None: ...  # the thing's own facing
     def set_label(self, a: int, t: float, text: str) -> None: ...
     def event(self, t0: float, t1: float, kind: str, a: int, text: str,
               data: dict | None = None) -> None: ...
@@ -287,9 +288,13 @@ class Put(Verb):
     name = "put"
     doc = ("set a thing down (奠): at a place, or by default just in front of the person "
            "(1 尺 the way he faces); at: {prop: X} is where X lies, or was last set down; "
-           "mark: NAME names the spot for later (奠觶表其位: at: {mark: NAME} is 奠於其所)")
+           "mark: NAME names the spot for later (奠觶表其位: at: {mark: NAME} is 奠於其所); "
+           "face: the thing's own facing as it lies (a 筵 spread: 筵于戸西南面 is the mat's "
+           "facing, not the spreader's)")
     keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
             "at": Key("place", "where it is set down"),
+            "face": Key("dir", "the thing's facing as it lies (a mat's: 南面 lies east-west, "
+                               "for one who sits on it facing south)"),
             "mark": Key("text", "a name for the spot, for {mark: NAME} later"),
             "count": Key("count", "only this many of those of a bundle he holds (實八算於中)",
                          hi=99)}
@@ -308,6 +313,8 @@ class Put(Verb):
         t = busy.get(a, 0.0) + c.cfg.gestures["put"]
         for p in members:
             c.set_prop(p, t, SET_DOWN, spot)
+            if "face" in act.args:
+                c.lay(p, t, act.args["face"])
         if "mark" in act.args:
             c.mark(act.args["mark"], spot)
         busy[a] = t
@@ -332,6 +339,34 @@ class Give(Verb):
         for p in members:
             c.set_prop(p, t, b, c.pos[b])
         busy[a] = busy[b] = t
+        return t
+
+
+@verb
+class Shift(Verb):
+    name = "shift"
+    doc = ("徙: move a thing lying set down to another spot within reach, without taking it up "
+           "(nobody holds it in between); face: turns it as it lies. He must reach where it "
+           "lies and where it goes (settings.gestures.shift s, default put's)")
+    keys = {"who": ONE, "prop": Key("prop", "a prop, a bundle or one of a bundle", required=True),
+            "to": Key("place", "where it goes", required=True),
+            "face": Key("dir", "its facing where it lies now (a mat turned)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        a = c.ai[act.args["who"][0]]
+        members = c.members(act.args["prop"])
+        for p in members:
+            c.holder_check(act, p, None, "shift it")
+        c.reach_check(act, a, c.prop_spot(members[0]), "shift it from")
+        spot = c.xy(act.args["to"], act.loc)
+        c.reach_check(act, a, spot, "shift it to")
+        t = busy.get(a, 0.0) + c.cfg.gestures.get("shift", c.cfg.gestures["put"])
+        for p in members:
+            c.set_prop(p, t, SET_DOWN, spot)
+            if "face" in act.args:
+                c.lay(p, t, act.args["face"])
+        busy[a] = t
         return t
 
 
@@ -414,14 +449,21 @@ class Clear(_Things):
 @verb
 class Say(Verb):
     name = "say"
-    doc = "words said, shown as a caption over the speaker (at least settings.gestures.say s)"
-    keys = {"who": ONE, "text": Key("text", "the words", required=True)}
+    doc = ("words said, shown as a caption over the speaker (at least settings.gestures.say s, "
+           "0.3 s a character): text: as written, or cite: the words of the text (a 辭: 戒辭, "
+           "祝辭, 醴辭 …), found in its 經 or 記 and said as the text has them; coverage counts "
+           "the clauses they span as cited")
+    keys = {"who": ONE, "text": Key("text", "the words"),
+            "cite": Key("words", "words of the text's 經 or 記, anywhere in it, with … between "
+                                 "the first words and the last (令月吉日…介爾景福): all the "
+                                 "text's words from the one to the other are said")}
+    one_of = (("text", "cite"),)
 
     @staticmethod
     def compile(c, act, busy):
         a = c.ai[act.args["who"][0]]
         t = busy.get(a, 0.0)
-        text = act.args["text"]
+        text = act.args["text"] if "text" in act.args else act.args["cite"].text
         d = max(c.cfg.gestures["say"], 0.3 * len(text))
         c.event(t, t + d, "say", a, text)
         busy[a] = t + d

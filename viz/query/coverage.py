@@ -117,6 +117,13 @@ def coverage(script, corpus) -> Coverage:
             seen[key] = len(steps)
             steps.append(Citation(st.loc, st.cite))
             step_spans.append(tuple(st.span))
+            for act in st.actions:  # words of the text said (say: {cite: …}): a 辭 spoken
+                said = act.args.get("cite") if act.verb == "say" else None
+                akey = (act.loc.file, act.loc.line, act.loc.col)
+                if said is not None and akey not in seen:
+                    seen[akey] = len(steps)
+                    steps.append(Citation(act.loc, said.cite, "said"))
+                    step_spans.append(tuple(said.span))
         for r in stage.rules:
             rules.append(Citation(r.loc, r.cite, r.note))
             rule_spans.append(tuple(r.span))

@@ -161,6 +161,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
             **actor_fields(timeline, a.id, f.t),
         })
     clause = corpus.clause_at(step.span[0]) if step and corpus is not None else None
+    laid = laid_things(timeline, layout, f)
     return {
         "t": round(f.t, 3),
         "duration": round(timeline.duration, 3),
@@ -173,7 +174,23 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
         if step else None,
         "actors": actors,
         **state_fields(timeline, f, layout),
+        **({"laid": laid} if laid else {}),
     }
+
+
+def laid_things(timeline: Timeline, layout, f) -> list[dict[str, Any]]:
+    """Things lying set down with a facing of their own (a 筵 spread 南面: put: {…, face: …}):
+    id, name, where, and the facing. Only a rite that lays things so has the key."""
+    v = f.values.get("lay", {}).get("face") if f.values else None
+    out = []
+    for j in ([] if v is None else np.nonzero(np.asarray(v))[0].tolist()):
+        if int(f.prop_holder[j]) < 0 and bool(f.prop_visible[j]):
+            x, y = (float(c) for c in f.prop_xy[j])
+            deg = float(v[j]) - 1
+            out.append({"id": timeline.props[j].id, "name": timeline.props[j].name,
+                        "x": round(x, 2), "y": round(y, 2), "place": layout.nearest_place(x, y),
+                        "facing": {"dir": dir_name(deg), "deg": deg}})
+    return out
 
 
 def format_state(s: dict[str, Any]) -> str:

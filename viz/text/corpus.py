@@ -166,6 +166,17 @@ class Corpus:
         out.append(self.plain[pos:end])
         return "".join(out)
 
+    def words(self, start: int, end: int, kinds: tuple[str, ...] = ("經", "記")) -> str:
+        """The characters of these kinds (the 經 and 記) in plain[start:end], punctuated, the 注
+        between left out: the words of a 辭 as someone says them (say: {cite: …})."""
+        return "".join(self.punctuated(max(r.start, start), min(r.end, end)) for r in self.runs
+                       if r.kind in kinds and r.start < end and r.end > start)
+
+    def in_kinds(self, offset: int, kinds: tuple[str, ...]) -> bool:
+        """Whether the character at offset is of one of these kinds of text (經, 記, 注 …)."""
+        r = self.run_at(offset)
+        return r is not None and r.kind in kinds
+
     def text(self, kinds: str | tuple[str, ...], section: Section | None = None) -> str:
         """The characters of the runs of these kinds, in reading order (one section or all)."""
         want = (kinds,) if isinstance(kinds, str) else kinds

@@ -198,11 +198,16 @@ def check_boundaries(c: Ctx, tl: Timeline) -> None:
         a, b = tl.sample(prev.t1, closing=True), tl.sample(st.t0)
         loc = c.script.stages[st.index].loc
         moved = np.hypot(*(a.xy - b.xy).T) > JUMP
-        for i in np.nonzero((a.present != b.present) | ((a.present & b.present) & moved))[0]:
+        # one who had left and comes in (enter) at the next stage's first instant does not
+        # jump, nor does what comes in in his hands (issue 25: a rule no longer)
+        back = ~a.present & b.present
+        for i in np.nonzero((a.present & ~b.present) | ((a.present & b.present) & moved))[0]:
             c.out.warn(loc, f"{tl.actors[i].name} ({tl.actors[i].id}) jumps where "
                        f"{prev.name} hands over to {st.name}")
         shown = a.prop_visible | b.prop_visible
         pm = (np.hypot(*(a.prop_xy - b.prop_xy).T) > JUMP) | (a.prop_visible != b.prop_visible)
-        for j in np.nonzero(shown & pm & (b.prop_holder != FLYING))[0]:
+        holder = b.prop_holder
+        brought = (holder >= 0) & back[np.maximum(holder, 0)] & ~a.prop_visible
+        for j in np.nonzero(shown & pm & (b.prop_holder != FLYING) & ~brought)[0]:
             c.out.warn(loc, f"{tl.props[j].name} ({tl.props[j].id}) jumps where "
                        f"{prev.name} hands over to {st.name}")

@@ -78,6 +78,8 @@ class Compiler:
                 c.set_prop(j, 0.0, c.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
                 c.set_prop(j, 0.0, SET_DOWN, c.xy(p.at), not p.absent)
+            if p.face is not None:  # a thing declared lying with its own facing (a 筵 spread)
+                c.lay(j, 0.0, p.face)
         for n in c.things:
             c.track.thing(c.ti[n], 0.0, c.world.shown[n])
         for owner in SCORE_OWNERS:

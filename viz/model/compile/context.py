@@ -155,6 +155,10 @@ class Ctx:
             self.wardrobe.moved(p, t)
         self.world.put_prop(p, holder, xy, visible)
 
+    def lay(self, p: int, t: float, deg: float) -> None:
+        """Thing p lies facing deg from t (put: {…, face: …}; a 筵 spread 南面)."""
+        self.track.lay(p, t, deg)
+
     def set_label(self, a: int, t: float, text: str) -> None:
         self.track.label(a, t, text)
         self.world.relabel(a, text)

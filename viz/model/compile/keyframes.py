@@ -54,6 +54,7 @@ class _Buffer:
     # (prop, t, wearer, worn, hands, start, end, writer): compile/dress's worn things; hands ≥ 0
     # while it moves between his hands and where it is worn, from start to end
     wear: list = field(default_factory=list)
+    lay: list = field(default_factory=list)  # (prop, t, 1 + facing in whole degrees, writer)
 
 
 class Track:
@@ -100,6 +101,7 @@ class Track:
         kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
         kf.wear += [(p, T + t * scale, a, on, h, T + t0 * scale, T + t1 * scale, w)
                     for p, t, a, on, h, t0, t1, w in buf.wear]
+        kf.lay += [(p, T + t * scale, *rest) for p, t, *rest in buf.lay]
         kf.events += [(T + a * scale, T + b * scale, k, w, s, d) for a, b, k, w, s, d in buf.events]
 
     # ---- rows (times relative to the step while one is compiled) ----
@@ -151,6 +153,10 @@ class Track:
         moving between that person's hands and where it is worn from start to end."""
         self.buf.wear.append((p, t, int(wearer), int(worn), int(hands), float(start),
                               float(end), self.w))
+    def lay(self, p: int, t: float, deg: float) -> None:
+        """Thing p lies facing deg from t (a 筵 spread 南面: the mat's facing, not its
+        spreader's); the "lay" channel holds 1 + the whole degrees, 0 for a thing never laid."""
+        self.buf.lay.append((p, t, 1 + int(round(deg)) % 360, self.w))
 
     # ---- the channels ----
     def channels(self, n: int, m: int, things: int, worn: tuple[str, ...]) -> dict:
@@ -180,6 +186,7 @@ class Track:
             # only a rite with worn things has this channel (state --json's "wears")
             **({"wear": _chan(kf.wear, "step", span, m, "wearer", "worn", "hands", "start",
                               "end")} if kf.wear else {}),
+            "lay": _chan(kf.lay, "step", span, m, "face"),
         }
 
 

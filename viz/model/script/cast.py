@@ -19,7 +19,7 @@ from typing import Any
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YMap
 from viz.model import scenario
-from viz.model.script.nodes import Actor, Music, Prop, Result, Scoring
+from viz.model.script.nodes import Actor, Music, Prop, Result, Scoring, direction
 from viz.model.script.refs import Refs
 from viz.model.script.scope import Scope
 
@@ -192,12 +192,18 @@ class Cast:
             wears = self.worn_of(p)
             # a prop a section declares is not there until that section brings it
             absent = bool(p.get("absent", False)) or not any(p is q for q in top)
+            face = direction(p["face"]) if "face" in p else None
+            if "face" in p and face is None:
+                self.out.error(p.loc_of("face"), f"face: expected a direction (北 東北 東 …), "
+                                                 f"found {clip(p['face'])}")
             if "count" in p:
                 out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"],
-                             p.get("brought", ""), *wears) for m in self.scope.bundles[p["id"]]]
+                             p.get("brought", ""), *wears, face)
+                    for m in self.scope.bundles[p["id"]]]
             else:
                 out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent,
-                                brought=p.get("brought", ""), worn=wears[0], worn_by=wears[1]))
+                                brought=p.get("brought", ""), worn=wears[0], worn_by=wears[1],
+                                face=face))
         return tuple(out)
 
     def worn_of(self, p) -> tuple[str, str | None]:

@@ -1,10 +1,11 @@
 """Stages like others (如初, 如賔禮): a stage's like: resolved into steps, before the reader.
 
 resolve_likes rewrites a document's stages in place: a stage with `like: {stage, rite, actors,
-places, cites, steps}` takes the steps of an earlier stage of this rite (or of any stage of
-another rite, by its folder, a bundled folder's name or its rite: name) with its actor ids and
-place names re-bound, the words of its cites replaced, some steps overridden or dropped (a range
-"A-B" drops A to B), and its own steps (if any) after them. The copies keep the locations of the
+places, props, cites, cite, steps}` takes the steps of an earlier stage of this rite (or of any
+stage of another rite, by its folder, a bundled folder's name or its rite: name) with its actor
+ids, place names and prop ids re-bound, the words of its cites replaced (or all of them made
+one: cite:, the 如初 clause), some steps overridden or dropped (a range "A-B" drops A to B), and
+its own steps (if any) after them. The copies keep the locations of the
 steps they copy. Returns the other rites' files, so a change to them is noticed. Imports viz,
 viz.base and source.py.
 """
@@ -230,9 +231,14 @@ def _copied_steps(st: YMap, lk: YMap, src: YList, out: Collector) -> YList | Non
     overriding or dropping some, then the stage's own; None when they are wrong or none are
     left (the problem to out)."""
     lloc = st.loc_of("like")
-    names = {**(lk.get("actors") or {}), **(lk.get("places") or {})}
+    names = {**(lk.get("actors") or {}), **(lk.get("places") or {}), **(lk.get("props") or {})}
     cites = dict(lk.get("cites") or {})
     steps = [rebind(s, names, cites) for s in src]
+    if "cite" in lk:  # 如初: every copied step cites this stage's own words, in one line
+        for s in steps:
+            if isinstance(s, YMap):
+                s["cite"] = lk["cite"]
+                s.value_locs["cite"] = lk.loc_of("cite")
     locs = list(src.item_locs)
     over = lk.get("steps") or YMap()
     for n in over:

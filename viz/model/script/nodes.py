@@ -62,6 +62,17 @@ class PlaceRef:
 
 
 @dataclass(frozen=True)
+class Said:
+    """Words of the text someone says (say: {cite: …}): the cite as written, the span of the
+    text it names (from its first fragment to its last) and those words as the text has them
+    (the 經 and 記, punctuated, the 注 between left out)."""
+
+    cite: str
+    span: tuple[int, int]
+    text: str
+
+
+@dataclass(frozen=True)
 class Way:
     """A named way of the text (由楹内 …): its places, walked in whichever direction fits."""
 
@@ -82,6 +93,7 @@ class Prop:
     brought: str = ""  # the words that bring it in, when it first appears in a hand (issue 26)
     worn: str = ""  # where it is worn (首 身 足: viz.model.dress.SPOTS), "" for a thing not worn
     worn_by: str | None = None  # who wears it from the start (instead of at: or held_by:)
+    face: float | None = None  # its own facing as it lies (a 筵 spread 南面), degrees
 
 
 @dataclass(frozen=True)

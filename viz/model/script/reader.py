@@ -47,7 +47,7 @@ from viz.model.script.patterns import Patterns
 from viz.model.script.refs import Refs
 from viz.model.script.scope import Scope, _suggest
 from viz.model.script.source import _check_numbers, check_structure, read_document
-from viz.model.script.steps import Steps, find_cite
+from viz.model.script.steps import MAIN, Steps, find_cite
 from viz.model.verbs import Key
 
 
@@ -166,7 +166,8 @@ def read_stage(r: Reader, st: YMap, loc: Loc, index: int, prev_sec,
     r.fates.begin(scoring)
     lo, hi = (sec.start, sec.end) if sec else (0, None)
     steps = _steps(r, st, lo, hi)
-    rules = tuple(Rule(x["cite"], _cite(r, x["cite"], x.loc_of("cite"), lo, lo, hi),
+    rules = tuple(Rule(x["cite"], _cite(r, x["cite"], x.loc_of("cite"), lo, lo, hi,
+                                        _kinds(r, x)),
                        x.get("note", ""), st["rules"].loc_of(i))
                   for i, x in enumerate(st.get("rules") or ()))
     labels = st.get("labels") or YMap()
@@ -262,10 +263,11 @@ def _steps(r: Reader, st: YMap, lo: int, hi) -> list[Step]:
             if other is None and r.scope.corpus is not None:
                 r.out.error(s.loc_of("section"), f"no section of the text is named "
                                                  f"{clip(s['section'])}")
-            span = (_cite(r, s["cite"], s.loc_of("cite"), other.start, other.start, other.end)
+            span = (_cite(r, s["cite"], s.loc_of("cite"), other.start, other.start, other.end,
+                          _kinds(r, s))
                     if other is not None else (0, 0))
         else:
-            span = _cite(r, s["cite"], s.loc_of("cite"), cursor, lo, hi)
+            span = _cite(r, s["cite"], s.loc_of("cite"), cursor, lo, hi, _kinds(r, s))
             if span[1] > span[0] and lo <= span[0] and (hi is None or span[0] < hi):
                 cursor = span[0]
         if "when" in s and not r.fates.step_when(s, r.scope):
@@ -308,22 +310,42 @@ def _each(r: Reader, s: YMap, sloc: Loc, span: tuple[int, int]) -> list[Step]:
     return [x for got in per for x in got]
 
 
-def _cite(r: Reader, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int, int]:
-    """The words a step (or rule) cites: after the cursor in the stage's section (lo … hi),
-    else before it (a warning), else anywhere in the text (a warning, unless in a 記); (0, 0)
-    when not found (an error) or without a text."""
+IN = {"經": ("經",), "記": ("記",), "注": ("注", "記注"), "記注": ("記注",), "引": ("引",),
+      "按": ("按",)}  # in: NAME → the kinds of text a cite is sought in (注: the 記's too)
+
+
+def _kinds(r: Reader, s: Any) -> tuple[str, ...] | None:
+    """The kinds of text a step's (or rule's) cite is sought in: the 經 and 記 (MAIN), or what
+    its `in:` names (注, 記注, 引, 按, 經, 記: one or a list); None when in: is wrong (reported)."""
+    if not isinstance(s, YMap) or "in" not in s:
+        return MAIN
+    v = s["in"]
+    names = [v] if isinstance(v, str) else v if isinstance(v, list) else None
+    if not names or not all(isinstance(n, str) and n in IN for n in names):
+        r.out.error(s.loc_of("in"), f"in: expected one of {' '.join(IN)} (the kinds of text a "
+                                    f"cite is sought in) or a list of them, found {clip(v)}")
+        return None
+    return tuple(k for n in names for k in IN[n])
+
+
+def _cite(r: Reader, cite: str, loc: Loc, cursor: int, lo: int, hi,
+          kinds: tuple[str, ...] | None = MAIN) -> tuple[int, int]:
+    """The words a step (or rule) cites, in the 經 and 記 unless it says otherwise (kinds, its
+    in:): after the cursor in the stage's section (lo … hi), else before it (a warning), else
+    anywhere in the text (a warning, unless in a 記); (0, 0) when not found (an error: words
+    found only in the commentary say so) or without a text, or kinds is None (in: wrong)."""
     corpus, out = r.scope.corpus, r.out
-    if corpus is None:
+    if corpus is None or kinds is None:
         return (0, 0)
-    span = find_cite(corpus, cite, cursor, hi)
+    span = find_cite(corpus, cite, cursor, hi, kinds)
     if span:
         return span
-    span = find_cite(corpus, cite, lo, hi)
+    span = find_cite(corpus, cite, lo, hi, kinds)
     if span:
         out.warn(loc, f"cite {clip(cite)} is found only before the previous step's "
                       "words in this section: steps run in the text's order")
         return span
-    span = find_cite(corpus, cite, 0, None)
+    span = find_cite(corpus, cite, 0, None, kinds)
     if span:
         run = corpus.run_at(span[0])
         if hi is not None and not (run is not None and run.kind == "記"):  # a 記 is cited
@@ -331,6 +353,20 @@ def _cite(r: Reader, cite: str, loc: Loc, cursor: int, lo: int, hi) -> tuple[int
             out.warn(loc, f"cite {clip(cite)} is not in this stage's section; found at "
                           f"{corpus.page_at(span[0])}")
         return span
+    elsewhere = find_cite(corpus, cite, 0, None)
+    if elsewhere and kinds == MAIN:
+        run = corpus.run_at(elsewhere[0])
+        out.error(loc, f"cite {clip(cite)} is found only in the commentary "
+                       f"({run.kind if run else '?'}) at {corpus.page_at(elsewhere[0])}, not in "
+                       "the 經 or 記: a cite of the commentary says so, in: 注")
+        return (0, 0)
+    if kinds != MAIN:
+        want = "、".join(dict.fromkeys(kinds))
+        out.error(loc, f"cite not found in the {want}: {clip(cite)}"
+                       + (f" (it is at {corpus.page_at(elsewhere[0])}, in the "
+                          f"{corpus.run_at(elsewhere[0]).kind}: leave out in:)"
+                          if elsewhere and corpus.run_at(elsewhere[0]) is not None else ""))
+        return (0, 0)
     out.error(loc, f"cite not found in the text: {clip(cite)} (variants such as 賔/賓 "
                    "count as equal; use … between fragments of a long passage)")
     return (0, 0)
@@ -351,10 +387,11 @@ def _prop_placements(r: Reader, p: YMap, loc: Loc) -> list[PropPlacement]:
 
 def _setup_cite(r: Reader, p: YMap) -> None:
     """A setup item's cite: (a person's, a prop's or a thing's; cast in this scenario or
-    not) is sought in the whole text like a step's: words not in it are an error."""
+    not) is sought in the whole text like a step's, in the 經 and 記 unless its in: says
+    otherwise: words not in it are an error."""
     cite = p.get("cite", "") if isinstance(p, YMap) else ""
-    if cite and r.scope.corpus is not None and not find_cite(r.scope.corpus, cite, 0, None):
-        r.out.error(p.loc_of("cite"), f"cite not found in the text: {clip(cite)}")
+    if cite and r.scope.corpus is not None:
+        _cite(r, cite, p.loc_of("cite"), 0, 0, None, _kinds(r, p))
 
 
 def _placement(r: Reader, p: YMap, loc: Loc) -> Placement | None:

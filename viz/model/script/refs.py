@@ -9,12 +9,13 @@ Imports viz.base, viz.model.verbs (Key) and the script's nodes and scope.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from viz.base.errors import Loc, clip
 from viz.base.yamlsrc import YList, YMap
-from viz.model.script.nodes import PlaceRef, Way, direction, formation
+from viz.model.script.nodes import PlaceRef, Said, Way, direction, formation
 from viz.model.script.scope import Scope, _suggest
 from viz.model.verbs import Key
 
@@ -128,6 +129,8 @@ class Refs:
             return self.scope.worn_prop(v, loc)
         if kind == "thing":
             return self.thing_names(v, loc) or None
+        if kind == "words":
+            return self.said(v, loc)
         if kind == "flag":
             if v is not True:
                 self.out.error(loc, f"{k}: expected true, found {clip(v)}")
@@ -165,6 +168,26 @@ class Refs:
             return None
         return v
 
+    def said(self, v: Any, loc: Loc) -> Said | None:
+        """Words of the text said (say: {cite: …}): found in the 經 or 記, anywhere in the text
+        (a 辭 is told apart from where it is said); an error at loc when they are not, saying
+        where else they are (only in a 注) if they are there."""
+        if not isinstance(v, str) or not v.strip():
+            self.out.error(loc, f"cite: expected words of the text, found {clip(v)}")
+            return None
+        if self.corpus is None:
+            return Said(v, (0, 0), v)
+        span = find_cite(self.corpus, v, 0, None, MAIN)
+        if span is None:
+            elsewhere = find_cite(self.corpus, v, 0, None)
+            where = (f"; found only in the commentary ({self.corpus.run_at(elsewhere[0]).kind}) at "
+                     f"{self.corpus.page_at(elsewhere[0])}: what is said is the 經's or the 記's"
+                     if elsewhere else " (variants such as 賔/賓 count as equal; use … between "
+                                       "the first words and the last)")
+            self.out.error(loc, f"say cite: not found in the 經 or 記: {clip(v)}{where}")
+            return None
+        return Said(v, span, self.corpus.words(*span))
+
     def section_of(self, section: Any):
         if self.corpus is None:
             return None
@@ -180,3 +203,26 @@ class Refs:
                 self.out.error(loc, f"unknown thing {clip(n)}: expected a feature of the layout"
                                     f"{_suggest(n, known)}")
         return tuple(n for n in names if n in known)
+
+
+def find_cite(corpus, cite: str, start: int, end,
+              kinds: tuple[str, ...] | None = None) -> tuple[int, int] | None:
+    """Span of a cite, fragments split by … found in order; None if absent. kinds: only where
+    each fragment begins in text of these kinds (MAIN: the 經 and 記), else in any."""
+    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
+    if not frags:
+        return None
+    pos, first = start, None
+    for f in frags:
+        f = f.strip()
+        hits = corpus.find(f, pos, end)
+        if kinds is not None:
+            hits = [h for h in hits if corpus.in_kinds(h, kinds)]
+        if not hits:
+            return None
+        first = hits[0] if first is None else first
+        pos = hits[0] + len(f)
+    return (first, pos)
+
+
+MAIN = ("經", "記")  # where a cite is sought unless it says otherwise (in: 注)

@@ -124,6 +124,7 @@ def _check_numbers(doc: Any, out: Collector) -> None:
 # ---------------------------------------------------------------------------- a rite folder
 
 _MANIFEST_KEYS = {"rite": str, "title": str, "note": str, "text": str, "layout": str,
+                  "font": str, "fallback": str,  # read by viz.model.package
                   "cast": str, "patterns": (str, list), "sections": list}
 
 

@@ -11,7 +11,6 @@ Imports viz.base, viz.model.verbs and the script's nodes, scope, refs, patterns 
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -21,7 +20,7 @@ from viz.base.yamlsrc import YList, YMap
 from viz.model.script.fates import Fates
 from viz.model.script.nodes import Action, Expect, Step, direction, reading_matches
 from viz.model.script.patterns import Patterns, _subst, param_when
-from viz.model.script.refs import Refs
+from viz.model.script.refs import MAIN, Refs, find_cite  # noqa: F401 (find_cite, MAIN: here too)
 from viz.model.script.scope import Scope
 from viz.model.verbs import REGISTRY
 
@@ -230,20 +229,6 @@ class Steps:
         return tuple(out)
 
 
-def find_cite(corpus, cite: str, start: int, end) -> tuple[int, int] | None:
-    """Span of a cite, fragments split by … found in order; None if absent."""
-    frags = [f for f in re.split(r"…+|\.\.\.", cite) if f.strip()]
-    if not frags:
-        return None
-    pos, first = start, None
-    for f in frags:
-        f = f.strip()
-        hits = corpus.find(f, pos, end)
-        if not hits:
-            return None
-        first = hits[0] if first is None else first
-        pos = hits[0] + len(f)
-    return (first, pos)
 
 
 def _actors(a: Action) -> set[str]:
