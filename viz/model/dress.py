@@ -32,3 +32,85 @@ def dress_words(text: str) -> list[tuple[str, int]] | None:
         out += WORDS[g.group(0)]
         at = g.end()
     return out if at == len(text) and out else None
+
+
+# ---- worn things (don, doff): caps and clothes declared in the cast's props with worn: SPOT ----
+# where a thing is worn, and the word the state's text says it with (戴 on the head, 服 on the
+# body, 履 on the feet); in this order a person's worn things are listed
+SPOTS = {"首": "戴", "身": "服", "足": "履"}
+# worn under whatever else is on the same spot: the 纚 (注: 纚今之幘梁也, the hair bound) and the
+# 笄 go on before the 冠 or 弁 and come off after it (設纚 … 加緇布冠; 設笄 … 加皮弁)
+UNDER = ("纚", "笄")
+# kinds that count as one for "one of each kind at a spot": a head has one cap, 冠 or 弁
+SAME = {"弁": "冠"}
+
+
+def layer(kind: str) -> int:
+    """0 for a thing worn under the rest of its spot (纚, 笄), else 1."""
+    return 0 if kind in UNDER else 1
+
+
+def worn_order(items):
+    """(prop index, kind, spot) items in the order a person's worn things are listed: by spot
+    (首 身 足), under-things first, then in the order of the props' declaration."""
+    spots = list(SPOTS)
+    return sorted(items, key=lambda x: (spots.index(x[2]) if x[2] in spots else len(spots),
+                                        layer(x[1]), x[0]))
+
+
+def don_conflict(kind: str, name: str, spot: str, worn: list[tuple[str, str]]) -> str | None:
+    """Why a thing of this kind cannot go on a spot where (kind, name) pairs are worn, or None.
+    The rule: one thing of each kind at a spot (冠 and 弁 count as one: a head has one cap);
+    the 纚 and 笄 go under the cap, so they go on before it."""
+    same = SAME.get(kind, kind)
+    for k, n in worn:
+        if SAME.get(k, k) == same:
+            return f"already wears {n} ({k}) on the {spot}: doff it first"
+    if layer(kind) == 0:
+        over = [n for k, n in worn if layer(k) == 1]
+        if over:
+            return (f"the {name} ({kind}) goes under the {'、'.join(over)} on the {spot}, "
+                    f"which he wears already: doff it first ({'、'.join(UNDER)} go on before a cap)")
+    return None
+
+
+def doff_conflict(kind: str, name: str, spot: str, worn: list[tuple[str, str]]) -> str | None:
+    """Why a thing worn cannot come off yet (a 纚 under the cap still on), or None."""
+    if layer(kind) == 0:
+        over = [n for k, n in worn if layer(k) == 1]
+        if over:
+            return (f"the {name} ({kind}) is under the {'、'.join(over)} on the {spot}: doff "
+                    f"that first")
+    return None
+
+
+def wears(timeline, frame, i: int) -> list[int]:
+    """The props actor i wears at the frame (indices, in worn_order); [] without a "wear"
+    channel (a rite with no worn things). A thing going on is worn once it is on; one coming
+    off, until it is off."""
+    ch = frame.values.get("wear") if frame.values else None
+    if not ch or not len(ch.get("worn", ())):
+        return []
+    on = [(int(p), timeline.props[p].kind, timeline.props[p].worn)
+          for p in range(len(timeline.props))
+          if timeline.props[p].worn and int(ch["worn"][p]) and int(ch["wearer"][p]) == i]
+    return [p for p, _, _ in worn_order(on)]
+
+
+def moving(frame) -> list[tuple[int, int, int, float, bool]]:
+    """The worn things on their way at the frame, between someone's hands and where they are
+    worn: (prop, wearer, hands, how far along 0…1 from the hands to where it is worn, on: going
+    on (don) or coming off (doff))."""
+    ch = frame.values.get("wear") if frame.values else None
+    if not ch or not len(ch.get("end", ())):
+        return []
+    out = []
+    t = float(frame.t)
+    start, end = ch["start"], ch["end"]
+    for p in range(len(end)):
+        t0, t1 = float(start[p]), float(end[p])
+        if t1 > t0 and t0 <= t < t1 and int(ch["hands"][p]) >= 0:
+            a = (t - t0) / (t1 - t0)
+            on = not int(ch["worn"][p])
+            out.append((p, int(ch["wearer"][p]), int(ch["hands"][p]), a if on else 1.0 - a, on))
+    return out

@@ -36,7 +36,7 @@ def _key_schema(k: Key) -> dict:
         return _ref("placeref")
     if kind == "via":
         return {"anyOf": [_ref("placeref"), {"type": "array", "items": _ref("placeref")}]}
-    if kind == "prop":
+    if kind in ("prop", "worn"):
         return {"type": "string", "minLength": 1}
     if kind == "thing":
         return _ref("who")
@@ -332,6 +332,12 @@ def script_schema() -> dict:
                                      "description": "a bundle: this many, each tracked "
                                                     "(id.1, id.2 …)"},
                            "at": _ref("placeref"), "held_by": _ref("id"),
+                           "worn": {"enum": ["首", "身", "足"],
+                                    "description": "a thing worn (don, doff), and where: 首 the "
+                                                   "head (冠 弁 纚 笄), 身 the body (服 韠 衣 "
+                                                   "裳), 足 the feet (屨)"},
+                           "worn_by": {**_ref("id"), "description": "who wears it from the "
+                                       "start (a worn thing; instead of at: or held_by:)"},
                            "note": {"type": "string"}, "when": _ref("when"),
                            "absent": {"type": "boolean", "description": "not in the scene "
                                       "until a stage's setup brings it"},

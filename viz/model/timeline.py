@@ -9,6 +9,7 @@ import numpy as np
 POSTURES = ("立", "坐", "拜", "揖")
 SET_DOWN = -1  # a prop's holder when it lies somewhere
 FLYING = -2  # … when it is in flight (an arrow)
+WORN_ON = -3  # … when someone wears it (the "wear" channel says who; not drawn as a prop)
 INTERPS = ("step", "linear")
 # the channels every timeline has; any other channel is sampled generically into Frame.values
 STANDARD = ("motion", "posture", "presence", "props", "label")
@@ -37,6 +38,7 @@ class PropInfo:
     name: str
     kind: str
     bundle: str = ""  # the bundle this prop is one of (乘矢 → four 矢), or ""
+    worn: str = ""  # where it is worn (首 身 足) when it is a worn thing (don, doff), or ""
 
 
 @dataclass(frozen=True)

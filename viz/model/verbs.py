@@ -34,8 +34,9 @@ ARROW_SPEED = 200.0  # 尺/s: 300 尺 in 1.5 s
 class Key:
     """One key of a verb. kind says how it is read:
     who (an actor id or a list), one (one actor id, read as a list of one), actor, place, via
-    (places or named ways, in order), prop (a prop, a bundle or one of a bundle), dir,
-    formation, text, posture, number (finite, within lo/hi), count (a whole number ≥ 1)."""
+    (places or named ways, in order), prop (a prop, a bundle or one of a bundle), worn (a prop
+    declared worn: 首 身 足), dir, formation, text, posture, number (finite, within lo/hi), count
+    (a whole number ≥ 1)."""
 
     kind: str
     doc: str
@@ -111,6 +112,8 @@ class CompileContext(Protocol):
     # what they wear (viz.model.compile.dress)
     def dress(self, a: int, t: float, words: str, bow: str | None = None,
               loc: Loc | None = None) -> float: ...
+    def don(self, act: Action, busy: Busy) -> float: ...
+    def doff(self, act: Action, busy: Busy) -> float: ...
 
 
 AFTER = Key("who", "start only when these people have finished what is written before this "
@@ -534,3 +537,43 @@ class Dress(Verb):
     def compile(c, act, busy):
         words, bow = act.args.get("is", ""), act.args.get("bow")
         return each(c, act, busy, lambda a, t: c.dress(a, t, words, bow, act.loc))
+
+
+_WORN_DOC = ("a worn thing: a prop declared with worn: 首 (head: 冠 弁 纚 笄), 身 (body: 服 韠 衣 "
+             "裳) or 足 (feet: 屨)")
+
+
+@verb
+class Don(Verb):
+    name = "don"
+    doc = ("a worn thing put on who (加冠, 設纚, 服玄端): with by, another within reach puts it "
+           "on him from his own hands (the actor, the one acted on and the thing); without, he "
+           "puts it on himself, from his hands or from where it lies within reach. Over the "
+           "action's time (settings.gestures.don, 2 s) it moves from the hands to where it is "
+           "worn; after it he wears it and nobody holds it. One thing of each kind at a spot (冠 "
+           "and 弁 count as one: a head has one cap); the 纚 and 笄 go under the cap, so on "
+           "before it")
+    keys = {"who": Key("one", "who it goes on", required=True),
+            "prop": Key("worn", _WORN_DOC, required=True),
+            "by": Key("actor", "who puts it on him (default: himself), from his hands, within "
+                               "reach (加冠: the 賔; 設纚: the 贊者)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        return c.don(act, busy)
+
+
+@verb
+class Doff(Verb):
+    name = "doff"
+    doc = ("a worn thing taken off who (脫, 徹): into by's hands (another within reach), or his "
+           "own without by; to: sets it down there instead. Takes settings.gestures.doff s (1.5); "
+           "a 纚 or 笄 comes off only after the cap over it")
+    keys = {"who": Key("one", "who wears it", required=True),
+            "prop": Key("worn", _WORN_DOC, required=True),
+            "by": Key("actor", "who takes it off him (default: himself), into his hands"),
+            "to": Key("place", "where it is then set down (default: it stays in the hands)")}
+
+    @staticmethod
+    def compile(c, act, busy):
+        return c.doff(act, busy)

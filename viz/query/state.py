@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from viz.model.dress import BOW_NAMES, WORN
+from viz.model.dress import BOW_NAMES, SPOTS, WORN, wears
 from viz.model.script.nodes import DIRS
 from viz.model.timeline import POSTURES, Timeline
 
@@ -99,6 +99,27 @@ def dress(f, i: int) -> dict[str, bool]:
     return {k: bool(len(worn.get(k, ())) > i and worn[k][i]) for k in WORN}
 
 
+def worn_fields(timeline: Timeline, f, i: int) -> dict[str, Any]:
+    """What actor i wears (don, doff): "wears" its names, "wears_ids" its ids and "wears_at"
+    where each is worn (首 身 足), head first and under-things before the cap (纚, 緇布冠); only
+    for a rite with worn things."""
+    if "wear" not in timeline.channels:
+        return {}
+    on = wears(timeline, f, i)
+    return {"wears": [timeline.props[p].name for p in on],
+            "wears_ids": [timeline.props[p].id for p in on],
+            "wears_at": [timeline.props[p].worn for p in on]}
+
+
+def spot_words(names: list[str], spots: list[str]) -> str:
+    """What he wears in the text's words: 戴纚·緇布冠 服玄端 (戴 on the head, 服 on the body, 履
+    on the feet); "" for nothing."""
+    parts: dict[str, list[str]] = {}
+    for n, s in zip(names, spots):
+        parts.setdefault(s, []).append(n)
+    return " ".join(SPOTS.get(s, "") + "·".join(n) for s, n in parts.items())
+
+
 def held(timeline: Timeline, f, pid: str) -> dict[str, Any]:
     """A thing held: its id and name, and for a bow how it is (held: 張 strung, 弛 unstrung)."""
     j = timeline.prop_index[pid]
@@ -137,6 +158,7 @@ def state(timeline: Timeline, layout, corpus, t: float, step: int | None = None,
             "moving": bool(f.moving[i]),
             "holding": [held(timeline, f, p) for p in f.holding[i]],
             "dress": dress(f, i),
+            **worn_fields(timeline, f, i),
             **actor_fields(timeline, a.id, f.t),
         })
     clause = corpus.clause_at(step.span[0]) if step and corpus is not None else None
@@ -170,6 +192,8 @@ def format_state(s: dict[str, Any]) -> str:
     for a in s["actors"]:
         held = "、".join(h.get("held", "") + h["name"] for h in a["holding"]) or "—"
         worn = "".join(k for k, v in a.get("dress", {}).items() if v and k != "扑")
+        if a.get("wears"):
+            worn = " ".join(x for x in (worn, spot_words(a["wears"], a["wears_at"])) if x)
         lines.append(f"{a['name']:\u3000<{w}} {a['label']:\u3000<3} {a['id']:<10} "
                      f"x={a['x']:7.1f} y={a['y']:7.1f}  "
                      f"{a['region']:\u3000<2} near {a['place']:\u3000<4} "

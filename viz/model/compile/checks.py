@@ -14,7 +14,7 @@ import numpy as np
 from viz.model import footprint
 from viz.model.compile.keyframes import _Buffer, unwrap_to
 from viz.model.script.nodes import Expect, Step
-from viz.model.timeline import FLYING, SET_DOWN, Timeline
+from viz.model.timeline import FLYING, SET_DOWN, WORN_ON, Timeline
 
 if TYPE_CHECKING:
     from viz.model.compile.context import Ctx
@@ -45,6 +45,8 @@ def check_present(c: Ctx, act, step: Step) -> None:
     names = list(act.args.get("who", ()))
     if act.verb == "give":
         names.append(act.args["to"])
+    elif act.verb in ("don", "doff") and act.args.get("by"):
+        names.append(act.args["by"])
     elif act.verb == "take":
         src = act.args.get("from")
         if src is not None and src.actor and src.place is None:
@@ -164,6 +166,8 @@ def check_origins(c: Ctx, tl: Timeline) -> None:
         rows = order[owner == j]
         for i, k in enumerate(rows):
             if not vis[k]:
+                if int(holder[k]) == WORN_ON:
+                    break  # worn: somewhere (on someone) from then on
                 continue
             h, t = int(holder[k]), float(ch.t[k])
             if h < 0:

@@ -10,7 +10,7 @@ held by the context `c`; the Compiler owns only the spans of the stages and step
 from __future__ import annotations
 
 from viz.base.errors import Collector
-from viz.model.compile import checks, motion, props
+from viz.model.compile import checks, dress, motion, props
 from viz.model.compile.context import Ctx
 from viz.model.compile.keyframes import CODE
 from viz.model.dress import WORN
@@ -18,6 +18,7 @@ from viz.model.script.nodes import Placement, PropPlacement, Script, Step, Thing
 from viz.model.timeline import (
     SCORE_OWNERS,
     SET_DOWN,
+    WORN_ON,
     ActorInfo,
     Event,
     PropInfo,
@@ -43,6 +44,8 @@ class Handed(Ctx):
     some = props.some
     holder_check = props.holder_check
     reach_check = props.reach_check
+    don = dress.don
+    doff = dress.doff
 
 
 class Compiler:
@@ -68,7 +71,10 @@ class Compiler:
         """The props where they are declared; the things shown; the score at nought."""
         c = self.c
         for j, p in enumerate(c.script.props):
-            if p.held_by:
+            if p.worn_by:  # worn from the start
+                c.set_prop(j, 0.0, WORN_ON, (0.0, 0.0), False)
+                c.wardrobe.wear_now(j, c.ai[p.worn_by], 0.0)
+            elif p.held_by:
                 c.set_prop(j, 0.0, c.ai[p.held_by], (0.0, 0.0), not p.absent)
             else:
                 c.set_prop(j, 0.0, SET_DOWN, c.xy(p.at), not p.absent)
@@ -189,7 +195,7 @@ class Compiler:
             c.legs.keep()
         tl = Timeline(
             [ActorInfo(a.id, a.name, a.party, a.label, a.note, a.body) for a in script.cast],
-            [PropInfo(p.id, p.name, p.kind, p.bundle) for p in script.props],
+            [PropInfo(p.id, p.name, p.kind, p.bundle, p.worn) for p in script.props],
             stages, steps, channels, events, c.track.t, c.track.label_names)
         scoring = {"seed": script.seed, "scenario": dict(script.scenario),
                    "sides": dict(script.sides), "skills": dict(script.skills),

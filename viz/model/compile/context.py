@@ -22,6 +22,7 @@ from viz.model.compile.legs import Legs
 from viz.model.compile.shooting import Range
 from viz.model.compile.world import World
 from viz.model.script.nodes import Action, Formation, Music, PlaceRef, Script, Shot
+from viz.model.timeline import WORN_ON
 
 
 class Ctx:
@@ -150,6 +151,8 @@ class Ctx:
         was = self.world.holder[p]
         if was >= 0 and was != holder:  # it leaves his hands (a 扑 leaves his belt too)
             self.wardrobe.let_go(p, int(was), t)
+        if was == WORN_ON and holder != WORN_ON:  # a worn thing put elsewhere: worn no more
+            self.wardrobe.moved(p, t)
         self.world.put_prop(p, holder, xy, visible)
 
     def set_label(self, a: int, t: float, text: str) -> None:

@@ -51,6 +51,9 @@ class _Buffer:
     score: list = field(default_factory=list)  # (owner, t, value, writer): SCORE_OWNERS
     dress: list = field(default_factory=list)  # (actor, t, 袒, 決, 遂, 扑, writer): compile/dress
     bow: list = field(default_factory=list)  # (prop, t, 張 1 | 弛 2, writer)
+    # (prop, t, wearer, worn, hands, start, end, writer): compile/dress's worn things; hands ≥ 0
+    # while it moves between his hands and where it is worn, from start to end
+    wear: list = field(default_factory=list)
 
 
 class Track:
@@ -95,6 +98,8 @@ class Track:
         kf.score += [(a, T + t * scale, *rest) for a, t, *rest in buf.score]
         kf.dress += [(a, T + t * scale, *rest) for a, t, *rest in buf.dress]
         kf.bow += [(p, T + t * scale, *rest) for p, t, *rest in buf.bow]
+        kf.wear += [(p, T + t * scale, a, on, h, T + t0 * scale, T + t1 * scale, w)
+                    for p, t, a, on, h, t0, t1, w in buf.wear]
         kf.events += [(T + a * scale, T + b * scale, k, w, s, d) for a, b, k, w, s, d in buf.events]
 
     # ---- rows (times relative to the step while one is compiled) ----
@@ -140,6 +145,13 @@ class Track:
     def bow(self, p: int, t: float, state: int) -> None:
         self.buf.bow.append((p, t, state, self.w))
 
+    def wear(self, p: int, t: float, wearer: int, worn: bool, hands: int, start: float,
+             end: float) -> None:
+        """Worn thing p from t: on wearer (-1 nobody) or not yet (worn False); with hands ≥ 0,
+        moving between that person's hands and where it is worn from start to end."""
+        self.buf.wear.append((p, t, int(wearer), int(worn), int(hands), float(start),
+                              float(end), self.w))
+
     # ---- the channels ----
     def channels(self, n: int, m: int, things: int, worn: tuple[str, ...]) -> dict:
         """The keyframe channels of the rows so far: n actors, m props, things set out."""
@@ -165,6 +177,9 @@ class Track:
             "score": _chan(kf.score, "step", span, len(SCORE_OWNERS), "value"),
             "dress": _chan(kf.dress, "step", span, n, *worn),
             "bow": _chan(kf.bow, "step", span, m, "state"),
+            # only a rite with worn things has this channel (state --json's "wears")
+            **({"wear": _chan(kf.wear, "step", span, m, "wearer", "worn", "hands", "start",
+                              "end")} if kf.wear else {}),
         }
 
 

@@ -184,19 +184,39 @@ class Cast:
             seen.add(p["id"])
             if p["id"] in self.scope.unprops:
                 continue
-            if ("at" in p) == ("held_by" in p):
-                self.out.error(loc, f"prop {clip(p['id'])} needs exactly one of at: or held_by:")
+            if sum(k in p for k in ("at", "held_by", "worn_by")) != 1:
+                self.out.error(loc, f"prop {clip(p['id'])} needs exactly one of at: or held_by:"
+                               + (" or worn_by:" if "worn" in p else ""))
             at = self.refs.place(p["at"], p.loc_of("at")) if "at" in p else None
             held = self.scope.actor(p["held_by"], p.loc_of("held_by")) if "held_by" in p else None
+            wears = self.worn_of(p)
             # a prop a section declares is not there until that section brings it
             absent = bool(p.get("absent", False)) or not any(p is q for q in top)
             if "count" in p:
                 out += [Prop(m, p["name"], p["kind"], at, held, loc, absent, p["id"],
-                             p.get("brought", "")) for m in self.scope.bundles[p["id"]]]
+                             p.get("brought", ""), *wears) for m in self.scope.bundles[p["id"]]]
             else:
                 out.append(Prop(p["id"], p["name"], p["kind"], at, held, loc, absent,
-                                brought=p.get("brought", "")))
+                                brought=p.get("brought", ""), worn=wears[0], worn_by=wears[1]))
         return tuple(out)
+
+    def worn_of(self, p) -> tuple[str, str | None]:
+        """A prop's worn: (where it is worn: 首 身 足) and worn_by: (who wears it from the start;
+        only with worn:), checked."""
+        from viz.model.dress import SPOTS
+
+        spot = p.get("worn", "")
+        if spot and spot not in SPOTS:
+            self.out.error(p.loc_of("worn"), f"worn: expected where it is worn, one of "
+                           f"{' '.join(SPOTS)}, found {clip(spot)}")
+            spot = ""
+        by = None
+        if "worn_by" in p:
+            by = self.scope.actor(p["worn_by"], p.loc_of("worn_by"))
+            if not spot:
+                self.out.error(p.loc_of("worn_by"), f"worn_by: prop {clip(p['id'])} is not a "
+                               f"worn thing: say where it is worn (worn: {' '.join(SPOTS)})")
+        return spot, by
 
     def scoring_of(self, v: Any, loc: Loc) -> Scoring | None:
         if v is None:

@@ -80,6 +80,8 @@ class Prop:
     absent: bool = False
     bundle: str = ""  # the bundle's id when this prop is one of a counted bundle
     brought: str = ""  # the words that bring it in, when it first appears in a hand (issue 26)
+    worn: str = ""  # where it is worn (首 身 足: viz.model.dress.SPOTS), "" for a thing not worn
+    worn_by: str | None = None  # who wears it from the start (instead of at: or held_by:)
 
 
 @dataclass(frozen=True)

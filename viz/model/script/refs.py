@@ -124,6 +124,8 @@ class Refs:
             return self.vias(v, loc)
         if kind == "prop":
             return self.scope.prop(v, loc)
+        if kind == "worn":  # a worn thing (don, doff)
+            return self.scope.worn_prop(v, loc)
         if kind == "thing":
             return self.thing_names(v, loc) or None
         if kind == "flag":

@@ -49,7 +49,8 @@ class Scope:
         self.bundles: dict[str, tuple[str, ...]] = {}
         self.unprops: set[str] = set()
         for p in self.all_props:
-            if not self.cast_when(p) or p.get("held_by") in self.uncast:
+            if not self.cast_when(p) or p.get("held_by") in self.uncast or \
+                    p.get("worn_by") in self.uncast:
                 self.unprops.add(p["id"])
                 continue
             if "count" in p:
@@ -103,6 +104,20 @@ class Scope:
             self.out.error(loc, f"unknown prop {clip(v)}{_suggest(v, known)}")
             return None
         return v
+
+    def worn_prop(self, v: Any, loc: Loc) -> str | None:
+        """A prop that is a worn thing (declared with worn: 首, 身 or 足): what don and doff
+        take; an error located at v otherwise."""
+        pid = self.prop(v, loc)
+        if pid is None:
+            return None
+        decl = next((p for p in self.all_props if p["id"] == pid.split(".")[0]), None)
+        if decl is not None and not decl.get("worn"):
+            self.out.error(loc, f"{clip(pid)} ({decl.get('name', '')}) is not a worn thing: "
+                                f"expected a prop declared with worn: 首, 身 or 足 (where it is "
+                                f"worn) to put on or take off")
+            return None
+        return pid
 
     def prop_members(self, v: str) -> tuple[str, ...]:
         return self.bundles.get(v, (v,))
