@@ -348,8 +348,9 @@ def test_missing_domain_place_is_an_error_at_places(tmp_path):
     assert "\n  楅:" not in text
     line, col = _pos(text, "\nplaces:", 1)
     assert _problems(text, tmp_path) == [
-        (f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (domain.md's list of places "
-        "requires it; a layout with a range: needs the archery's)")]
+        (f"{tmp_path / 'bad.yaml'}:{line}:{col}: missing place 楅 (a layout with a range: needs "
+         "the archery's places: 右物、左物、豐、楅、中、司射位、司馬位、射位、侯、侯中、左个、右个、乏; "
+         "docs/LAYOUT.md, 'Places')")]
 
 
 def test_unknown_place_in_a_way_is_located_at_the_item(tmp_path):

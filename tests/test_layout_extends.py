@@ -59,8 +59,9 @@ def test_a_range_still_needs_the_archery(tmp_path):
     path = _write(tmp_path, text)
     line, col = _pos(XU.read_text(encoding="utf-8"), "\nplaces:")
     msgs = _messages(path)
-    assert f"{XU}:{line + 1}:1: missing place 侯 (domain.md's list of places requires it; a layout " \
-           "with a range: needs the archery's)" in msgs
+    assert f"{XU}:{line + 1}:1: missing place 侯 (a layout with a range: needs the archery's " \
+           "places: 右物、左物、豐、楅、中、司射位、司馬位、射位、侯、侯中、左个、右个、乏; docs/LAYOUT.md, " \
+           "'Places')" in msgs
 
 
 def test_places_obstacles_and_features_are_replaced_by_name_or_added(tmp_path):
@@ -99,7 +100,8 @@ def test_remove_keys_and_sections_are_checked(tmp_path):
     msgs = _messages(path)
     line, col = _pos(text, "hall]")
     assert f"{path}:{line}:{col}: remove.keys: 'hall' cannot be removed (expected one of " \
-           "range, sight, elsewhere, variants, ways, features, obstacles)" in msgs
+           "range, sight, elsewhere, variants, ways, features, obstacles, grounds, gates, " \
+           "regions)" in msgs
     assert any(re.search(r":\d+:3: remove: unknown section 'stairz'", m) for m in msgs)
 
 

@@ -1,6 +1,6 @@
 """The ground each view frames, in 尺: the school (`site_bounds`), the range (`range_bounds`),
-the whole (`all_bounds`) and what the layout draws elsewhere (`elsewhere_bounds`). Nothing here
-draws.
+the whole (`all_bounds`) and what the layout draws elsewhere (`elsewhere_bounds`, and each
+scene apart: `elsewhere_scenes`). Nothing here draws.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _bbox(arrays: list[np.ndarray], pad: float) -> Bounds | None:
 def site_bounds(layout) -> Bounds:
     """The school: court and hall (what the plan is mostly about); of a court deep enough to
     hold the 侯, the part north of the range."""
-    court = [f.points for f in layout.features if f.kind in ("court", "hall")]
+    court = [f.points for f in layout.features if f.kind in ("court", "hall", "yard")]
     if not court:
         court = [f.points for f in layout.features
                  if _feature_region(layout, f) not in ("侯道", "elsewhere")]
@@ -87,3 +87,30 @@ def elsewhere_bounds(layout) -> Bounds | None:
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
     w, h = max(b[2] - b[0], 60.0), max(b[3] - b[1], 40.0)
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def elsewhere_scenes(layout) -> list[tuple[str, Bounds]]:
+    """Each elsewhere scene the layout declares (the 賔門, a 闈門, the 寢), named and framed on
+    its own, as elsewhere_bounds frames all of them together: what is drawn elsewhere within
+    the scene's ground (Layout.scenes). A layout of one scene (or a fake without `scenes`):
+    elsewhere_bounds itself, named after the scene."""
+    scenes = getattr(layout, "scenes", ())
+    if len(scenes) <= 1:
+        b = elsewhere_bounds(layout)
+        return [] if b is None else [(scenes[0].name if scenes else "", b)]
+    out = []
+    for sc in scenes:
+        x0, y0, x1, y1 = sc.box
+
+        def inside(p) -> bool:
+            c = np.asarray(p, float).reshape(-1, 2).mean(axis=0)
+            return bool(x0 <= c[0] <= x1 and y0 <= c[1] <= y1)
+        pts = [f.points for f in layout.features
+               if _feature_region(layout, f) == "elsewhere" and inside(f.points)]
+        pts += [np.array([p.x, p.y]) for p in layout.places.values()
+                if _region(layout, p.x, p.y) == "elsewhere" and inside((p.x, p.y))]
+        b = _bbox(pts, 6.0) or (x0, y0, x1, y1)
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        w, h = max(b[2] - b[0], 60.0), max(b[3] - b[1], 40.0)
+        out.append((sc.name, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+    return out

@@ -31,6 +31,7 @@ from viz.draw.extent import (  # noqa: F401  (the model and its extents, as they
     _world_box,
     _world_box_of,
     _world_boxes,
+    scene_now,
     view_kind,
 )
 from viz.draw.hud import UI_BASE, Hits, HudState, areas, areas_at, ui_scale  # noqa: F401
@@ -199,6 +200,8 @@ def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False
     stage = tl.stage_at(t, closing)
     step = -1 if whole or manual is not None or not tl.steps else tl.step_at(t, closing)
     follow = model.step_bounds(step) if step >= 0 and kind == "site" else None
+    if kind == "elsewhere" and len(model.scenes) > 1:  # the scene the rite is at, of several
+        follow = scene_now(model, frame)[1]
     key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow, ui)
     fr = model.framings.get(key)
     if fr is None:
@@ -221,7 +224,7 @@ def _framing(model: Model, size: tuple[int, int], kind: str, stage: int, inset: 
         cam.scale, cam.center = float(manual.scale), (float(manual.center[0]),
                                                       float(manual.center[1]))
     elif kind == "elsewhere":
-        cam.fit(model.elsewhere, margin=30)
+        cam.fit(follow or model.elsewhere, margin=30)
     elif ibox is not None:
         cam.fit(follow or model.stage_bounds(stage), margin=18,
                 box=(mx, my, mw - column_w(size, ui), mh))

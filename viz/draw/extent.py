@@ -56,6 +56,11 @@ class Model:
         return scene.elsewhere_bounds(self.layout)
 
     @cached_property
+    def scenes(self) -> list[tuple[str, Bounds]]:
+        """Each elsewhere scene, named and framed on its own (one: `elsewhere` itself)."""
+        return scene.elsewhere_scenes(self.layout)
+
+    @cached_property
     def whole(self) -> Bounds:
         return scene.all_bounds(self.layout)
 
@@ -223,6 +228,32 @@ def view_kind(model: Model, frame) -> str:
     xy = frame.xy[idx]
     near = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     return "site" if near.any() else "elsewhere"
+
+
+SCENE_PAD = 12.0  # 尺 round an elsewhere scene's frame within which one counts as there
+
+
+def in_scene(b: Bounds | None, pts: np.ndarray) -> np.ndarray:
+    """Which points stand in the scene framed by b (with SCENE_PAD round it)."""
+    if b is None or not len(pts):
+        return np.zeros(len(pts), bool)
+    pad = SCENE_PAD
+    return ((pts[:, 0] >= b[0] - pad) & (pts[:, 0] <= b[2] + pad) & (pts[:, 1] >= b[1] - pad)
+            & (pts[:, 1] <= b[3] + pad))
+
+
+def scene_now(model: Model, frame) -> tuple[str, Bounds | None]:
+    """The elsewhere scene to show at this frame, (name, bounds): of a layout with several,
+    the one most of those present stand in (the first on a tie), bounds None when nobody is
+    in any; of a layout with one, that one (Model.elsewhere) whoever is there."""
+    scenes = model.scenes
+    if len(scenes) <= 1:
+        return (scenes[0][0] if scenes else "", model.elsewhere)
+    idx = np.nonzero(frame.present)[0]
+    xy = frame.xy[idx]
+    counts = [int(in_scene(b, xy).sum()) for _, b in scenes]
+    best = int(np.argmax(counts))
+    return (scenes[best][0], scenes[best][1] if counts[best] else None)
 
 
 def _range_empty(model: Model, frame) -> bool:

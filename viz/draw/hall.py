@@ -19,6 +19,11 @@ FEATURE_STYLE: dict[str, tuple[Color | None, Color | None, float, tuple[float, f
     "yard": ((241, 236, 222), (150, 140, 120), 1.0, None),
     "hall": ((226, 212, 184), (92, 72, 50), 2.0, None),
     "room": ((214, 200, 172), (92, 72, 50), 1.5, None),
+    # a named area of the 堂 or a ground (房, 室, 北堂; layouts' regions:), a shade darker
+    "region": ((216, 200, 170), (150, 128, 100), 1.0, None),
+    # a roofed building standing on a ground (the 東塾 and 西塾 by a gate): an obstacle of
+    # kind building, drawn solid with its name
+    "building": ((214, 196, 164), (92, 72, 50), 1.5, None),
     "range": ((246, 243, 233), (200, 190, 170), 1.0, None),
     "wall": ((88, 74, 60), (70, 58, 46), 1.0, None),
     "pillar": ((80, 58, 40), (50, 36, 24), 1.0, None),
@@ -47,7 +52,7 @@ FEATURE_STYLE: dict[str, tuple[Color | None, Color | None, float, tuple[float, f
 }
 DEFAULT_STYLE = (None, (130, 120, 110), 1.0, None)
 # drawn first to last: ground, then buildings, then furniture, then lines on top
-KIND_ORDER = ["range", "court", "yard", "path", "hall", "room", "stair", "step", "gate", "wall", "eave",
+KIND_ORDER = ["range", "court", "yard", "path", "hall", "region", "room", "building", "stair", "step", "gate", "wall", "eave",
               "mat", "basin", "water", "vessel", "basket", "chime", "rack", "counter", "blind",
               "target", "target_center", "target_line", "post", "implement", "beam", "line", "mark",
               "pillar"]

@@ -41,7 +41,7 @@ import numpy as np
 from viz.draw import hud, labels, scene, things
 from viz.draw import trails as trails_mod  # `trails` is also the parameter naming the mode
 from viz.draw.camera import Camera
-from viz.draw.compose import Model, View, compose, view_kind
+from viz.draw.compose import Model, View, compose, scene_now, view_kind
 from viz.draw.display import (
     Box,
     Circle,
@@ -241,6 +241,7 @@ class _Where:
     gate_legs: list
     want_range: bool
     want_gate: bool
+    gate: tuple = ("", None)  # the elsewhere scene of the inset: (name, bounds)
 
 
 def _where(model: Model, frame, found) -> _Where:
@@ -250,20 +251,28 @@ def _where(model: Model, frame, found) -> _Where:
     top = _range_top(model)
     none = np.zeros(len(idx), bool)
     away = view_kind(model, frame) == "elsewhere"
+    # of several scenes, the inset shows the one most of those there stand in; those at
+    # another are off this plate (and off its plan: they are not at the school)
+    shown = scene_now(model, frame)
+    scenes = [b for _, b in model.scenes] if len(model.scenes) > 1 else [model.elsewhere]
+
+    def anywhere(pts):
+        return np.logical_or.reduce([_in_elsewhere(model, pts, b) for b in scenes])
     far = _in_range(model, frame.xy[idx], top) if idx else none
-    gone = _in_elsewhere(model, frame.xy[idx]) if idx and not away else none
+    here = _in_elsewhere(model, frame.xy[idx], shown[1]) if idx and not away else none
+    gone = anywhere(frame.xy[idx]) if idx and not away else none
     in_range = [bool(_in_range(model, g.points, top).all()) for g in found]
-    at_gate = [not away and bool(_in_elsewhere(model, g.points).any()) for g in found]
+    at_gate = [not away and bool(_in_elsewhere(model, g.points, shown[1]).any()) for g in found]
     far_legs = [g for g, r in zip(found, in_range) if r]
     gate_legs = [g for g, e in zip(found, at_gate) if e]
     near_legs = [g for g, r in zip(found, in_range)
-                 if not r and (away or not _in_elsewhere(model, g.points).all())]
+                 if not r and (away or not anywhere(g.points).all())]
     far_idx = [i for i, f in zip(idx, far) if f]
-    gate_idx = [i for i, g, f in zip(idx, gone, far) if g and not f]
+    gate_idx = [i for i, h, f in zip(idx, here, far) if h and not f]
     main_idx = [i for i, g, f in zip(idx, gone, far) if not g and not f]
     return _Where(main_idx, near_legs, far_idx, far_legs, gate_idx, gate_legs,
                   model.range is not None and bool(far_idx or far_legs),
-                  model.elsewhere is not None and bool(gate_idx or gate_legs))
+                  shown[1] is not None and bool(gate_idx or gate_legs), shown)
 
 
 def _plate(model: Model, t: float, closing: bool, size, found, follow: int | None,
@@ -339,8 +348,8 @@ def _insets(model: Model, pg, row, rng, wh: _Where) -> list[tuple]:
         x0 = ix
         for want, where, name, head_, who, legs_ in (
                 (wh.want_range, rng, "plate.inset", tr(INSET_TITLE), wh.far_idx, wh.far_legs),
-                (wh.want_gate, model.elsewhere, "plate.gate",
-                 tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout)), wh.gate_idx,
+                (wh.want_gate, wh.gate[1], "plate.gate",
+                 tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout, wh.gate)), wh.gate_idx,
                  wh.gate_legs)):
             if want:
                 bw = _inset_width(model, where, share, ih, pg.px)
@@ -353,20 +362,22 @@ def _insets(model: Model, pg, row, rng, wh: _Where) -> list[tuple]:
         # the column when the 賔's gate is drawn under it)
         rh = _inset_height(model, rng, iw, ih * (0.62 if wh.want_gate else 1.0),
                            pg.px) if wh.want_range else 0
-        gh = _inset_height(model, model.elsewhere, iw, ih - rh - gap,
+        gh = _inset_height(model, wh.gate[1], iw, ih - rh - gap,
                            pg.px) if wh.want_gate else 0
         if wh.want_range:
             todo.append(("plate.inset", (ix, iy, iw, rh), rng, tr(INSET_TITLE), wh.far_idx,
                          wh.far_legs))
         if wh.want_gate:
-            name = tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout))
+            name = tr(ELSEWHERE_TITLE).format(name=_gate_name(model.layout, wh.gate))
             todo.append(("plate.gate", (ix, iy + (rh + gap if rh else 0), iw, gh),
-                         model.elsewhere, name, wh.gate_idx, wh.gate_legs))
+                         wh.gate[1], name, wh.gate_idx, wh.gate_legs))
     return todo
 
 
-def _gate_name(layout) -> str:
-    """The elsewhere scene's name: its gate's (賔門)."""
+def _gate_name(layout, shown: tuple = ("", None)) -> str:
+    """The elsewhere scene's name: its gate's (賔門); of several, the shown one's."""
+    if shown[0]:
+        return shown[0]
     b = scene.elsewhere_bounds(layout)
     for f in layout.features:
         c = np.asarray(f.points, float).reshape(-1, 2).mean(axis=0)

@@ -27,6 +27,7 @@ from viz.draw.bounds import (
     Bounds,
     all_bounds,
     elsewhere_bounds,
+    elsewhere_scenes,
     range_bounds,
     site_bounds,
 )

@@ -6,6 +6,7 @@ The modules, one a line (and the packages script/, the reader, and compile/, the
     layout_geometry  the plan's shapes as values, and rectangle arithmetic
     layout_checks    a layout checked: schema, numbers, rects, gate, names, places, reach, sight
     layout_extends   a layout that extends another, merged
+    layout_treads    a stair's treads (等) as places found by name (西階上一等)
     paths            walking paths: a visibility graph, shortest routes
     footprint        the ground a person and a thing set out take
     dress            the words of dress, and a bow strung or unstrung

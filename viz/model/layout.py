@@ -27,6 +27,7 @@ from viz.model.layout_checks import (  # noqa: F401 (re-exported: SCHEMA_PATH, t
     SCHEMA_PATH,
     _check_far,
     _check_geometry,
+    _check_grounds,
     _check_names,
     _check_numbers,
     _check_places,
@@ -41,14 +42,20 @@ from viz.model.layout_geometry import (  # noqa: F401 (the plan's value classes 
     MENWAI_HALF,
     MENWAI_WAIT,
     Feature,
+    Gate,
+    Ground,
     Obstacle,
     Place,
     Rect,
+    Region,
+    Scene,
     Stair,
     TopicVariant,
     Variant,
     _court_walls,
+    _cut_gates,
     _declared_features,
+    _ground_walls,
     _grow,
     _hall_edges,
     _in_rect,
@@ -57,6 +64,7 @@ from viz.model.layout_geometry import (  # noqa: F401 (the plan's value classes 
     _stair_sides,
     _structure_features,
 )
+from viz.model.layout_treads import PlaceTable, tread_names  # noqa: F401 (re-exported)
 from viz.model.paths import Planner, count_crossings
 
 # Kinds of Feature a renderer should know. Open ones (closed=False) are strokes; beam (棟, 楣)
@@ -65,7 +73,7 @@ from viz.model.paths import Planner, count_crossings
 FEATURE_KINDS = (
     "court", "range", "hall", "wall", "pillar", "stair", "step", "gate", "eave", "beam", "mat",
     "basin", "water", "vessel", "basket", "chime", "rack", "counter", "implement", "mark",
-    "target_line", "target", "target_center", "post", "blind",
+    "target_line", "target", "target_center", "post", "blind", "yard", "region", "building",
 )
 
 
@@ -89,6 +97,10 @@ class Layout:
     warnings: tuple[Problem, ...] = field(default=())
     applied: tuple[str, ...] = ()  # places and obstacles moved by the chosen readings
     variant_readings: tuple[str, ...] = ()  # the readings this file's place variants follow
+    grounds: tuple[Ground, ...] = ()  # named grounds besides the court (廟門外 …)
+    gates: tuple[Gate, ...] = ()  # the gates between grounds, besides the court's
+    regions: tuple[Region, ...] = ()  # named areas (房, 室, 北堂)
+    scenes: tuple[Scene, ...] = ()  # the 'elsewhere' scenes, each drawn in an inset
 
     # -- places ------------------------------------------------------------------------
     def place_xy(self, name: str) -> np.ndarray:
@@ -112,7 +124,15 @@ class Layout:
     def region_at(self, x: float, y: float) -> str:
         """堂 | 階 | 庭 | 侯道 | elsewhere. Inside the court walls the arrows' lane counts as 庭;
         侯道 is the range ground beyond them (see in_lane for the lane itself)."""
-        return _region(self.hall, self.stairs, self.court, self.range_rect, x, y)
+        return _region(self.hall, self.stairs, self.court, self.range_rect, x, y,
+                       self.regions, self.grounds)
+
+    def scene_at(self, x: float, y: float) -> Scene | None:
+        """The 'elsewhere' scene (the 賔門, a 闈門 …) whose ground holds (x, y), or None."""
+        for sc in self.scenes:
+            if _in_rect(sc.box, x, y):
+                return sc
+        return None
 
     def in_lane(self, x: float, y: float) -> bool:
         """Is (x, y) south of the 堂 in the lane the arrows fly, from the 物 to the 侯's width?"""
@@ -282,19 +302,24 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
     gx0, gx1 = (float(v) for v in root["court"]["gate"]["x"])
     stairs = tuple(Stair(s["name"], _rect_of(s["rect"]), int(s["steps"]), s.loc_of("rect"))
                    for s in root["stairs"])
-    elsewhere = root.get("elsewhere")
+    elsewhere = _scenes_of(root)
+    grounds, gates, regions = _grounds(root), _gates(root), _regions(root)
     walkable = _check_geometry(root, col, hall, court_in, (gx0, gx1), stairs)
     _check_names(root, col)
     declared, applied = _declared_obstacles(root, readings)
-    obstacles = (_hall_edges(hall, stairs, root["hall"].loc_of("rect")) + _stair_sides(stairs)
-                 + _court_walls(court_in, wall, (gx0, gx1), root["court"].loc_of("rect"))
-                 + declared + _elsewhere_walls(elsewhere))
     court_out = (court_in[0] - wall, court_in[1] - wall, court_in[2] + wall, court_in[3] + wall)
+    walls = (_court_walls(court_in, wall, (gx0, gx1), root["court"].loc_of("rect"))
+             + _ground_walls(grounds, court_out))
+    _check_grounds(root, col, grounds, gates, regions, court_out,
+                   [o.rect for o in walls + declared if o.kind == "wall"])
+    obstacles = (_hall_edges(hall, stairs, root["hall"].loc_of("rect")) + _stair_sides(stairs)
+                 + _cut_gates(walls + declared, gates)
+                 + [o for e in elsewhere for o in _elsewhere_walls(e)])
     range_rect = _rect_of((range_v or root["range"])["rect"]) if "range" in root else None
     applied += [n for n, v in (("庭", court_v), ("侯道", range_v)) if v is not None]
 
     def region(x: float, y: float) -> str:
-        return _region(hall, stairs, court_out, range_rect, x, y)
+        return _region(hall, stairs, court_out, range_rect, x, y, regions, grounds)
 
     places, moved = _places(root, readings, region)
     applied += list(moved)
@@ -305,18 +330,20 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
               for k in ("court", "range") if k in root and root[k].get("variants")
               for v in (root[k], *root[k]["variants"])
               if v is not ((range_v if k == "range" else court_v) or root[k])}
-    _check_far(root, col, {"hall": hall, "court": court_out, "range": range_rect, **others},
-               stairs, elsewhere)
+    _check_far(root, col, {"hall": hall, "court": court_out, "range": range_rect, **others,
+                           **{g.name: g.outer for g in grounds}}, stairs, elsewhere)
     unused = [r for r in readings if not any(r in v["reading"] for _, v in _all_variants(root))]
     if unused:
         col.error(top, f"no variant in this layout follows the reading {unused[0]!r} "
                        f"(readings with variants: {', '.join(_readings(root)) or 'none'})")
     features = _structure_features(hall, stairs, obstacles, court_in, wall, (gx0, gx1),
-                                   root["court"]["gate"].get("name", "門"), elsewhere, range_rect)
+                                   root["court"]["gate"].get("name", "門"), elsewhere, range_rect,
+                                   grounds, gates, regions)
     features += _declared_features(root, moved)
     layout = Layout(
         name=str(root["name"]), file=file, chi_m=float(root.get("chi_m", 0.231)),
-        reading="+".join([str(root["reading"]), *readings]), places=places,
+        reading="+".join([str(root["reading"]), *readings]),
+        places=PlaceTable(places, stairs, float(root.get("clearance", 1.0)), region),
         features=tuple(features), obstacles=tuple(obstacles), stairs=stairs, hall=hall,
         hall_height=float(root["hall"]["height"]), court=court_out, range_rect=range_rect,
         clearance=float(root.get("clearance", 1.0)),
@@ -324,7 +351,9 @@ def _build(root: Any, file: str, readings: tuple[str, ...] = (), checked: bool =
         variants=tuple(TopicVariant(v["topic"], v["reading"], v["note"], v.get("source"))
                        for v in root.get("variants", ())),
         warnings=tuple(col.warnings), applied=tuple(applied),
-        variant_readings=tuple(dict.fromkeys(v["reading"] for _, v in _all_variants(root))))
+        variant_readings=tuple(dict.fromkeys(v["reading"] for _, v in _all_variants(root))),
+        grounds=tuple(grounds), gates=tuple(gates), regions=tuple(regions),
+        scenes=tuple(_scene(e, places) for e in elsewhere))
     if walkable:
         _check_reach(root, col, layout, (gx0, court_in[1] - wall, gx1, court_in[1]))
     _check_sight(root, col, layout)
@@ -346,6 +375,45 @@ def _declared_obstacles(root: YMap,
             applied.append(o["name"])
         out.append(Obstacle(o["name"], o["kind"], rect, o.loc_of("rect"), bool(o.get("low"))))
     return out, applied
+
+
+def _scenes_of(root: YMap) -> list[YMap]:
+    """`elsewhere:` as a list of scenes: one mapping, or a list of them."""
+    e = root.get("elsewhere")
+    return [] if e is None else [e] if isinstance(e, dict) else list(e)
+
+
+def _grounds(root: YMap) -> list[Ground]:
+    return [Ground(g["name"], _rect_of(g["rect"]), float(g.get("wall", 0)), g.loc_of("rect"))
+            for g in root.get("grounds", ())]
+
+
+def _gates(root: YMap) -> list[Gate]:
+    return [Gate(g["name"], _rect_of(g["rect"]), (str(g["between"][0]), str(g["between"][1])),
+                 g.loc_of("rect")) for g in root.get("gates", ())]
+
+
+def _regions(root: YMap) -> list[Region]:
+    return [Region(r["name"], _rect_of(r["rect"]), r.get("label", r["name"]), r.loc_of("rect"))
+            for r in root.get("regions", ())]
+
+
+def _scene(e: YMap, places: dict[str, Place]) -> Scene:
+    """An elsewhere scene's ground: its walls and gate, and its own places, with a margin."""
+    rects = [_rect_of(w) for w in e["walls"]] + ([_rect_of(e["gate"])] if "gate" in e else [])
+    own = tuple(e.get("places", ()))
+    pts = [(places[n].x, places[n].y) for n in own if n in places]
+    xs = [v for r in rects for v in (r[0], r[2])] + [x for x, _ in pts]
+    ys = [v for r in rects for v in (r[1], r[3])] + [y for _, y in pts]
+    if not xs:
+        return Scene(str(e["name"]), (0.0, 0.0, 0.0, 0.0), own)
+    m = _SCENE_MARGIN
+    return Scene(str(e["name"]), (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m), own)
+
+
+# 尺 round an elsewhere scene's walls, gate and places that still count as the scene (the
+# 賔門外 stands 4 尺 from its gate); checks warn of places by a scene farther than 40.
+_SCENE_MARGIN = 20.0
 
 
 def _elsewhere_walls(elsewhere: YMap | None) -> list[Obstacle]:

@@ -41,7 +41,10 @@ from viz.model.paths import Planner, hit_matrix
 
 SCHEMA_PATH = LAYOUTS / "layout.schema.json"
 
-# domain.md, "Places": names every layout must define, so queries and diagrams agree.
+# The places the drinking rite's patterns name are no longer required of every layout: each
+# pattern library file of assets/patterns lists those it needs (its `places:`), and a rite
+# that uses one of its patterns is checked against them (viz.model.script.patterns). Kept as
+# the list the bundled 州序 and 庠 share, for the tests and docs that compare against it.
 REQUIRED_PLACES = (
     "堂", "堂廉", "東序", "西序", "東序端", "西序端", "東楹", "西楹", "楹間", "阼階上", "西階上",
     "賔席", "主人席", "衆賔席", "大夫席", "尊", "上篚", "工席", "樂正位",
@@ -51,7 +54,8 @@ REQUIRED_PLACES = (
     "堂西", "堂東", "西階西", "東序東", "門", "門內", "門外", "東壁",
     "賔門外",
 )
-# ...and the archery's, required only of a layout with a `range:` (鄉飲酒禮's 庠 has none).
+# The archery's places, required of a layout with a `range:` (鄉飲酒禮's 庠 has none): the
+# range's drawing and the shooting's scoring look them up by name.
 ARCHERY_PLACES = ("右物", "左物", "豐", "楅", "中", "司射位", "司馬位", "射位",
                   "侯", "侯中", "左个", "右个", "乏")
 
@@ -89,6 +93,7 @@ _BOUNDS = {"minimum": "at least", "exclusiveMinimum": "greater than", "maximum":
 
 def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
     errors = sorted(_validator().iter_errors(_plain(root)), key=lambda e: list(map(str, e.path)))
+    errors = [c for e in errors for c in _branch(e, root)]
     for e in errors:
         path = list(e.absolute_path)
         where = ".".join(str(p) for p in path) or "top level"
@@ -107,6 +112,19 @@ def _check_schema(root: YMap, col: Collector, top: Loc) -> None:
         elif e.validator in _BOUNDS:
             msg = f"found {e.instance!r}, expected a number {_BOUNDS[e.validator]} {e.validator_value}"
         col.error(loc, f"{where}: {msg}")
+
+
+def _branch(e: jsonschema.ValidationError, root: YMap) -> list[jsonschema.ValidationError]:
+    """A oneOf error (elsewhere: one scene or a list) as the errors of the branch the value's
+    type chose, so the message says what is wrong inside it; any other error as it is."""
+    if e.validator != "oneOf" or not e.context:
+        return [e]
+    node = _node_at(root, list(e.absolute_path))
+    want = "array" if isinstance(node, list) else "object"
+    index = next((i for i, b in enumerate(e.validator_value) if b.get("type", "object") == want),
+                 None)
+    subs = [c for c in e.context if c.schema_path and c.schema_path[0] == index]
+    return [c for sub in subs for c in _branch(sub, root)] or [e]
 
 
 # 尺: far beyond any site, and small enough that squared distances stay finite.
@@ -140,6 +158,11 @@ def _rects_in(node: Any, sch: dict, loc: Loc) -> Iterator[tuple[YList, Loc]]:
             yield node, loc
             return
         sch = _schema()["$defs"][sch["$ref"].rsplit("/", 1)[1]]
+    if "oneOf" in sch:  # elsewhere: one scene, or a list of them: the branch the node is
+        want = "array" if isinstance(node, YList) else "object"
+        sch = next((b for b in sch["oneOf"] if b.get("type", "object") == want), {})
+        yield from _rects_in(node, sch, loc)
+        return
     if isinstance(node, YMap):
         props, extra = sch.get("properties", {}), sch.get("additionalProperties")
         for k, v in node.items():
@@ -189,8 +212,65 @@ def _check_geometry(root: YMap, col: Collector, hall: Rect, court_in: Rect,
         if _overlap(a.rect, b.rect):
             col.error(b.loc, f"stair {b.name} rect {_fmt(b.rect)} overlaps stair {a.name} rect "
                              f"{_fmt(a.rect)} (at {a.loc}); expected stairs that share no ground")
-    _check_elsewhere_gate(root.get("elsewhere"), col)
+    for e in _scenes(root):
+        _check_elsewhere_gate(e, col)
     return walkable
+
+
+def _scenes(root: YMap) -> list[YMap]:
+    e = root.get("elsewhere")
+    return [] if e is None else [e] if isinstance(e, dict) else list(e)
+
+
+def _check_grounds(root: YMap, col: Collector, grounds: Sequence[Any], gates: Sequence[Any],
+                   regions: Sequence[Any], court_out: Rect, walls: Sequence[Rect]) -> None:
+    """Grounds apart from the court and from each other; each gate between two grounds that
+    exist, lying across a wall, touching both, wide enough to walk through; each region a
+    named area with a name of its own."""
+    court_name = str(root["court"].get("name", "庭"))
+    outer = {court_name: court_out, **{g.name: g.outer for g in grounds}}
+    for g in grounds:
+        if g.name == court_name:
+            col.error(g.loc, f"ground {g.name}: the court is named {court_name} already "
+                             "(expected a name of its own)")
+        if _overlap(g.rect, court_out):
+            col.error(g.loc, f"ground {g.name} rect {_fmt(g.rect)} overlaps the court "
+                             f"{_fmt(court_out)} (walls included); expected a ground beside it, "
+                             "joined by a gate")
+    for a, b in combinations(grounds, 2):
+        if _overlap(a.rect, b.rect):
+            col.error(b.loc, f"ground {b.name} rect {_fmt(b.rect)} overlaps ground {a.name} "
+                             f"rect {_fmt(a.rect)}{_at(a.loc)}; expected grounds apart, joined by "
+                             "gates")
+    c = float(root.get("clearance", 1.0))
+    for spec, g in zip(root.get("gates", ()), gates):
+        bloc = spec.loc_of("between")
+        for n in g.between:
+            if n not in outer:
+                col.error(bloc, f"gate {g.name}: between names {n!r}, which is no ground of this "
+                                f"layout (grounds: {'、'.join(outer)})")
+        if g.between[0] == g.between[1]:
+            col.error(bloc, f"gate {g.name}: between names {g.between[0]} twice (expected the "
+                            "two grounds the gate joins)")
+        for n in g.between:
+            if n in outer and not _touch(g.rect, outer[n]):
+                col.error(g.loc, f"gate {g.name} rect {_fmt(g.rect)} does not touch the ground "
+                                 f"{n} {_fmt(outer[n])}; expected it in the wall between "
+                                 f"{'、'.join(g.between)}")
+        if not any(_overlap(g.rect, r) for r in walls):
+            col.error(g.loc, f"gate {g.name} rect {_fmt(g.rect)} lies across no wall; expected "
+                             "it across the wall it opens (a walled ground's, the court's, or a "
+                             "wall among the obstacles)")
+        w, h = g.rect[2] - g.rect[0], g.rect[3] - g.rect[1]
+        if max(w, h) <= 2 * c:
+            col.error(g.loc, f"gate {g.name} rect {_fmt(g.rect)} is {max(w, h):g} wide, "
+                             f"narrower than 2 × clearance = {2 * c:g}; nobody could walk "
+                             "through it")
+    for a, b in combinations(regions, 2):
+        if _overlap(a.rect, b.rect):
+            col.error(b.loc, f"region {b.name} rect {_fmt(b.rect)} overlaps region {a.name} "
+                             f"rect {_fmt(a.rect)}{_at(a.loc)}; expected regions apart (a point "
+                             "lies in one)")
 
 
 def _check_gate(spec: YMap, col: Collector, court_in: Rect, gate: tuple[float, float]) -> None:
@@ -258,18 +338,22 @@ _SITE_MARGIN = 10.0
 
 
 def _check_far(root: YMap, col: Collector, site: dict[str, Rect | None],
-               stairs: Sequence[Stair], elsewhere: YMap | None) -> None:
+               stairs: Sequence[Stair], elsewhere: Sequence[YMap] | YMap | None) -> None:
     """A place off the site is most likely a typing slip, and it silently lengthens every walk
-    to it. Every variant's position is checked too, at its own line, whichever reading is on."""
+    to it. Every variant's position is checked too, at its own line, whichever reading is on.
+    `elsewhere`: the scenes off the plan (one, or a list); a place by one is no slip."""
+    scenes = ([] if elsewhere is None else [elsewhere] if isinstance(elsewhere, dict)
+              else list(elsewhere))
     grounds = [r for r in site.values() if r is not None] + [s.rect for s in stairs]
-    near: list[Rect] = []
-    if elsewhere is not None:
-        near = [_rect_of(w) for w in elsewhere["walls"]]
-        near += [_rect_of(elsewhere["gate"])] if "gate" in elsewhere else []
+    nears: list[list[Rect]] = []
+    for e in scenes:
+        nears.append([_rect_of(w) for w in e["walls"]]
+                     + ([_rect_of(e["gate"])] if "gate" in e else []))
+    named = "、".join(str(e["name"]) for e, n in zip(scenes, nears) if n)
     spans = "; ".join(f"{k} x {r[0]:g}…{r[2]:g}, y {r[1]:g}…{r[3]:g}"
                       for k, r in site.items() if r is not None)
     expected = (f"expected a place on the site, or within {_ELSEWHERE_MARGIN:g} 尺 of the "
-                f"{elsewhere['name']}" if near else "expected a place on the site")
+                f"{named}" if named else "expected a place on the site")
     places, spots = root["places"], []
     for name, spec in places.items():
         x, y = float(spec["x"]), float(spec["y"])
@@ -278,26 +362,30 @@ def _check_far(root: YMap, col: Collector, site: dict[str, Rect | None],
                    spec["variants"].loc_of(i)) for i, v in enumerate(spec.get("variants", ()))]
     xy = np.array([(x, y) for _, x, y, _ in spots])
     off = _distances(xy, grounds).min(axis=1)
-    by_scene = (_distances(xy, near) <= _ELSEWHERE_MARGIN).any(axis=1)
+    by = [(_distances(xy, n) <= _ELSEWHERE_MARGIN).any(axis=1) if n else np.zeros(len(xy), bool)
+          for n in nears]
+    by_scene = np.logical_or.reduce(by) if by else np.zeros(len(xy), bool)
     slips = (off > _SITE_MARGIN) & ~by_scene
-    far = f" and more than {_ELSEWHERE_MARGIN:g} 尺 from the {elsewhere['name']}" if near else ""
+    far = f" and more than {_ELSEWHERE_MARGIN:g} 尺 from the {named}" if named else ""
     for i in np.flatnonzero(slips):
         label, px, py, loc = spots[i]
         col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 outside the hall, "
                       f"court and range ({spans}){far}; {expected}")
-    own = elsewhere.get("places") if elsewhere is not None else None
-    if own is None:
-        return  # the scene lists no places of its own: any place by it is taken as its
-    for j, name in enumerate(own):
-        if name not in places:
-            col.error(own.loc_of(j), f"elsewhere: places: no place {name!r} in places:")
-    for i in np.flatnonzero((off > _SITE_MARGIN) & by_scene):
-        label, px, py, loc = spots[i]
-        if label.split(" (")[0] not in own:
-            col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 off the site "
-                          f"({spans}), by the {elsewhere['name']} scene, whose places are "
-                          f"{'、'.join(own)}; expected a place on the site, or list it in "
-                          f"elsewhere: places: (a typing slip makes every walk to it long)")
+    listed = {n for e in scenes for n in (e.get("places") or ())}
+    for e, near_e in zip(scenes, by):
+        own = e.get("places")
+        if own is None:
+            continue  # the scene lists no places of its own: any place by it is taken as its
+        for j, name in enumerate(own):
+            if name not in places:
+                col.error(own.loc_of(j), f"elsewhere: places: no place {name!r} in places:")
+        for i in np.flatnonzero((off > _SITE_MARGIN) & near_e):
+            label, px, py, loc = spots[i]
+            if label.split(" (")[0] not in listed:
+                col.warn(loc, f"place {label} at ({px:g}, {py:g}) lies {off[i]:.3g} 尺 off the "
+                              f"site ({spans}), by the {e['name']} scene, whose places are "
+                              f"{'、'.join(own)}; expected a place on the site, or list it in "
+                              f"elsewhere: places: (a typing slip makes every walk to it long)")
 
 
 def _check_reach(root: YMap, col: Collector, layout: Any, gate: Rect) -> None:
@@ -478,13 +566,13 @@ def _node_at(root: Any, path: list) -> Any:
 
 def _check_names(root: YMap, col: Collector) -> None:
     places = root["places"]
-    for name in REQUIRED_PLACES + (ARCHERY_PLACES if "range" in root else ()):
+    for name in ARCHERY_PLACES if "range" in root else ():
         if name not in places:
-            why = "" if name in REQUIRED_PLACES else "; a layout with a range: needs the archery's"
             col.error(root.key_loc("places"),
-                      f"missing place {name} (domain.md's list of places requires it{why})")
+                      f"missing place {name} (a layout with a range: needs the archery's places: "
+                      f"{'、'.join(ARCHERY_PLACES)}; docs/LAYOUT.md, 'Places')")
     seen: dict[str, Loc] = {}
-    for key in ("stairs", "obstacles"):
+    for key in ("stairs", "obstacles", "grounds", "gates", "regions"):
         items = root.get(key, YList())
         for item in items:
             name = item["name"]

@@ -27,8 +27,10 @@ from viz.base.yamlsrc import YList, YMap, is_file
 # Sections merged item by item, and the key that names an item (None: a mapping by name).
 KEYED: dict[str, str | None] = {"places": None, "ways": None, "obstacles": "name",
                                 "stairs": "name", "features": "name", "sight": "what",
-                                "variants": "topic"}
-REMOVABLE_KEYS = ("range", "sight", "elsewhere", "variants", "ways", "features", "obstacles")
+                                "variants": "topic", "grounds": "name", "gates": "name",
+                                "regions": "name"}
+REMOVABLE_KEYS = ("range", "sight", "elsewhere", "variants", "ways", "features", "obstacles",
+                  "grounds", "gates", "regions")
 OWN = ("extends", "remove")
 
 Loader = Callable[[Path], tuple[Any, list[Problem]]]

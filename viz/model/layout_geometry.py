@@ -89,6 +89,52 @@ class Stair:
 
 
 @dataclass(frozen=True)
+class Ground:
+    """A named ground besides the court (廟門外, 大門外, a 寢's court): its inside, and the
+    thickness of the wall drawn round it (0: open ground, no wall). A gate joins two grounds."""
+
+    name: str
+    rect: Rect
+    wall: float = 0.0
+    loc: Loc | None = field(default=None, compare=False)
+
+    @property
+    def outer(self) -> Rect:
+        return _grow(self.rect, self.wall)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """An opening in the walls between two grounds (外門 between 大門外 and 廟門外): the walls it
+    lies across are cut where it stands, so walks between the grounds pass through it."""
+
+    name: str
+    rect: Rect
+    between: tuple[str, str]
+    loc: Loc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named area (房, 室, 北堂): region_at says a point in it is in it; drawn with its name."""
+
+    name: str
+    rect: Rect
+    label: str | None
+    loc: Loc | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """An 'elsewhere' scene: a place off the plan (the 賔's gate, the mother's 闈門, the 寢),
+    drawn in an inset only while someone is there. `box` holds its walls, gate and places."""
+
+    name: str
+    box: Rect
+    places: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TopicVariant:
     topic: str
     reading: str
@@ -105,7 +151,14 @@ MENWAI_WAIT = 40.0
 
 
 def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect | None,
-            x: float, y: float) -> str:
+            x: float, y: float, regions: Sequence[Region] = (),
+            grounds: Sequence[Ground] = ()) -> str:
+    """The region a point lies in: a declared region (房, 室) first, then 堂, 階, 庭 (侯道 on
+    the range), a declared ground (廟門外) by its name, 門外 just outside the court's gate,
+    else elsewhere."""
+    for r in regions:
+        if _in_rect(r.rect, x, y):
+            return r.name
     if _in_rect(hall, x, y):
         return "堂"
     if any(_in_rect(s.rect, x, y) for s in stairs):
@@ -114,6 +167,9 @@ def _region(hall: Rect, stairs: Sequence[Stair], court: Rect, range_rect: Rect |
     if _in_rect(court, x, y):
         # the range ground inside a court made deep for it (李如圭, 欽定義疏) is 侯道 too
         return "侯道" if in_range else "庭"
+    for g in grounds:
+        if _in_rect(g.outer, x, y):
+            return g.name
     # just outside the gate, where the 賔 is met (主人一相出迎於門外), is 門外, not the range
     mid = (court[0] + court[2]) / 2
     if court[1] - MENWAI_DEPTH <= y < court[1] and abs(x - mid) <= MENWAI_HALF:
@@ -219,29 +275,99 @@ def _court_walls(r: Rect, w: float, gate: tuple[float, float], loc: Loc) -> list
             Obstacle("南壁", "wall", (gx1, y0 - w, x1 + w, y0), loc)]
 
 
+def _ground_walls(grounds: Sequence[Ground], court_out: Rect | None = None) -> list[Obstacle]:
+    """The walls round each walled ground, outside its rect (as the court's). Where a ground
+    lies against the court or an earlier ground, their wall serves: the ground's own is left
+    out along it (so a gate in that wall, the court's own among them, joins the two)."""
+    out: list[Obstacle] = []
+    taken = [court_out] if court_out is not None else []
+    for g in grounds:
+        if g.wall > 0:
+            (x0, y0, x1, y1), w = g.rect, g.wall
+            for piece in ((x0 - w, y0 - w, x0, y1 + w), (x1, y0 - w, x1 + w, y1 + w),
+                          (x0 - w, y1, x1 + w, y1 + w), (x0 - w, y0 - w, x1 + w, y0)):
+                parts = [piece]
+                for t in taken:
+                    parts = [q for p in parts for q in _minus(p, t)]
+                out += [Obstacle(g.name, "wall", p, g.loc) for p in parts]
+        taken.append(g.outer)
+    return out
+
+
+def _minus(wall: Rect, r: Rect) -> list[Rect]:
+    """A long thin wall less the stretch of it r covers (cut along its length)."""
+    if not _overlap(wall, r):
+        return [wall]
+    x0, y0, x1, y1 = wall
+    if x1 - x0 >= y1 - y0:
+        parts = [(x0, y0, min(x1, r[0]), y1), (max(x0, r[2]), y0, x1, y1)]
+    else:
+        parts = [(x0, y0, x1, min(y1, r[1])), (x0, max(y0, r[3]), x1, y1)]
+    return [p for p in parts if p[2] - p[0] > 1e-9 and p[3] - p[1] > 1e-9]
+
+
+def _cut_gates(walls: list[Obstacle], gates: Sequence[Gate]) -> list[Obstacle]:
+    """The walls with each gate's opening cut out of them: a wall a gate lies across is split
+    along its length, either side of the gate (a wall no gate touches is kept as it is)."""
+    out = list(walls)
+    for g in gates:
+        nxt = []
+        for o in out:
+            if o.kind != "wall" or not _overlap(o.rect, g.rect):
+                nxt.append(o)
+                continue
+            x0, y0, x1, y1 = o.rect
+            if x1 - x0 >= y1 - y0:  # an east–west wall: cut across x
+                parts = [(x0, y0, g.rect[0], y1), (g.rect[2], y0, x1, y1)]
+            else:
+                parts = [(x0, y0, x1, g.rect[1]), (x0, g.rect[3], x1, y1)]
+            nxt += [Obstacle(o.name, o.kind, p, o.loc, o.low) for p in parts
+                    if p[2] - p[0] > 1e-9 and p[3] - p[1] > 1e-9]
+        out = nxt
+    return out
+
+
+# Obstacle kinds the plan draws from the obstacle itself; a target is drawn by the features
+# that lay its face flat, and the loader's own edges and stair sides are not drawn.
+_DRAWN_KINDS = ("wall", "pillar", "blind")
+_UNDRAWN_KINDS = ("target", "edge", "stair side")
+
+
 def _structure_features(hall: Rect, stairs: Sequence[Stair], obstacles: Sequence[Obstacle],
                         court_in: Rect, wall: float, gate: tuple[float, float], gate_name: str,
-                        elsewhere: YMap | None, range_rect: Rect | None) -> list[Feature]:
-    """What the geometry itself draws: court, hall, walls, 楹, 乏, gate, stairs and their 等."""
+                        elsewhere: Sequence[YMap] | YMap | None, range_rect: Rect | None,
+                        grounds: Sequence[Ground] = (), gates: Sequence[Gate] = (),
+                        regions: Sequence[Region] = ()) -> list[Feature]:
+    """What the geometry itself draws: court, grounds, hall, regions, walls, 楹, 乏, buildings
+    (a 塾: any other kind of obstacle, named), gates, stairs and their 等."""
     gx0, gx1 = gate
-    out = [Feature("court", "庭", _rect_points(court_in), True, None),
-           Feature("hall", "堂", _rect_points(hall), True, "堂")]
+    scenes = ([] if elsewhere is None else [elsewhere] if isinstance(elsewhere, dict)
+              else list(elsewhere))
+    out = [Feature("court", "庭", _rect_points(court_in), True, None)]
+    out += [Feature("yard", g.name, _rect_points(g.rect), True, g.name) for g in grounds]
+    out.append(Feature("hall", "堂", _rect_points(hall), True, "堂"))
+    out += [Feature("region", r.name, _rect_points(r.rect), True, r.label) for r in regions]
+    # The court's, the grounds' and the scenes' walls are unnamed lines in a plan; the 序, 楹,
+    # 乏 are named.
+    generated = {*_COURT_WALLS, *(g.name for g in grounds), *(e["name"] for e in scenes)}
     for o in obstacles:
-        if o.kind in ("wall", "pillar", "blind"):
-            # The court's and the 賔門's walls are unnamed lines in a plan; the 序, 楹, 乏 are named.
-            generated = o.name in _COURT_WALLS or (elsewhere is not None
-                                                   and o.name == elsewhere["name"])
-            out.append(Feature(o.kind, o.name, o.polygon, True, None if generated else o.name))
+        if o.kind in _DRAWN_KINDS:
+            out.append(Feature(o.kind, o.name, o.polygon, True,
+                               None if o.name in generated else o.name))
+        elif o.kind not in _UNDRAWN_KINDS:
+            out.append(Feature(o.kind, o.name, o.polygon, True, o.name))
     out.append(Feature("gate", gate_name, _rect_points((gx0, court_in[1] - wall, gx1,
                                                         court_in[1])), True, gate_name))
+    out += [Feature("gate", g.name, _rect_points(g.rect), True, g.name) for g in gates]
     for s in stairs:
         out.append(Feature("stair", s.name, _rect_points(s.rect), True, s.name))
         for y in s.risers:
             out.append(Feature("step", s.name, np.array([[s.rect[0], y], [s.rect[2], y]]), False,
                                None))
-    if elsewhere is not None and "gate" in elsewhere:
-        out.append(Feature("gate", elsewhere["name"], _rect_points(_rect_of(elsewhere["gate"])),
-                           True, elsewhere["name"]))
+    for e in scenes:
+        if "gate" in e:
+            out.append(Feature("gate", e["name"], _rect_points(_rect_of(e["gate"])), True,
+                               e["name"]))
     if range_rect is not None:
         out.append(Feature("range", "侯道", _rect_points(range_rect), True, None))
     return out

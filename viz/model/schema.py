@@ -378,7 +378,12 @@ def file_schema(kind: str) -> dict:
                                                           "scenario", "groups", "set_out", "bodies")}
                      | {"note": {"type": "string"}}},
             "patterns": {"type": "object", "required": ["patterns"], "additionalProperties": False,
-                         "properties": {"patterns": props["patterns"], "note": {"type": "string"}}},
+                         "properties": {"patterns": props["patterns"], "note": {"type": "string"},
+                                        "places": {"type": "array", "uniqueItems": True,
+                                                   "items": {"type": "string", "minLength": 1},
+                                                   "description": "the layout's places this "
+                                                   "file's patterns name: a rite that uses one of "
+                                                   "them needs each (docs/LAYOUT.md)"}}},
             "stage": _ref("stage")}[kind]
     return {"$schema": whole["$schema"], **body, "$defs": whole["$defs"]}
 

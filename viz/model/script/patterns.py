@@ -143,7 +143,10 @@ class Patterns:
         for name, pat in self.patterns.items():
             params = pat.get("params") or YMap()
             declared = set(params.keys())
+            lacking = bool(self._missing(name))  # said once, at a use (_has_places)
             for k, spec in params.items():
+                if lacking:
+                    break
                 if isinstance(spec, YMap) and spec.get("default") is not None and not self.check_param(
                         name, k, spec["type"], spec["default"], spec.loc_of("default")):
                     self.bad_patterns.add(name)
@@ -203,6 +206,8 @@ class Patterns:
             self.out.error(loc, f"pattern {clip(name)} uses patterns more than "
                                 f"{MAX_PATTERN_DEPTH} deep")
             return None
+        if not self._has_places(name, loc):
+            return None
         pat = self.patterns[name]
         params = pat.get("params") or {}
         given = step.get("with") or YMap()
@@ -229,6 +234,32 @@ class Patterns:
                 self.out.error(wloc, f"pattern {clip(name)} needs parameter {clip(k)} ({ptype})")
                 ok = False
         return [(s, env, name) for s in pat["steps"]] if ok else None
+
+    def _missing(self, name: str) -> list[tuple[int, str]]:
+        """The places pattern `name`'s file lists (`places:`) that the layout lacks, indexed."""
+        needs = getattr(self.patterns, "needs", {}).get(name)
+        layout = self.refs.layout
+        if not needs or layout is None:
+            return []
+        return [(i, p) for i, p in enumerate(needs) if p not in layout.places]
+
+    def _has_places(self, name: str, loc: Loc) -> bool:
+        """The places the pattern's file says its patterns need (`places:`, the drinking
+        library's 洗, 尊, 西階上 …) are all in the layout; else one error at this use naming the
+        pattern and each missing place, and the pattern is not expanded (its steps would only
+        say the same again, inside the library)."""
+        missing = self._missing(name)
+        if not missing:
+            return True
+        needs, layout = self.patterns.needs[name], self.refs.layout
+        self.bad_patterns.add(name)
+        where = getattr(layout, "file", "the layout")
+        self.out.error(loc, f"pattern {clip(name)} needs the place"
+                            f"{'s' if len(missing) > 1 else ''} "
+                            f"{'、'.join(p for _, p in missing)}, which the layout {where} does not "
+                            f"define (the places its file lists at {needs.loc_of(missing[0][0])}; "
+                            "expected them under the layout's places:)")
+        return False
 
     def check_param(self, pat: str, k: str, ptype: str, v: Any, loc: Loc) -> bool:
         n = len(self.out.errors)

@@ -261,6 +261,9 @@ def _patterns_of(pfiles: list, man: YMap, load, out: Collector) -> tuple[YMap, l
     with a warning."""
     pats = YMap()
     pats.loc, pats.key_locs, pats.value_locs = man.loc, {}, {}
+    # name → the `places:` its file says its patterns need of the layout (viz.model.script
+    # .patterns checks them at a use)
+    pats.needs = {}
     entry_of: dict[str, int] = {}
     warnings: list[Problem] = []
     for rel, loc, n in pfiles:
@@ -279,6 +282,10 @@ def _patterns_of(pfiles: list, man: YMap, load, out: Collector) -> tuple[YMap, l
                 del pats[name]
             entry_of[name] = n
             pats[name] = p
+            if pd.get("places"):
+                pats.needs[name] = pd["places"]
+            else:
+                pats.needs.pop(name, None)
             pats.key_locs[name], pats.value_locs[name] = body.key_loc(name), body.loc_of(name)
     return pats, warnings
 
