@@ -25,6 +25,7 @@ def test_corners_cross_each_setting_least_and_most():
     by = {p.name: grid.corners(p) for p in bundled()}
     assert by["鄉飲酒禮"] == [(("衆賔", "3"), ("遵者", "0")), (("衆賔", "3"), ("遵者", "2")),
                             (("衆賔", "9"), ("遵者", "0")), (("衆賔", "9"), ("遵者", "2"))]
+    assert by["士冠禮"] == [(("母不在", "0"),), (("母不在", "1"),)]
     assert by["鄉射禮"] == [(("大夫", "0"), ("衆賔", "2")), (("大夫", "0"), ("衆賔", "9")),
                           (("大夫", "2"), ("衆賔", "2")), (("大夫", "2"), ("衆賔", "9"))]
     cells = [c for _, c in grid.cells()]
@@ -41,7 +42,7 @@ def test_corners_cross_each_setting_least_and_most():
         for a, b in {(a, b) for r in itertools.product(grid.corners(p), grid.SEEDS)
                      for a, b in itertools.combinations(vals(r), 2)}:
             assert any(a in vals(r) and b in vals(r) for r in rows), (p.name, a, b)
-    readings = {"鄉射禮": 6, "鄉飲酒禮": 2}   # 鄉射禮's 庭三堂深 is refused, not run (below)
+    readings = {"鄉射禮": 6, "鄉飲酒禮": 2, "士冠禮": 1}   # 鄉射禮's 庭三堂深 is refused, not run (below)
     assert len(cells) == len(set(cells)) == 4 * sum(readings.values())
 
 

@@ -347,6 +347,23 @@ POSTURE_CODE = {"坐": 1, "拜": 2, "再拜": 2, "揖": 3}
 NOTE_RE = "noted:"  # in a citing step's note: "noted: 北面 (why)" — the claim is explained
 
 
+def _said_spans(timeline, text: str, m: Moment) -> list[tuple[int, int]]:
+    """Where in the clause's text stand words someone says at its moment (a 辭 the steps speak:
+    醴辭曰甘醴惟厚…拜受祭之): what they tell is not a claim of what the speaker does."""
+    from viz.text import normalize
+    out = []
+    for e in timeline.events:
+        if e.kind == "say" and m.t0 <= e.t0 < m.t1 and len(e.text) >= 4:
+            i = text.find(normalize(e.text))
+            if i >= 0:
+                out.append((i, i + len(e.text)))
+    return out
+
+
+def _inside(spans: list[tuple[int, int]], i: int) -> bool:
+    return any(s <= i < e for s, e in spans)
+
+
 def _acting(timeline, m: Moment) -> set[int]:
     """Those the steps saying a clause move, pose or make speak (a 對 or a 辭 writes no motion)."""
     return _actors_written(timeline, set(m.steps)) | {
@@ -354,7 +371,7 @@ def _acting(timeline, m: Moment) -> set[int]:
         if e.kind == "say" and e.actor >= 0 and m.t0 <= e.t0 < m.t1}
 
 
-PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席豐位个乏戸户房室牖墉闑閾塾榮坫")  # 戸西，南面
+PLACE_CHARS = set("之堂階序楹中楅侯門洗篚物席筵豐位个乏戸户房室牖墉闑閾塾榮坫")  # 戸西，南面
 SETTING = ("乃席", "席", "設", "縣", "陳")  # a clause setting things out: its 面 is the thing's
 # a mat or thing set out inside a clause (筵于戸西南面; 布席于門中闑西閾外西面): a facing after it,
 # with nothing but the words of its place between, is the thing's, not the one who sets it
@@ -404,7 +421,7 @@ BREAKS = set("，；：。！？「」『』")  # marks that end a phrase (、 j
 JOINERS = "與及、暨"  # 主人與賔三揖
 # an act answering another's (賔西階上答拜; 主人拜送爵): its subject is not carried on, the next
 # phrase is the other's again (賔對，東面立 is carried: the 賔 stands)
-RESPONSE_RE = re.compile(r"答拜|拜送")
+RESPONSE_RE = re.compile(r"答拜|拜送|[揖拜]之$")  # …, and 賔揖之 (the one acted on goes on)
 FINISHED = "拜洗盥揖"  # 卒拜, 卒洗: the end of an act begun before (卒爵 is drinking up)
 SIDE = "右左"  # 介右坐奠爵: at the 介's right, a place (not 介右執爵 … with his right hand)
 UNNAMED_RE = re.compile(r"(?:使)?(?:[一二三四五六七八九十]人|[^之，。面]{1,2}者)")  # 一人拜, 沃洗者
@@ -443,6 +460,37 @@ def _names(timeline) -> list[tuple[str, set[int]]]:
     return sorted(((w, ids) for w, ids in out.items() if ids), key=lambda x: -len(x[0]))
 
 
+OBJECT_END_RE = re.compile(r"[揖拜]之")  # 賔揖之，適房: 之 is the one acted on, who goes on
+# a name after these is the one acted on, compared or reached, not a new subject (受命於主人, 如賔服,
+# 酬賔, 戒賔, 宿賔, 一相: the number of them), nor after a joiner (主人與賔) or 之 (賔之席)
+OBJECT_WORDS = set("於于如酬獻戒宿請命告送迎見授醴字一") | set(JOINERS) | {"之"}
+
+
+def _name_cuts(names, text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """A phrase cut where a name begins inside it (a new subject: 主人升立于序端西面｜賔西序東面;
+    冠者筵西拜受觶｜賔東面答拜; 賔揖｜將冠者｜將冠者即筵坐, a 將 before the name going with it) and
+    after 揖之 / 拜之 (the one acted on goes on: 冠者興｜賔揖之｜適房…出房南面): 張爾岐's 句 mark
+    only where a clause ends, so the names and the objects are what part its acts. A name after
+    OBJECT_WORDS or another name is not cut, but a name doubled is (宿賔｜賔如主人服: the second
+    is the subject)."""
+    cuts = {g.end() for g in OBJECT_END_RE.finditer(text, s, e) if g.end() < e}
+    i = s + 1
+    while i < e:
+        w = next((w for w, _ in names if text.startswith(w, i) and i + len(w) <= e), None)
+        if w is None:
+            i += 1
+            continue
+        prev = text[i - 1]
+        at = i - 1 if prev == "將" and i - 1 > s else i
+        doubled = text.endswith(w, s, i)  # 宿賔賔如…: the first the object, the second the subject
+        after_name = any(text.endswith(v, s, i) for v, _ in names)
+        if doubled or not (prev in OBJECT_WORDS or after_name):
+            cuts.add(at)
+        i += len(w)
+    bounds = [s, *sorted(c for c in cuts if s < c < e), e]
+    return list(zip(bounds, bounds[1:]))
+
+
 def leading_subject(names, phrase: str) -> set[int] | None:
     """The actors a phrase begins by naming (賔介席末答拜 → 賔 and 介; 主人與賔三揖), an empty set
     if it begins with someone the rite does not name (一人拜, 沃洗者西北面, 使二人舉觶), None if it
@@ -478,7 +526,7 @@ def subjects(timeline, text: str, punct: str, acting: set[int], names=None) -> l
     saying 皆 of nobody named (司正…以相拜，皆揖), those and the subject before, from then on; a phrase
     finishing an act said before (賔西階上拜，主人少退，卒拜), the one who began it."""
     names = names if names is not None else _names(timeline)
-    spans = phrases(text, punct)
+    spans = [p for s, e in phrases(text, punct) for p in _name_cuts(names, text, s, e)]
     lead = [leading_subject(names, text[s:e]) for s, e in spans]
     named = set().union(*(x for x in lead if x)) & acting
     others = (acting - named) or acting
@@ -526,10 +574,13 @@ def text_claims(timeline, corpus) -> dict:
 
         def whose(i: int) -> set[int]:
             return next((c for s, e, c in parts if s <= i < e), acting)
+        said = _said_spans(timeline, text, m)
         notes = " ".join(timeline.steps[i].note or "" for i in m.steps)
         frames = [timeline.sample(timeline.steps[i].t1, closing=True) for i in m.steps]
         claims = []
         for claim, want, before, at in _facings(text):
+            if _inside(said, at):
+                continue
             # the one named just before the direction (耦東面，大夫西面); if those words name
             # nobody (耦, or the subject of a phrase before), the phrase's subject
             who = whose(at)
@@ -538,6 +589,8 @@ def text_claims(timeline, corpus) -> dict:
                      for f in frames for a in (near or who or acting))
             claims.append((claim, ok, who))
         for w, i in posture_claims(text):
+            if _inside(said, i):
+                continue  # 拜受祭之 in the 醴辭: words said, not a bow
             # 以相拜: the 司正 helps the others' bows (相 as a verb: to assist, or each other)
             who = acting if text[i - 1:i] == "相" else whose(i)
             sel = np.isin(po.owner, list(who)) & (po.t >= m.t0 - 1e-6) & (po.t <= m.t1 + 1e-6)

@@ -156,7 +156,7 @@ class Patterns:
                 if used not in declared:
                     self.bad_patterns.add(name)
                     self.out.error(loc, f"pattern {clip(name)} uses ${used}, which is not among "
-                                        f"its params ({', '.join(sorted(declared)) or 'none'})")
+                                        f"its params ({', '.join(sorted(map(str, declared))) or 'none'})")
         self.check_recursion()
 
     def check_recursion(self) -> None:
