@@ -69,7 +69,8 @@ class FieldLayout:
 def _parse_cache(tmp_path_factory):
     """Parsed files are cached under a temporary folder, not the user's."""
     mp = pytest.MonkeyPatch()
-    mp.setenv("XIANGSHE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE")
+              or str(tmp_path_factory.mktemp("cache")))
     yield
     mp.undo()
 
@@ -103,9 +104,11 @@ def bundled():
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """The check that the tests imported every module of viz/ runs last (tests/tiers.py)."""
-    from tiers import check_last
+    """The check that the tests imported every module of viz/ runs last (tests/tiers.py), and
+    the tests driving a real browser (test_web's `browser` fixture) are of the slow tier."""
+    from tiers import check_last, mark_browser_slow
 
+    mark_browser_slow(items)
     check_last(config, items)
 
 

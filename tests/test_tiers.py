@@ -62,3 +62,26 @@ def test_slow_is_a_registered_marker(request):
     assert any(m.startswith("slow:") for m in request.config.getini("markers"))
     # and a plain run (the README's command, CI's) leaves out nothing
     assert not any(o.startswith("-m") for o in request.config.getini("addopts"))
+
+
+def test_only_the_quick_tier_keeps_its_compile_cache_between_runs():
+    """test --quick keeps the tests' compile cache under the user's cache folder (conftest's
+    _parse_cache reads XIANGSHE_TEST_CACHE); the full tier, as CI runs it, starts empty."""
+    dev = _dev()
+    assert "XIANGSHE_TEST_CACHE" not in dev.test_env({"XDG_CACHE_HOME": "/c"})
+    quick = dev.test_env({"XDG_CACHE_HOME": "/c"}, quick=True)
+    assert quick["XIANGSHE_TEST_CACHE"] == "/c/xiangshe/test-cache"
+    assert dev.test_env({"XIANGSHE_TEST_CACHE": "/t"}, quick=True)["XIANGSHE_TEST_CACHE"] == "/t"
+
+
+def test_tests_that_drive_a_browser_are_slow():
+    """tiers.mark_browser_slow puts every test asking for the `browser` fixture in the slow tier."""
+    from types import SimpleNamespace
+
+    import tiers
+
+    marked = []
+    a = SimpleNamespace(fixturenames=("browser", "tmp_path"), add_marker=marked.append)
+    b = SimpleNamespace(fixturenames=("tmp_path",), add_marker=lambda m: marked.append(("b", m)))
+    tiers.mark_browser_slow([a, b])
+    assert [m.name for m in marked] == ["slow"]

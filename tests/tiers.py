@@ -28,6 +28,15 @@ def viz_modules() -> list[str]:
     return out
 
 
+def mark_browser_slow(items: list[pytest.Item]) -> None:
+    """A test that drives Chromium (asks for test_web's `browser` fixture) is slow: starting the
+    browser and loading a page of the whole rite takes seconds. The full tier runs them all;
+    the quick tier still imports viz.export.web through the page's data tests."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 def check_last(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Move the check to the end of the run. A run of some files only (or of some tests by -k)
     imports what those need: there the check is deselected, as pytest's summary line says.

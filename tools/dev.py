@@ -293,7 +293,7 @@ def pytest_args(args):
     return out + rest
 
 
-def test_env(environ):
+def test_env(environ, quick=False):
     """The environment the tests run in: headless SDL, and Python's bytecode (pytest's rewritten
     test modules among it) kept between runs under the user's cache folder, outside the clone
     (PYTHONPYCACHEPREFIX, $XDG_CACHE_HOME/xiangshe/pycache or ~/.cache/xiangshe/pycache; a
@@ -301,10 +301,15 @@ def test_env(environ):
     pytest-xdist worker and every command a test runs compiles all it imports again (about 9 s
     of CPU each at the start of a run)."""
     env = dict(environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not env.get("PYTHONPYCACHEPREFIX"):
-        base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         env["PYTHONPYCACHEPREFIX"] = os.path.join(base, "xiangshe", "pycache")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if quick and not env.get("XIANGSHE_TEST_CACHE"):
+        # the quick tier keeps the tests' compile cache between runs too (tests/conftest.py's
+        # _parse_cache; keyed by the files' bytes and the program's code, so never stale); the
+        # full tier, as CI runs it, starts each run from an empty one
+        env["XIANGSHE_TEST_CACHE"] = os.path.join(base, "xiangshe", "test-cache")
     return env
 
 
@@ -333,7 +338,8 @@ def main(argv):
     py = venv_python()
     if argv[0] == "test":
         ensure(["test"], fresh)
-        execute([py, "-m", "pytest"] + pytest_args(argv[1:]), cwd=ROOT, env=test_env(os.environ))
+        execute([py, "-m", "pytest"] + pytest_args(argv[1:]), cwd=ROOT,
+                env=test_env(os.environ, quick="--quick" in argv[1:]))
     # main.py takes its options before the command too (--reading NAME check)
     ensure(["video"] if "video" in argv else [], fresh)
     execute([py, os.path.join(ROOT, "main.py")] + argv)
