@@ -36,22 +36,34 @@ def _names(c: Ctx, a: int, p: int) -> tuple[str, str]:
     return f"{c.script.cast[a].name} ({c.script.cast[a].id})", f"{prop.name} ({prop.id})"
 
 
+def _begin(c: Ctx, act: Action, busy: dict) -> tuple[int, int, int, str, str, str, float]:
+    """What don and doff both start from: the thing, the wearer, the one whose hands do it, their
+    names as errors give them, and when both are free."""
+    p, a, b = _who(c, act)
+    who, thing = _names(c, a, p)
+    return p, a, b, who, thing, _names(c, b, p)[0], max(busy.get(a, 0.0), busy.get(b, 0.0))
+
+
+def _out_of_reach(c: Ctx, a: int, b: int) -> bool:
+    return b != a and _far(c, a, b) > HAND_REACH
+
+
+def _reach_problem(c: Ctx, a: int, b: int, who: str, hands: str, doing: str) -> str:
+    return (f"by: {hands} is {_far(c, a, b):.1f} 尺 from {who} (reach {HAND_REACH:g} 尺): "
+            f"expected him within reach to {doing}")
+
+
 def don(c: Ctx, act: Action, busy: dict) -> float:
     """who puts the worn thing on (or by: puts it on him, 加冠, 設纚), from by's hands, or from
     where it lies within reach: it moves from the hands to where it is worn over the action's
     time (settings.gestures.don, 2 s), and after it he wears it and nobody holds it."""
-    p, a, b = _who(c, act)
-    w, wd = c.world, c.wardrobe
-    prop = c.script.props[p]
-    who, thing = _names(c, a, p)
-    hands = _names(c, b, p)[0]
-    t0 = max(busy.get(a, 0.0), busy.get(b, 0.0))
+    p, a, b, who, thing, hands, t0 = _begin(c, act, busy)
+    w, wd, prop = c.world, c.wardrobe, c.script.props[p]
     problem = None
     if wd.wearer[p] >= 0:
         problem = f"{thing} is worn already, by {_names(c, int(wd.wearer[p]), p)[0]}: doff it first"
-    elif b != a and _far(c, a, b) > HAND_REACH:
-        problem = (f"by: {hands} is {_far(c, a, b):.1f} 尺 from {who} (reach {HAND_REACH:g} 尺): "
-                   f"expected him within reach to put the {prop.name} on him")
+    elif _out_of_reach(c, a, b):
+        problem = _reach_problem(c, a, b, who, hands, f"put the {prop.name} on him")
     elif w.holder[p] != b:
         lies = (w.holder[p] == SET_DOWN and w.visible[p]
                 and float(np.hypot(*(w.prop_xy[p] - w.pos[b]))) <= REACH)
@@ -78,20 +90,15 @@ def don(c: Ctx, act: Action, busy: dict) -> float:
 def doff(c: Ctx, act: Action, busy: dict) -> float:
     """The worn thing comes off who into by's hands (or his own), over the action's time
     (settings.gestures.doff, 1.5 s); with to:, it is then set down there."""
-    p, a, b = _who(c, act)
-    w, wd = c.world, c.wardrobe
-    prop = c.script.props[p]
-    who, thing = _names(c, a, p)
-    hands = _names(c, b, p)[0]
-    t0 = max(busy.get(a, 0.0), busy.get(b, 0.0))
+    p, a, b, who, thing, hands, t0 = _begin(c, act, busy)
+    w, wd, prop = c.world, c.wardrobe, c.script.props[p]
     problem = None
     if wd.wearer[p] != a:
         problem = (f"{who} does not wear {thing}" + (
             f" (it is worn by {_names(c, int(wd.wearer[p]), p)[0]})" if wd.wearer[p] >= 0
             else "") + ": expected a thing he wears (don it first)")
-    elif b != a and _far(c, a, b) > HAND_REACH:
-        problem = (f"by: {hands} is {_far(c, a, b):.1f} 尺 from {who} (reach {HAND_REACH:g} 尺): "
-                   f"expected him within reach to take the {prop.name} off him")
+    elif _out_of_reach(c, a, b):
+        problem = _reach_problem(c, a, b, who, hands, f"take the {prop.name} off him")
     else:
         problem = doff_conflict(prop.kind, prop.name, prop.worn, wd.on(a, prop.worn, p))
     if problem:
