@@ -237,11 +237,7 @@ def _check_grounds(root: YMap, col: Collector, grounds: Sequence[Any], gates: Se
             col.error(g.loc, f"ground {g.name} rect {_fmt(g.rect)} overlaps the court "
                              f"{_fmt(court_out)} (walls included); expected a ground beside it, "
                              "joined by a gate")
-    for a, b in combinations(grounds, 2):
-        if _overlap(a.rect, b.rect):
-            col.error(b.loc, f"ground {b.name} rect {_fmt(b.rect)} overlaps ground {a.name} "
-                             f"rect {_fmt(a.rect)}{_at(a.loc)}; expected grounds apart, joined by "
-                             "gates")
+    _apart(col, grounds, "ground", "grounds apart, joined by gates")
     c = float(root.get("clearance", 1.0))
     for spec, g in zip(root.get("gates", ()), gates):
         bloc = spec.loc_of("between")
@@ -266,11 +262,15 @@ def _check_grounds(root: YMap, col: Collector, grounds: Sequence[Any], gates: Se
             col.error(g.loc, f"gate {g.name} rect {_fmt(g.rect)} is {max(w, h):g} wide, "
                              f"narrower than 2 × clearance = {2 * c:g}; nobody could walk "
                              "through it")
-    for a, b in combinations(regions, 2):
+    _apart(col, regions, "region", "regions apart (a point lies in one)")
+
+
+def _apart(col: Collector, things: Sequence[Any], kind: str, expected: str) -> None:
+    """No two of these grounds (or regions) overlap: the second of a pair is the one faulted."""
+    for a, b in combinations(things, 2):
         if _overlap(a.rect, b.rect):
-            col.error(b.loc, f"region {b.name} rect {_fmt(b.rect)} overlaps region {a.name} "
-                             f"rect {_fmt(a.rect)}{_at(a.loc)}; expected regions apart (a point "
-                             "lies in one)")
+            col.error(b.loc, f"{kind} {b.name} rect {_fmt(b.rect)} overlaps {kind} {a.name} "
+                             f"rect {_fmt(a.rect)}{_at(a.loc)}; expected {expected}")
 
 
 def _check_gate(spec: YMap, col: Collector, court_in: Rect, gate: tuple[float, float]) -> None:
