@@ -277,6 +277,7 @@ def script_schema() -> dict:
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),
                       "scoring": _ref("scoring"),
                       "note": {"type": "string"},
+                      "when": _ref("when"),
                       "gap": {"type": "object", "required": ["skips"], "additionalProperties": False,
                               "description": "the sections before this stage that are not "
                                              "enacted; only then may the stage have a setup",

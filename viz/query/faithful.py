@@ -17,9 +17,9 @@ from viz.base.errors import Loc, Problem
 
 # 執 / 取 / 受 / 奠 / 授 X: the thing, after a word that says how it is held or which of them
 # a claim unless negated (不執弓), ordered (命取矢: said, not done), a title (執爵者) or a place
-# (取俎西之觶: the 觶 west of the 俎)
+# (取俎西之觶: the 觶 west of the 俎), nor a cap (受爵弁: the 爵弁, not an 爵)
 HOLD_RE = re.compile(r"(不|毋|無|命)?([執取受奠授])(?:張|弛|乘|一|賢|其餘|餘|其)?"
-                     r"(弓|矢|个|觶|爵|算|獲|扑|俎|旌|瑟)(?![者東西南北])")
+                     r"(弓|矢|个|觶|爵|算|獲|扑|俎|旌|瑟)(?![者東西南北弁])")
 KIND = {"个": "矢", "獲": "算"}  # 取一个: an arrow; 取賢獲: the winners' 算
 
 

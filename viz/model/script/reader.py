@@ -256,6 +256,7 @@ def _steps(r: Reader, st: YMap, lo: int, hi) -> list[Step]:
     steps: list[Step] = []
     last = None  # where the last step enacted begins in steps (a step together: with it)
     cursor = lo
+    off = "when" in st and not r.fates.step_when(st, r.scope)  # the stage's when: every step's
     for i, s in enumerate(st["steps"]):
         sloc = st["steps"].loc_of(i)
         if "section" in s:  # enacting a clause of another section, where the rite says
@@ -270,7 +271,7 @@ def _steps(r: Reader, st: YMap, lo: int, hi) -> list[Step]:
             span = _cite(r, s["cite"], s.loc_of("cite"), cursor, lo, hi, _kinds(r, s))
             if span[1] > span[0] and lo <= span[0] and (hi is None or span[0] < hi):
                 cursor = span[0]
-        if "when" in s and not r.fates.step_when(s, r.scope):
+        if off or ("when" in s and not r.fates.step_when(s, r.scope)):
             continue
         new = _each(r, s, sloc, span) if "each" in s else r.steps.step(s, sloc, s["cite"], span,
                                                                        {}, "", 0)
