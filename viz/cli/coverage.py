@@ -12,11 +12,31 @@ def cmd_coverage(args, spec) -> int:
     missing, else 0."""
     d = load_all(spec)
     cov = coverage(d.script, d.corpus)
+    if cov.missing():  # sought in the other scenarios too: a clause a --set enacts is cited
+        cov = coverage(d.script, d.corpus, _others(spec, d))
     if args.json:
         print(json.dumps(to_json(cov, spec.script, d.readings), ensure_ascii=False, indent=2))
     else:
         print(format_table(cov, spec.script))
     return 1 if args.strict and cov.missing("經") else 0
+
+
+def _others(spec, d) -> list:
+    """(label, Script) for each other scenario (viz.query.coverage.scenarios) of the rite."""
+    from dataclasses import replace
+
+    from viz.model import scenario
+    from viz.model.script.reader import load_script
+    from viz.model.script.source import read_document
+    from viz.query.coverage import scenarios
+
+    doc, _ = read_document(spec.script)
+    out = []
+    for sets in scenarios(scenario.declared(doc)):
+        other = replace(spec, scenario=replace(spec.scenario, sets=sets))
+        label = " ".join(f"{k}={v}" for k, v in sets)
+        out.append((label, load_script(other, d.layout, d.corpus)))
+    return out
 
 
 def add_commands(sub) -> None:

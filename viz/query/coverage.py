@@ -15,7 +15,7 @@ The JSON (`coverage --json`, documented in docs/REFERENCE.md, "Coverage"):
                  "scripted_經": {"total", "cited", "noted", "missing": [ID..]}},
      "sections": [{"number", "name", "scripted", "stages": [{"name", "file"}],
                    "clauses": [{"id", "kind", "text", "status": "cited"|"noted"|"missing",
-                                "steps": [{"file", "line", "col", "cite"}],
+                                "steps": [{"file", "line", "col", "cite"[, "scenario"]}],
                                 "rules": [{"file", "line", "col", "cite", "note"}]}]}]}
 """
 from __future__ import annotations
@@ -39,6 +39,7 @@ class Citation:
     loc: Loc
     cite: str
     note: str = ""   # a rule's reason
+    scenario: str = ""  # cited only under this --set (醮=1), not in the default scenario
 
 
 @dataclass(frozen=True)
@@ -94,39 +95,43 @@ def own_spans(corpus, clause, starts: list[int] | None = None) -> list[tuple[int
     return out or [(clause.start, clause.end)]
 
 
-def coverage(script, corpus) -> Coverage:
-    """Every section's 經 and 記 clauses against a loaded Script's steps and rules."""
+def coverage(script, corpus, others=()) -> Coverage:
+    """Every section's 經 and 記 clauses against a loaded Script's steps and rules. others:
+    (label, Script) pairs of the same rite under other scenarios (--set 醮=1; `scenarios`): a
+    step enacted only there cites its clauses too, its Citation marked with the label."""
     steps: list[Citation] = []
     step_spans: list[tuple[int, int]] = []
     rules: list[Citation] = []
     rule_spans: list[tuple[int, int]] = []
     seen: dict[tuple[str, int, int], int] = {}
     by_section: dict[int, list[tuple[str, str]]] = {}
-    for stage in script.stages:
-        if stage.number:
-            by_section.setdefault(stage.number, []).append((stage.name, stage.loc.file))
-        for st in stage.steps:
-            # a step repeated by each: (or one pattern's several steps, each enacting its part
-            # of the words) is one written step, citing all its parts
-            key = (st.loc.file, st.loc.line, st.loc.col)
-            if key in seen:
-                k = seen[key]
-                a, b = step_spans[k]
-                step_spans[k] = (min(a, st.span[0]), max(b, st.span[1]))
-                continue
-            seen[key] = len(steps)
-            steps.append(Citation(st.loc, st.cite))
-            step_spans.append(tuple(st.span))
-            for act in st.actions:  # words of the text said (say: {cite: …}): a 辭 spoken
-                said = act.args.get("cite") if act.verb == "say" else None
-                akey = (act.loc.file, act.loc.line, act.loc.col)
-                if said is not None and akey not in seen:
-                    seen[akey] = len(steps)
-                    steps.append(Citation(act.loc, said.cite, "said"))
-                    step_spans.append(tuple(said.span))
-        for r in stage.rules:
-            rules.append(Citation(r.loc, r.cite, r.note))
-            rule_spans.append(tuple(r.span))
+    for label, scr in (("", script), *others):
+        for stage in scr.stages:
+            if stage.number and not label:
+                by_section.setdefault(stage.number, []).append((stage.name, stage.loc.file))
+            for st in stage.steps:
+                # a step repeated by each: (or one pattern's several steps, each enacting its
+                # part of the words) is one written step, citing all its parts
+                key = (st.loc.file, st.loc.line, st.loc.col)
+                if key in seen:
+                    k = seen[key]
+                    a, b = step_spans[k]
+                    step_spans[k] = (min(a, st.span[0]), max(b, st.span[1]))
+                    continue
+                seen[key] = len(steps)
+                steps.append(Citation(st.loc, st.cite, scenario=label))
+                step_spans.append(tuple(st.span))
+                for act in st.actions:  # words of the text said (say: {cite: …}): a 辭 spoken
+                    said = act.args.get("cite") if act.verb == "say" else None
+                    akey = (act.loc.file, act.loc.line, act.loc.col)
+                    if said is not None and akey not in seen:
+                        seen[akey] = len(steps)
+                        steps.append(Citation(act.loc, said.cite, "said", label))
+                        step_spans.append(tuple(said.span))
+            if not label:
+                for r in stage.rules:
+                    rules.append(Citation(r.loc, r.cite, r.note))
+                    rule_spans.append(tuple(r.span))
     # the clauses' own characters: disjoint spans of plain, in order
     starts = [r.start for r in corpus.runs]
     own = sorted((lo, hi, c.id) for c in corpus.clauses if c.kind in KINDS
@@ -158,10 +163,27 @@ def coverage(script, corpus) -> Coverage:
     return Coverage(tuple(sections))
 
 
+def scenarios(declared) -> list[tuple[tuple[str, str], ...]]:
+    """The other scenarios a clause missing from the default one is sought in: each setting
+    (viz.model.scenario.Setting; a skill is not one) alone at each whole value but its default,
+    or at its least and greatest when it has more than three."""
+    out = []
+    for name, s in declared.items():
+        if name.startswith("skill.") or not s.whole:
+            continue
+        vals = [v for v in range(int(s.lo), int(s.hi) + 1) if v != s.default]
+        if len(vals) > 3:
+            vals = [v for v in (int(s.lo), int(s.hi)) if v != s.default]
+        out += [((name, str(v)),) for v in vals]
+    return out
+
+
 # --- output ---------------------------------------------------------------------------------
 
 def _cite_json(c: Citation, rule: bool) -> dict:
     d = {"file": c.loc.file, "line": c.loc.line, "col": c.loc.col, "cite": c.cite}
+    if c.scenario:
+        d["scenario"] = c.scenario
     if rule:
         d["note"] = c.note
     return d
@@ -218,7 +240,9 @@ def _where(cites: tuple[Citation, ...], base: Path | None) -> str:
     files: dict[str, list[int]] = {}
     for c in cites:
         files.setdefault(_rel(c.loc.file, base), []).append(c.loc.line)
-    return " ".join(f"{f}:{','.join(map(str, sorted(set(ls))))}" for f, ls in files.items())
+    where = " ".join(f"{f}:{','.join(map(str, sorted(set(ls))))}" for f, ls in files.items())
+    only = {c.scenario for c in cites}
+    return where + (f" (with {only.pop()})" if len(only) == 1 and "" not in only else "")
 
 
 def _rel(file: str, base: Path | None) -> str:
