@@ -235,7 +235,8 @@ def test_bundled_check_fails_when_a_jing_clause_loses_its_steps(bundled):
     gone = {(x.loc.file, x.loc.line, x.loc.col) for x in c.steps}
     assert gone
     stages = tuple(dataclasses.replace(st, steps=tuple(
-        s for s in st.steps if (s.loc.file, s.loc.line, s.loc.col) not in gone))
+        s for s in st.steps if (s.loc.file, s.loc.line, s.loc.col) not in gone), placed=tuple(
+        p for p in st.placed if (p.loc.file, p.loc.line, p.loc.col) not in gone))
         for st in d.script.stages)
     after = coverage(dataclasses.replace(d.script, stages=stages), d.corpus)
     assert c.id in after.missing("經", scripted_only=True)

@@ -1,7 +1,8 @@
 """Which clauses of the text the script enacts: `python main.py coverage [--json] [--strict]`.
 
 For each of the 37 sections, its 經 and 記 clauses and the steps that cite each. A clause is
-*cited* when the span of some step's cite overlaps the clause's own characters (not the 注 its
+*cited* when the span of some step's cite (or a setup item's: placed as a stage opens) overlaps
+the clause's own characters (not the 注 its
 span may enclose); *noted* when no step cites it but a stage's `rules:` entry does (a rule, not
 an action: the rule's note is the reason); *missing* otherwise. A step repeated by `each:` or
 expanded from a pattern is one written step: it is listed once, by where it is written.
@@ -103,7 +104,7 @@ def coverage(script, corpus, others=()) -> Coverage:
     step_spans: list[tuple[int, int]] = []
     rules: list[Citation] = []
     rule_spans: list[tuple[int, int]] = []
-    seen: dict[tuple[str, int, int], int] = {}
+    seen: dict[tuple, Citation] = {}
     by_section: dict[int, list[tuple[str, str]]] = {}
     for label, scr in (("", script), *others):
         for stage in scr.stages:
@@ -111,23 +112,28 @@ def coverage(script, corpus, others=()) -> Coverage:
                 by_section.setdefault(stage.number, []).append((stage.name, stage.loc.file))
             for st in stage.steps:
                 # a step repeated by each: (or one pattern's several steps, each enacting its
-                # part of the words) is one written step, citing all its parts
+                # part of the words, or copied by a like:) is one written step, citing each
+                # span it has (not what lies between two copies' spans)
                 key = (st.loc.file, st.loc.line, st.loc.col)
-                if key in seen:
-                    k = seen[key]
-                    a, b = step_spans[k]
-                    step_spans[k] = (min(a, st.span[0]), max(b, st.span[1]))
+                if (*key, *st.span) in seen:
                     continue
-                seen[key] = len(steps)
-                steps.append(Citation(st.loc, st.cite, scenario=label))
+                cite = seen.setdefault(key, Citation(st.loc, st.cite, scenario=label))
+                seen[(*key, *st.span)] = cite
+                steps.append(cite)
                 step_spans.append(tuple(st.span))
                 for act in st.actions:  # words of the text said (say: {cite: …}): a 辭 spoken
                     said = act.args.get("cite") if act.verb == "say" else None
                     akey = (act.loc.file, act.loc.line, act.loc.col)
                     if said is not None and akey not in seen:
-                        seen[akey] = len(steps)
-                        steps.append(Citation(act.loc, said.cite, "said", label))
+                        seen[akey] = Citation(act.loc, said.cite, "said", label)
+                        steps.append(seen[akey])
                         step_spans.append(tuple(said.span))
+            for pl in stage.placed:  # a setup item's cite: placed as the stage opens
+                key = (pl.loc.file, pl.loc.line, pl.loc.col)
+                if key not in seen:
+                    seen[key] = Citation(pl.loc, pl.cite, "setup", label)
+                    steps.append(seen[key])
+                    step_spans.append(tuple(pl.span))
             if not label:
                 for r in stage.rules:
                     rules.append(Citation(r.loc, r.cite, r.note))
@@ -146,7 +152,9 @@ def coverage(script, corpus, others=()) -> Coverage:
                 continue
             i, j = bisect.bisect_right(his, a), bisect.bisect_left(los, b)
             for cid in dict.fromkeys(own[k][2] for k in range(i, j)):
-                out.setdefault(cid, []).append(cite)
+                got = out.setdefault(cid, [])
+                if cite not in got:  # one written step, however many of its spans hit
+                    got.append(cite)
         return out
 
     by_step, by_rule = hits(steps, step_spans), hits(rules, rule_spans)
