@@ -1,6 +1,7 @@
-"""士冠禮's 醴賔 (§17) and its 若不醴則醮用酒 (§19, --set 醮=1; 若殺 醮=2) with the 醮辭 (§26): where the
-醮 puts people, that a stage's when: replaces the 醴 (§12), and that coverage counts what only a
-scenario enacts (and only what a step's own spans cover)."""
+"""士冠禮's 醴賔 (§17) and its 若不醴則醮用酒 (§19, --set 醮=1; 若殺 醮=2) with
+the 醮辭 (§26): where the 醮 puts people, that a stage's when: replaces the 醴 (§12),
+and that coverage counts what only a scenario enacts (and only what a step's own
+spans cover)."""
 from __future__ import annotations
 
 import json
@@ -18,7 +19,8 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
 
 
 def test_a_stage_when_replaces_the_li_with_the_jiao(capsys):
-    """賔醴冠者 (§12, when: 醮==0) has no step with 醮=1, nor the 祝 at the 加 (注: 凡醮者不祝)."""
+    """賔醴冠者 (§12, when: 醮==0) has no step with 醮=1, nor the 祝 at the 加
+    (注: 凡醮者不祝)."""
     for words in ("筵于户西南面", "令月吉日始加元服"):
         assert _run(capsys, "state", "--rite", "士冠禮", "--after", words)[0] == 0
         code, out = _run(capsys, "state", "--rite", "士冠禮", "--set", "醮=1", "--after", words)
@@ -26,8 +28,9 @@ def test_a_stage_when_replaces_the_li_with_the_jiao(capsys):
 
 
 def test_at_the_first_jiao_the_capped_son_holds_the_jue_west_of_the_mat(capsys):
-    """冠者拜受賔答拜如初 (注: 冠者南面拜受賔授爵東面答拜如醴禮也): the 冠者 west of the 户西 筵 facing
-    south with the 爵; the 賔 back before the 西序 facing east; the 主人 at the 東序端."""
+    """冠者拜受賔答拜如初 (注: 冠者南面拜受賔授爵東面答拜如醴禮也): the 冠者 west
+    of the 户西 筵 facing south with the 爵; the 賔 back before the 西序 facing east;
+    the 主人 at the 東序端."""
     code, out = _run(capsys, "state", "--rite", "士冠禮", "--set", "醮=1", "--after",
                      "冠者拜受賔答拜如初", "--json")
     assert code == 0
