@@ -54,8 +54,10 @@ def _spts(points, screen: bool, camera: Camera) -> list[tuple[float, float]]:
 
 
 def _ipts(a) -> list[tuple[int, int]]:
-    """Whole pixels, clamped to what SDL draws without overflowing."""
-    return [(round(min(max(x, -30000.0), 30000.0)), round(min(max(y, -30000.0), 30000.0)))
+    """Whole pixels, clamped to what SDL draws without overflowing (a point inside, nearly
+    all, rounded as it is: a plate has two million of them)."""
+    return [(round(x) if -30000.0 <= x <= 30000.0 else round(min(max(x, -30000.0), 30000.0)),
+             round(y) if -30000.0 <= y <= 30000.0 else round(min(max(y, -30000.0), 30000.0)))
             for x, y in a]
 
 
