@@ -689,9 +689,11 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         # the touching places, then ring after ring (further out than the window's: a leader
         # may run longer on paper), each tried only when those before hold no free box whose
         # leader runs clear
-        cands, costs, k = [], [], None
+        cands, costs, k, ringed = [], [], None, None
         for ring in range(0, 2 * RINGS + 1):
-            cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
+            if ring and ringed is None:  # all the rings at once: the same boxes, one pass
+                ringed = _rings(lab, 1, 2 * RINGS)
+            cand = _touching(lab) if ring == 0 else ringed[16 * (ring - 1):16 * ring]
             cost = _costs(cand, boxes, bounds)
             base = sum(len(c) for c in cands)
             cands.append(cand)
