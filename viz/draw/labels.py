@@ -680,11 +680,12 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     may cross either. The window keeps `place` (this costs a pass of numpy a label)."""
     live = [np.asarray(list(obstacles), float).reshape(-1, 4)]
     names = np.asarray(list(words), float).reshape(-1, 4)
+    down: list[BoxT] = []  # labels put down since names was last joined
     out: list[Placed] = []
     for lab in labels:
         boxes = np.vstack(live) if len(live) > 1 else live[0]
         live = [boxes]
-        inner = _inner(names)  # the labels down, as each leader tried is checked against them
+        inner = None  # the labels down, as a leader is checked against them (when one is)
         near = _first(lab)
         # the touching places, then ring after ring (further out than the window's: a leader
         # may run longer on paper), each tried only when those before hold no free box whose
@@ -700,8 +701,14 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
             costs.append(cost)
             for j in np.nonzero(cost <= 1e-9)[0]:
                 j = int(j) + base
-                if j < near or not _crossed_in(leader(lab.anchor, tuple(cands[-1][j - base]),
-                                                      lab.r), inner, step):
+                if j < near:
+                    k = j
+                    break
+                if inner is None:
+                    names, down = _joined(names, down)
+                    inner = _inner(names)
+                if not _crossed_in(leader(lab.anchor, tuple(cands[-1][j - base]), lab.r),
+                                   inner, step):
                     k = j
                     break
             if k is not None:
@@ -709,6 +716,9 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         cand, cost = np.vstack(cands), np.concatenate(costs)
         free = np.nonzero(cost <= 1e-9)[0]
         if k is None and len(free):  # every free box's leader crosses a label: the fewest
+            if inner is None:
+                names, down = _joined(names, down)
+                inner = _inner(names)
             k = _fewest_crossed(lab, cand, free, inner, step)
         if k is None:
             k = int(np.argmin(cost))
@@ -716,10 +726,15 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         p = Placed(box, k >= near, float(cost[k]), k)
         out.append(p)
         live.append(np.asarray([box], float))
-        names = np.vstack([names, [box]])
+        down.append(box)  # joined to names when a leader is next checked
         if p.displaced:
             live.append(along(leader(lab.anchor, box, lab.r), step))
     return out
+
+
+def _joined(names: np.ndarray, down: list) -> tuple[np.ndarray, list]:
+    """names with the boxes put down since appended (in order), and nothing left to append."""
+    return (np.vstack([names, np.asarray(down, float)]) if down else names), []
 
 
 def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, inner: np.ndarray,
