@@ -1,7 +1,7 @@
 """Speed of `atlas` on the bundled rite, cold (an empty compile cache) and warm: prints a table
 and writes JSON to bench/results/.
 
-    python bench/atlas.py [--runs N]
+    python bench/atlas.py [--runs N] [--against DIR]
 
 Each run is `python main.py atlas -o DIR` in a fresh process (cold: XIANGSHE_CACHE pointed at
 an empty folder; warm: at the folder the cold run filled), timed by wall clock and by the CPU
@@ -16,6 +16,10 @@ phase by phase, to say where the time goes and what two idle cores would take:
 
 On a machine other work loads, the wall times grow and the CPU times much less: compare the
 CPU columns and the estimate, and rows as ratios.
+
+--against DIR: another checkout of the program (main's, say) timed in the same run, each of its
+command runs right after this one's (same load, its own caches), and this one's CPU and wall as
+ratios of its: how much a change saves, measured under the same conditions.
 """
 from __future__ import annotations
 
@@ -43,13 +47,14 @@ def _cpu(ru) -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_command(out: Path, cache: Path) -> dict:
-    """`main.py atlas -o out` in a fresh process: wall and CPU seconds (it and its children)."""
+def run_command(out: Path, cache: Path, root: Path = ROOT) -> dict:
+    """`main.py atlas -o out` in a fresh process (of the program in `root`): wall and CPU
+    seconds (it and its children)."""
     env = dict(os.environ, XIANGSHE_CACHE=str(cache))
     before = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN))
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "main.py"), "atlas", "-o", str(out)], env=env,
-                   check=True, capture_output=True)
+    subprocess.run([sys.executable, str(root / "main.py"), "atlas", "-o", str(out)], env=env,
+                   check=True, capture_output=True, cwd=root)
     wall = time.perf_counter() - t0
     return {"wall": wall, "cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - before}
 
@@ -88,9 +93,14 @@ def phases(out: Path, cache: Path) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=1, help="command runs of each kind (default 1)")
+    ap.add_argument("--against", metavar="DIR", help="another checkout timed in the same run "
+                    "(its main.py), each run beside this one's; rows as ratios of its")
     ap.add_argument("--phase", choices=("cold", "warm"), help=argparse.SUPPRESS)
     ap.add_argument("--cache", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    other = Path(args.against).resolve() if args.against else None
+    if other is not None and not (other / "main.py").is_file():
+        ap.error(f"--against {args.against}: no main.py there")
     if args.phase:  # a fresh process for the in-process phases (imports counted, no state)
         with tempfile.TemporaryDirectory() as tmp:
             print(json.dumps(phases(Path(tmp) / "atlas", Path(args.cache))))
@@ -110,6 +120,15 @@ def main() -> int:
                 rows.setdefault(f"command {kind}", {"runs": []})["runs"].append(got)
                 print(f"  command {kind:<5} run {r + 1}: wall {got['wall']:6.2f} s   "
                       f"CPU {got['cpu']:6.2f} s", flush=True)
+                if other is None:
+                    continue
+                was = run_command(tmp / f"against-{kind}-{r}", tmp / f"against-cache-{r}", other)
+                rows.setdefault(f"against {kind}", {"root": str(other), "runs": []})[
+                    "runs"].append(was)
+                print(f"  against {kind:<5} run {r + 1}: wall {was['wall']:6.2f} s   "
+                      f"CPU {was['cpu']:6.2f} s   this / that: wall "
+                      f"{got['wall'] / was['wall']:.2f}, CPU {got['cpu'] / was['cpu']:.2f}",
+                      flush=True)
         for kind in ("cold", "warm"):
             cache = tmp / f"phase-cache-{kind}" if kind == "cold" else tmp / "phase-cache-cold"
             out = subprocess.run([sys.executable, __file__, "--phase", kind, "--cache",

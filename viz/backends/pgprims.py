@@ -54,8 +54,10 @@ def _spts(points, screen: bool, camera: Camera) -> list[tuple[float, float]]:
 
 
 def _ipts(a) -> list[tuple[int, int]]:
-    """Whole pixels, clamped to what SDL draws without overflowing."""
-    return [(round(min(max(x, -30000.0), 30000.0)), round(min(max(y, -30000.0), 30000.0)))
+    """Whole pixels, clamped to what SDL draws without overflowing (a point inside, nearly
+    all, rounded as it is: a plate has two million of them)."""
+    return [(round(x) if -30000.0 <= x <= 30000.0 else round(min(max(x, -30000.0), 30000.0)),
+             round(y) if -30000.0 <= y <= 30000.0 else round(min(max(y, -30000.0), 30000.0)))
             for x, y in a]
 
 
@@ -115,11 +117,13 @@ def _polygon_px(surf: pygame.Surface, pts: list[tuple[int, int]], p: Polygon) ->
 CLIPPED_DIFFER = frozenset({pygame.draw.aalines, pygame.draw.aaline, _polygon_px})
 
 
-def _dashes(a: np.ndarray, on: float, off: float) -> list[tuple[tuple[float, float], ...]]:
-    """Split a screen polyline into dash segments of `on` px separated by `off` px (in plain
-    Python floats, the same numbers numpy gave: a plate's trails are thousands of dashes, and
-    a numpy call per dash took a tenth of the atlas' time)."""
+def _dashes(a: np.ndarray, on: float, off: float) -> list[list[tuple[int, int]]]:
+    """Split a screen polyline into dash segments of `on` px separated by `off` px, each its
+    two ends in whole pixels as _ipts gives them (in plain Python floats, the same numbers
+    numpy gave: a plate's trails are thousands of dashes, and a numpy call per dash took a
+    tenth of the atlas' time; rounded here, not by a call per dash)."""
     out, period = [], on + off
+    lo, hi = -30000.0, 30000.0
     pos = 0.0  # distance along the line, carried across vertices so the pattern is continuous
     hypot = np.hypot
     for (px, py), (qx, qy) in itertools.pairwise(np.asarray(a, float).tolist()):
@@ -133,7 +137,11 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[tuple[tuple[float, flo
             phase = (pos + s) % period
             if phase < on:
                 e = min(seg, s + on - phase)
-                out.append(((px + ux * s, py + uy * s), (px + ux * e, py + uy * e)))
+                x0, y0, x1, y1 = px + ux * s, py + uy * s, px + ux * e, py + uy * e
+                if lo <= x0 <= hi and lo <= y0 <= hi and lo <= x1 <= hi and lo <= y1 <= hi:
+                    out.append([(round(x0), round(y0)), (round(x1), round(y1))])
+                else:
+                    out.append(_ipts(((x0, y0), (x1, y1))))
                 s = e
             else:
                 s = min(seg, s + period - phase)
@@ -164,12 +172,11 @@ def _line(ln: Line, cam: Camera, size) -> tuple[Extent, Ops]:
         a = np.vstack([a, a[:1]])
     if len(a) < 2:
         return None, ()
-    parts = _dashes(a, *ln.dash) if ln.dash else [a]
     w = max(round(ln.width), 1)
-    extent = _around(_ipts(a.tolist()), w + 2)
+    whole = _ipts(a.tolist())
+    extent = _around(whole, w + 2)
     ops: list = []
-    for part in parts:
-        pts = _ipts(part.tolist() if isinstance(part, np.ndarray) else part)
+    for pts in (_dashes(a, *ln.dash) if ln.dash else [whole]):
         if w == 1:
             ops.append((pygame.draw.aalines, (ln.color, False, pts)))
         else:

@@ -107,7 +107,7 @@ def _areas(c: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(k, m) the area each candidate box shares with each box."""
     ix = np.minimum(c[:, None, 2], boxes[None, :, 2]) - np.maximum(c[:, None, 0], boxes[None, :, 0])
     iy = np.minimum(c[:, None, 3], boxes[None, :, 3]) - np.maximum(c[:, None, 1], boxes[None, :, 1])
-    return np.clip(ix, 0, None) * np.clip(iy, 0, None)
+    return np.maximum(ix, 0) * np.maximum(iy, 0)  # np.clip(…, 0, None), without its wrapper
 
 
 def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarray:
@@ -116,9 +116,9 @@ def _costs(cand: np.ndarray, live: np.ndarray, bounds: BoxT | None) -> np.ndarra
         return np.zeros(0)
     # only the boxes that reach the candidates' span can cost anything
     lo, hi = cand[:, :2].min(axis=0), cand[:, 2:].max(axis=0)
-    near = np.nonzero((live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
-                      & (live[:, 3] > lo[1]))[0]
-    cost = _areas(cand, live[near]).sum(axis=1)
+    near = live[(live[:, 0] < hi[0]) & (live[:, 2] > lo[0]) & (live[:, 1] < hi[1])
+                & (live[:, 3] > lo[1])]
+    cost = _areas(cand, near).sum(axis=1) if len(near) else np.zeros(len(cand))
     if bounds is not None:
         x0, y0, x1, y1 = bounds
         outside = ((cand[:, 0] < x0) | (cand[:, 1] < y0) | (cand[:, 2] > x1)
@@ -680,25 +680,35 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
     may cross either. The window keeps `place` (this costs a pass of numpy a label)."""
     live = [np.asarray(list(obstacles), float).reshape(-1, 4)]
     names = np.asarray(list(words), float).reshape(-1, 4)
+    down: list[BoxT] = []  # labels put down since names was last joined
     out: list[Placed] = []
     for lab in labels:
         boxes = np.vstack(live) if len(live) > 1 else live[0]
         live = [boxes]
+        inner = None  # the labels down, as a leader is checked against them (when one is)
         near = _first(lab)
         # the touching places, then ring after ring (further out than the window's: a leader
         # may run longer on paper), each tried only when those before hold no free box whose
         # leader runs clear
-        cands, costs, k = [], [], None
+        cands, costs, k, ringed = [], [], None, None
         for ring in range(0, 2 * RINGS + 1):
-            cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
+            if ring and ringed is None:  # all the rings at once: the same boxes, one pass
+                ringed = _rings(lab, 1, 2 * RINGS)
+            cand = _touching(lab) if ring == 0 else ringed[16 * (ring - 1):16 * ring]
             cost = _costs(cand, boxes, bounds)
             base = sum(len(c) for c in cands)
             cands.append(cand)
             costs.append(cost)
             for j in np.nonzero(cost <= 1e-9)[0]:
                 j = int(j) + base
-                if j < near or not _crosses(leader(lab.anchor, tuple(cands[-1][j - base]),
-                                                   lab.r), names, step):
+                if j < near:
+                    k = j
+                    break
+                if inner is None:
+                    names, down = _joined(names, down)
+                    inner = _inner(names)
+                if not _crossed_in(leader(lab.anchor, tuple(cands[-1][j - base]), lab.r),
+                                   inner, step):
                     k = j
                     break
             if k is not None:
@@ -706,26 +716,34 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         cand, cost = np.vstack(cands), np.concatenate(costs)
         free = np.nonzero(cost <= 1e-9)[0]
         if k is None and len(free):  # every free box's leader crosses a label: the fewest
-            k = _fewest_crossed(lab, cand, free, names, step)
+            if inner is None:
+                names, down = _joined(names, down)
+                inner = _inner(names)
+            k = _fewest_crossed(lab, cand, free, inner, step)
         if k is None:
             k = int(np.argmin(cost))
         box = tuple(float(v) for v in cand[k])
         p = Placed(box, k >= near, float(cost[k]), k)
         out.append(p)
         live.append(np.asarray([box], float))
-        names = np.vstack([names, [box]])
+        down.append(box)  # joined to names when a leader is next checked
         if p.displaced:
             live.append(along(leader(lab.anchor, box, lab.r), step))
     return out
 
 
-def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, names: np.ndarray,
+def _joined(names: np.ndarray, down: list) -> tuple[np.ndarray, list]:
+    """names with the boxes put down since appended (in order), and nothing left to append."""
+    return (np.vstack([names, np.asarray(down, float)]) if down else names), []
+
+
+def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, inner: np.ndarray,
                     step: float) -> int:
     """The first of the free boxes whose leader crosses the fewest labels. Each crosses one at
     least (place_clear took none), so the first that crosses one alone is that box."""
     best, fewest = int(free[0]), None
     for j in free:
-        n = _crossed(leader(lab.anchor, tuple(cand[j]), lab.r), names, step)
+        n = _crossed_in(leader(lab.anchor, tuple(cand[j]), lab.r), inner, step)
         if fewest is None or n < fewest:
             best, fewest = int(j), n
             if n <= 1:
@@ -751,6 +769,48 @@ def _crossed(seg, boxes: np.ndarray, step: float) -> int:
     """How many of (m, 4) boxes a segment runs through (more than a px inside)."""
     if not len(boxes):
         return 0
+    return _crossed_in(seg, _inner(boxes), step)
+
+
+def _inner(boxes: np.ndarray) -> np.ndarray:
+    """Boxes shrunk by a px each way (x0 + 1, y0 + 1, x1 - 1, y1 - 1): what _crossed_in takes."""
+    return boxes + (1.0, 1.0, -1.0, -1.0)
+
+
+def _crossed_in(seg, inner: np.ndarray, step: float) -> int:
+    """_crossed of boxes given shrunk (_inner: a label's many leaders are tried against the
+    same boxes). The points of `along`, the same numbers, run one way along each axis (each
+    step of their sums rounds monotonically): the points inside a box's x span are a run of
+    them, found by a binary search, and so are those inside its y span; the segment runs
+    through the box when the two runs meet. A few numpy calls for all boxes, not a pass of
+    points × boxes."""
+    if not len(inner):
+        return 0
+    (ax, ay), (bx, by) = seg
+    if not math.isfinite(ax + ay + bx + by):
+        return _crossed_np(seg, inner + (-1.0, -1.0, 1.0, 1.0), step)
+    n = max(int(math.hypot(bx - ax, by - ay) / step), 1)
+    if n < 2:
+        return 0
+    t = np.arange(1, n) / n  # as along: its box (p - 1, p + 1), whose corner + 1 is p - 1 + 1
+    xs = ax + (bx - ax) * t - 1.0 + 1.0
+    ys = ay + (by - ay) * t - 1.0 + 1.0
+    sx, ex = _run(xs, inner[:, 0], inner[:, 2], bx < ax)
+    sy, ey = _run(ys, inner[:, 1], inner[:, 3], by < ay)
+    return int((np.maximum(sx, sy) < np.minimum(ex, ey)).sum())
+
+
+def _run(v: np.ndarray, lo: np.ndarray, hi: np.ndarray, falling: bool):
+    """(start, end) of the run of v strictly between lo and hi, for each (lo, hi): v is
+    monotonic, rising unless `falling`."""
+    if not falling:
+        return v.searchsorted(lo, "right"), v.searchsorted(hi, "left")
+    r = v[::-1]
+    return len(v) - r.searchsorted(hi, "left"), len(v) - r.searchsorted(lo, "right")
+
+
+def _crossed_np(seg, boxes: np.ndarray, step: float) -> int:
+    """_crossed in numpy (a segment whose ends are not finite numbers)."""
     pts = along(seg, step)[:, :2] + 1.0
     if not len(pts):
         return 0

@@ -423,9 +423,10 @@ def _text_block(timeline, corpus, page: Page) -> str:
     if sec is None:
         return '<p class="zhu">（此段不在經文中）</p>'
     cited: set[str] = set()
+    meeting = _Clauses.of(corpus).meeting
     for k in page.steps:  # the words each step says (its part of a pattern, a cite's fragments)
         for a, b in enacted_spans(corpus, timeline.steps[k]):
-            cited |= {cl.id for cl in corpus.clauses if cl.start < b and a < cl.end}
+            cited.update(meeting(a, b))
     # a stage's first plate shows its whole text; a later plate of a split stage, and a step
     # page, only the clauses its steps cite (printed, the text is not repeated plate by plate)
     whole = page.part is not None and page.part.number == 1
@@ -451,6 +452,35 @@ def _text_block(timeline, corpus, page: Page) -> str:
 
 
 CLOSERS = "」』）〕"
+
+
+class _Clauses:
+    """The corpus' clauses by where they start, to find those a span meets by a binary search
+    (the atlas asks for thousands of spans; a pass over every clause each took a third of the
+    page's time)."""
+
+    _kept: tuple[object, _Clauses] | None = None
+
+    def __init__(self, corpus):
+        self.by_start = sorted(corpus.clauses, key=lambda cl: cl.start)
+        self.starts = [cl.start for cl in self.by_start]
+        self.longest = max((cl.end - cl.start for cl in self.by_start), default=0)
+
+    @classmethod
+    def of(cls, corpus) -> _Clauses:
+        kept = cls._kept
+        if kept is None or kept[0] is not corpus:
+            kept = cls._kept = (corpus, cls(corpus))
+        return kept[1]
+
+    def meeting(self, a: int, b: int) -> list[str]:
+        """The ids of the clauses with start < b and a < end (one that ends after a starts
+        after a - the longest clause)."""
+        import bisect
+
+        lo = bisect.bisect_right(self.starts, a - self.longest)
+        hi = bisect.bisect_left(self.starts, b)
+        return [cl.id for cl in self.by_start[lo:hi] if a < cl.end]
 
 
 def _notes_block(timeline, page: Page, corpus=None) -> str:
@@ -505,6 +535,7 @@ def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a
                if i + 1 < len(pages_) else f'<a href="#top">{esc(tr("↑ contents"))}</a>')
         png = f"{PLATES}/{p.anchor}.png"
         vec = f"{PLATES}/{p.anchor}.svg" if svg else png
+        text, notes = _text_block(timeline, corpus, p), _notes_block(timeline, p, corpus)
         body.append(
             f'<section class="page" id="{p.anchor}">\n'
             f'<figure><a href="{vec}"><img src="{png}" width="{PLATE_SIZE[0]}" '
@@ -513,13 +544,12 @@ def index_html(timeline, corpus, pages_: list[Page], title: str, paper: str = "a
             + (f' · <a href="{vec}">SVG</a>' if svg else "")
             + f' · <a href="{png}">PNG</a></figcaption></figure>\n'
             f'<div class="text"><h2>{esc(p.title)}</h2>\n'
-            f"{_text_block(timeline, corpus, p)}\n{_notes_block(timeline, p, corpus)}\n"
+            f"{text}\n{notes}\n"
             f'<div class="pager">{prev}{nxt}</div></div>\n</section>')
         # printed, the texts follow the plates, each naming its plate's page
         where = tr("plate {n}, page {page}").format(n=i + 1, page=plate_page(i, n))
         texts.append(f'<h3>{esc(p.title)}<span class="p">{esc(where)}</span></h3>\n'
-                     + _text_block(timeline, corpus, p).replace(' id="', ' data-id="')
-                     + "\n" + _notes_block(timeline, p, corpus))
+                     + text.replace(' id="', ' data-id="') + "\n" + notes)
     main, used = _substituted(printed + "\n".join(body)
                               + f'\n<div class="print texts" id="texts"><h2>'
                               f'{esc(tr("Text, notes and choices"))}</h2>\n'
