@@ -61,6 +61,33 @@ def test_dashes_in_whole_pixels_as_ipts_rounds_them():
         assert pgprims._dashes(np.array(pts, float), *dash) == _dashes_then_ipts(pts, *dash)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.1, 12.0), st.floats(0.0, 12.0), st.lists(st.tuples(coord, coord), min_size=2,
+                                                             max_size=5),
+       st.sampled_from([0.0, 29990.0, -29990.0]))
+def test_dashes_end_for_any_pattern(on, off, pts, at):
+    """_dashes ends, whatever the pattern: a phase a rounding hair short of a dash's end (or of
+    the next dash) once left s where it was for ever, at (0.7, 2.9) from (29990, 29990) to
+    (30040, 29950). The dashes lie along the line, each at most `on` long (plus rounding)."""
+    import signal
+
+    def late(*_):
+        raise TimeoutError("_dashes did not end")
+    old = signal.signal(signal.SIGALRM, late)
+    signal.alarm(5)
+    try:
+        a = np.array([(at + x, at + y) for x, y in pts], float)
+        got = pgprims._dashes(a, on, off)
+        hung = pgprims._dashes(np.array([(29990.0, 29990.0), (30040.0, 29950.0)]), 0.7, 2.9)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    length = float(np.hypot(*np.diff(a, axis=0).T).sum())
+    assert len(got) <= length / (on + off) + len(pts) + 1
+    assert all(np.hypot(q[0] - p[0], q[1] - p[1]) <= on + 2 for p, q in got)
+    assert len(hung) == 18
+
+
 def _dashes_then_ipts(pts, on, off):
     """The dash ends in floats, as _dashes found them before, each then rounded by _ipts."""
     period, pos, want = on + off, 0.0, []

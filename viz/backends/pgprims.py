@@ -135,6 +135,11 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[list[tuple[int, int]]]
         s = 0.0
         while s < seg:
             phase = (pos + s) % period
+            # a phase a rounding hair short of a boundary is at it: else s never moves on
+            if phase < on and s + on - phase <= s:  # the dash has ended
+                phase = on if off > 0 else 0.0
+            elif phase >= on and s + period - phase <= s:  # the next dash begins
+                phase = 0.0
             if phase < on:
                 e = min(seg, s + on - phase)
                 x0, y0, x1, y1 = px + ux * s, py + uy * s, px + ux * e, py + uy * e
