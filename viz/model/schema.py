@@ -274,6 +274,7 @@ def script_schema() -> dict:
                                                       "text tells it elsewhere"},
                       "section": {"anyOf": [{"type": "string", "minLength": 1},
                                             {"type": "integer", "minimum": 1}]},
+                      "when": _ref("when"),
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),
                       "scoring": _ref("scoring"),
                       "note": {"type": "string"},
