@@ -265,7 +265,7 @@ def script_schema() -> dict:
                                           "additionalProperties": {"anyOf": [_ref("step"),
                                                                              {"type": "null"}]}}}}]},
         "stage": {"type": "object", "required": ["name"], "additionalProperties": False,
-                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}],
+                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}, {"required": ["rules"]}],
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
                       "like": _ref("like"),

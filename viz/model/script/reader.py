@@ -257,7 +257,7 @@ def _steps(r: Reader, st: YMap, lo: int, hi, on: bool = True) -> list[Step]:
     steps: list[Step] = []
     last = None  # where the last step enacted begins in steps (a step together: with it)
     cursor = lo
-    for i, s in enumerate(st["steps"]):
+    for i, s in enumerate(st.get("steps") or ()):  # none: a stage of rules: only
         sloc = st["steps"].loc_of(i)
         if "section" in s:  # enacting a clause of another section, where the rite says
             other = r.refs.section_of(s["section"])
