@@ -100,15 +100,16 @@ def coverage(script, corpus) -> Coverage:
     step_spans: list[tuple[int, int]] = []
     rules: list[Citation] = []
     rule_spans: list[tuple[int, int]] = []
-    seen: dict[tuple[str, int, int], int] = {}
+    seen: dict[tuple, int] = {}
     by_section: dict[int, list[tuple[str, str]]] = {}
-    for stage in script.stages:
+    for si, stage in enumerate(script.stages):
         if stage.number:
             by_section.setdefault(stage.number, []).append((stage.name, stage.loc.file))
         for st in stage.steps:
             # a step repeated by each: (or one pattern's several steps, each enacting its part
             # of the words) is one written step, citing all its parts
-            key = (st.loc.file, st.loc.line, st.loc.col)
+            # of one stage: a like:'s copy keeps its model's location, not its words
+            key = (si, st.loc.file, st.loc.line, st.loc.col)
             if key in seen:
                 k = seen[key]
                 a, b = step_spans[k]
@@ -124,6 +125,9 @@ def coverage(script, corpus) -> Coverage:
                     seen[akey] = len(steps)
                     steps.append(Citation(act.loc, said.cite, "said"))
                     step_spans.append(tuple(said.span))
+        for c in getattr(stage, "setup_cites", ()):  # a setup item placing what a clause says
+            steps.append(Citation(c.loc, c.cite))
+            step_spans.append(tuple(c.span))
         for r in stage.rules:
             rules.append(Citation(r.loc, r.cite, r.note))
             rule_spans.append(tuple(r.span))

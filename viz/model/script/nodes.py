@@ -237,6 +237,7 @@ class Stage:
     rules: tuple[Rule, ...] = ()  # clauses the stage does not enact, with the reason
     scoring: Scoring | None = None  # a round of shooting (or part of one)
     number: int = 0  # the section's number in the text (0: unknown)
+    setup_cites: tuple[Rule, ...] = ()  # setup items' cites (cast here): the clauses they enact
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,8 @@ def read_stage(r: Reader, st: YMap, loc: Loc, index: int, prev_sec,
     section = st.get("section", st["name"])
     sec = _section(r, st, section)
     gap = _gap(r, st, index, sec, prev_sec, elsewhere)
-    setup = _setup(r, st, index, gap)
+    cited: list[Rule] = []
+    setup = _setup(r, st, index, gap, cited)
     scoring = r.cast.scoring_of(st.get("scoring"), st.loc_of("scoring") if "scoring" in st
                                 else loc)
     r.fates.begin(scoring)
@@ -175,7 +176,7 @@ def read_stage(r: Reader, st: YMap, loc: Loc, index: int, prev_sec,
         r.scope.actor(k, labels.key_loc(k))
     return Stage(st["name"], str(section), tuple(setup), tuple(steps), loc,
                  {k: v for k, v in labels.items() if k in r.scope.actor_ids}, gap,
-                 rules, scoring, sec.index if sec is not None else 0), sec
+                 rules, scoring, sec.index if sec is not None else 0, tuple(cited)), sec
 
 
 def _section(r: Reader, st: YMap, section: Any):
@@ -223,9 +224,10 @@ def _gap(r: Reader, st: YMap, index: int, sec, prev_sec, elsewhere: set[int]) ->
     return _range(list(range(lo, hi + 1)))
 
 
-def _setup(r: Reader, st: YMap, index: int,
-           gap: str) -> list[Placement | PropPlacement | ThingPlacement]:
-    """Where a stage after a gap begins: its setup: items cast in this scenario, each cited."""
+def _setup(r: Reader, st: YMap, index: int, gap: str,
+           cited: list | None = None) -> list[Placement | PropPlacement | ThingPlacement]:
+    """Where a stage after a gap begins: its setup: items cast in this scenario, each cited
+    (cited: gets the cites of those cast, as Rules: the clauses they enact)."""
     if st.get("setup") and index > 0 and not gap:
         r.out.error(st.key_loc("setup"), "setup: is allowed only where the text before "
                                          "this stage is not enacted (a gap: {skips: "
@@ -234,9 +236,11 @@ def _setup(r: Reader, st: YMap, index: int,
     setup: list[Placement | PropPlacement | ThingPlacement] = []
     for i, p in enumerate(st.get("setup") or []):
         loc_i = st["setup"].loc_of(i)
-        _setup_cite(r, p)
+        span = _setup_cite(r, p)
         if not r.scope.cast_when(p):
             continue
+        if span is not None and cited is not None and span[1] > span[0]:
+            cited.append(Rule(p["cite"], span, "", p.loc_of("cite")))
         if "thing" in p:
             setup.append(ThingPlacement(r.refs.thing_names(p["thing"], p.loc_of("thing")),
                                         bool(p.get("absent", False)), loc_i))
@@ -386,13 +390,14 @@ def _prop_placements(r: Reader, p: YMap, loc: Loc) -> list[PropPlacement]:
             for m in r.scope.prop_members(pid)]
 
 
-def _setup_cite(r: Reader, p: YMap) -> None:
+def _setup_cite(r: Reader, p: YMap) -> tuple[int, int] | None:
     """A setup item's cite: (a person's, a prop's or a thing's; cast in this scenario or
     not) is sought in the whole text like a step's, in the 經 and 記 unless its in: says
-    otherwise: words not in it are an error."""
+    otherwise: words not in it are an error. Its span, None without a cite or a text."""
     cite = p.get("cite", "") if isinstance(p, YMap) else ""
     if cite and r.scope.corpus is not None:
-        _cite(r, cite, p.loc_of("cite"), 0, 0, None, _kinds(r, p))
+        return _cite(r, cite, p.loc_of("cite"), 0, 0, None, _kinds(r, p))
+    return None
 
 
 def _placement(r: Reader, p: YMap, loc: Loc) -> Placement | None:
