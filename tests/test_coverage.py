@@ -234,9 +234,9 @@ def test_bundled_check_fails_when_a_jing_clause_loses_its_steps(bundled):
     c = next(c for s in cov.sections if s.number in listed for c in s.clauses if c.kind == "經")
     gone = {(x.loc.file, x.loc.line, x.loc.col) for x in c.steps}
     assert gone
-    stages = tuple(dataclasses.replace(st, steps=tuple(
-        s for s in st.steps if (s.loc.file, s.loc.line, s.loc.col) not in gone))
-        for st in d.script.stages)
+    keep = lambda xs: tuple(s for s in xs if (s.loc.file, s.loc.line, s.loc.col) not in gone)
+    stages = tuple(dataclasses.replace(st, steps=keep(st.steps), setup_cites=keep(st.setup_cites))
+                   for st in d.script.stages)
     after = coverage(dataclasses.replace(d.script, stages=stages), d.corpus)
     assert c.id in after.missing("經", scripted_only=True)
 
