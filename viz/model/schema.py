@@ -265,7 +265,7 @@ def script_schema() -> dict:
                                           "additionalProperties": {"anyOf": [_ref("step"),
                                                                              {"type": "null"}]}}}}]},
         "stage": {"type": "object", "required": ["name"], "additionalProperties": False,
-                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}],
+                  "anyOf": [{"required": ["steps"]}, {"required": ["like"]}, {"required": ["rules"]}],
                   "properties": {
                       "name": {"type": "string", "minLength": 1},
                       "like": _ref("like"),
@@ -274,6 +274,7 @@ def script_schema() -> dict:
                                                       "text tells it elsewhere"},
                       "section": {"anyOf": [{"type": "string", "minLength": 1},
                                             {"type": "integer", "minimum": 1}]},
+                      "when": _ref("when"),
                       "cast": _ref("cast"), "props": _ref("props"), "rules": _ref("rules"),
                       "scoring": _ref("scoring"),
                       "note": {"type": "string"},

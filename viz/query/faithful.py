@@ -82,7 +82,7 @@ def clause_order_faults(timeline, corpus) -> list[OrderFault]:
     hi = np.searchsorted(cs, sp[:, 1], side="left") - 1  # last clause starting before it ends
     groups: dict[tuple, list[int]] = {}
     for j, s in enumerate(steps):
-        groups.setdefault((s.loc, s.rep), []).append(j)
+        groups.setdefault((s.loc, s.rep, s.stage), []).append(j)  # a like:'s copy apart
     out = []
     for js in groups.values():
         said = [j for j in js if steps[j].said and lo[j] <= hi[j]]

@@ -191,9 +191,10 @@ def check_origins(c: Ctx, tl: Timeline) -> None:
 
 def check_boundaries(c: Ctx, tl: Timeline) -> None:
     """Nobody and nothing jumps where one stage hands over to the next, unless the next
-    declares a gap in the text (and so may set the scene anew)."""
+    declares a gap in the text (and so may set the scene anew), or follows an empty stage (one
+    whose when: fails) that does: its setup sets the scene the next one begins in."""
     for prev, st in zip(tl.stages, tl.stages[1:]):
-        if st.gap:
+        if st.gap or (prev.gap and prev.t1 <= prev.t0):
             continue
         a, b = tl.sample(prev.t1, closing=True), tl.sample(st.t0)
         loc = c.script.stages[st.index].loc

@@ -239,6 +239,7 @@ def _copied_steps(st: YMap, lk: YMap, src: YList, out: Collector) -> YList | Non
             if isinstance(s, YMap):
                 s["cite"] = lk["cite"]
                 s.value_locs["cite"] = lk.loc_of("cite")
+                s.pop("section", None)  # the clause is this stage's, not the model step's
     locs = list(src.item_locs)
     over = lk.get("steps") or YMap()
     for n in over:

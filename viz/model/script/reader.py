@@ -166,7 +166,7 @@ def read_stage(r: Reader, st: YMap, loc: Loc, index: int, prev_sec,
                                 else loc)
     r.fates.begin(scoring)
     lo, hi = (sec.start, sec.end) if sec else (0, None)
-    steps = _steps(r, st, lo, hi)
+    steps = _steps(r, st, lo, hi, r.scope.cast_when(st))
     rules = tuple(Rule(x["cite"], _cite(r, x["cite"], x.loc_of("cite"), lo, lo, hi,
                                         _kinds(r, x)),
                        x.get("note", ""), st["rules"].loc_of(i))
@@ -239,7 +239,7 @@ def _setup(r: Reader, st: YMap, index: int, gap: str,
         span = _setup_cite(r, p)
         if not r.scope.cast_when(p):
             continue
-        if span is not None and placed is not None:
+        if span is not None and placed is not None and span[1] > span[0]:
             placed.append(Rule(p["cite"], span, "", loc_i))
         if "thing" in p:
             setup.append(ThingPlacement(r.refs.thing_names(p["thing"], p.loc_of("thing")),
@@ -253,15 +253,15 @@ def _setup(r: Reader, st: YMap, index: int, gap: str,
     return setup
 
 
-def _steps(r: Reader, st: YMap, lo: int, hi) -> list[Step]:
+def _steps(r: Reader, st: YMap, lo: int, hi, on: bool = True) -> list[Step]:
     """A stage's steps in order: each cited within the stage's words (lo … hi; a cursor keeps
     them in the text's order), its when: read, expanded (_each, or Steps.step) and built; a
-    step together: merged with the one before."""
+    step together: merged with the one before. on: the stage's own when: holds (else every
+    step is cited, as a check, and none enacted: the stage is empty in this scenario)."""
     steps: list[Step] = []
     last = None  # where the last step enacted begins in steps (a step together: with it)
     cursor = lo
-    off = "when" in st and not r.fates.step_when(st, r.scope)  # the stage's when: every step's
-    for i, s in enumerate(st["steps"]):
+    for i, s in enumerate(st.get("steps") or ()):  # none: a stage of rules: only
         sloc = st["steps"].loc_of(i)
         if "section" in s:  # enacting a clause of another section, where the rite says
             other = r.refs.section_of(s["section"])
@@ -275,7 +275,7 @@ def _steps(r: Reader, st: YMap, lo: int, hi) -> list[Step]:
             span = _cite(r, s["cite"], s.loc_of("cite"), cursor, lo, hi, _kinds(r, s))
             if span[1] > span[0] and lo <= span[0] and (hi is None or span[0] < hi):
                 cursor = span[0]
-        if off or ("when" in s and not r.fates.step_when(s, r.scope)):
+        if not on or ("when" in s and not r.fates.step_when(s, r.scope)):
             continue
         new = _each(r, s, sloc, span) if "each" in s else r.steps.step(s, sloc, s["cite"], span,
                                                                        {}, "", 0)
