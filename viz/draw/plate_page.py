@@ -11,8 +11,9 @@ import numpy as np
 
 from viz.draw import labels, scene
 from viz.draw.camera import Camera
-from viz.draw.compose import Model, scene_now, view_kind
+from viz.draw.compose import Model, view_kind
 from viz.draw.display import Box, Circle, Color, Line, Polygon, Primitive, Text
+from viz.draw.extent import in_scene, scene_box
 
 PAPER: Color = (250, 246, 236)
 INK: Color = (28, 24, 20)
@@ -91,12 +92,7 @@ def _page(size, wide: bool = False, insets: bool = False) -> _Frame:
 def _in_elsewhere(model: Model, pts: np.ndarray, b=False) -> np.ndarray:
     """Which points stand in the elsewhere scene (the 賔's gate; b: the bounds of the one
     shown, of several, scene_now's)."""
-    b = model.elsewhere if b is False else b
-    if b is None or not len(pts):
-        return np.zeros(len(pts), bool)
-    pad = 12.0
-    return ((pts[:, 0] >= b[0] - pad) & (pts[:, 0] <= b[2] + pad) & (pts[:, 1] >= b[1] - pad)
-            & (pts[:, 1] <= b[3] + pad))
+    return in_scene(model.elsewhere if b is False else b, pts)
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
@@ -105,7 +101,7 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
     with a margin; not the empty court around them (the range has its own inset); the 賔's
     gate instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
-        return scene_now(model, frame)[1] or model.elsewhere
+        return scene_box(model, frame)
     site = scene.site_bounds(model.layout)
     x0, _, x1, y1 = model.near
     y0 = _range_top(model)
