@@ -19,7 +19,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -54,6 +54,12 @@ class Label:
     rings: int | None = None  # at most this many rings further out (None: as many as asked);
     # 0: none (a formation's name stays at its members, on the least covered of its places
     # when crowded)
+    within: BoxT | None = None  # kept inside this box where a free place there has a leader
+    # that runs clear (a thing in the 房 named in the 房); else placed as any other (place_clear)
+    away: tuple[BoxT, ...] = ()  # boxes it keeps off, placed outside `within` (the other
+    # rooms: a thing in the 房 is not named in the 室)
+    shapes: tuple[tuple[float, float], ...] = ()  # other sizes (w, h) it may take outside
+    # `within` (a list in fewer, longer rows): the placed box's size says which
 
 
 @dataclass(frozen=True)
@@ -685,28 +691,21 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         boxes = np.vstack(live) if len(live) > 1 else live[0]
         live = [boxes]
         near = _first(lab)
-        # the touching places, then ring after ring (further out than the window's: a leader
-        # may run longer on paper), each tried only when those before hold no free box whose
-        # leader runs clear
-        cands, costs, k = [], [], None
-        for ring in range(0, 2 * RINGS + 1):
-            cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
-            cost = _costs(cand, boxes, bounds)
-            base = sum(len(c) for c in cands)
-            cands.append(cand)
-            costs.append(cost)
-            for j in np.nonzero(cost <= 1e-9)[0]:
-                j = int(j) + base
-                if j < near or not _crosses(leader(lab.anchor, tuple(cands[-1][j - base]),
-                                                   lab.r), names, step):
-                    k = j
-                    break
-            if k is not None:
-                break
-        cand, cost = np.vstack(cands), np.concatenate(costs)
-        free = np.nonzero(cost <= 1e-9)[0]
-        if k is None and len(free):  # every free box's leader crosses a label: the fewest
-            k = _fewest_crossed(lab, cand, free, names, step)
+        k = None
+        if lab.within is not None:  # inside its room where there is a free place
+            cand, cost, k = _clear_in(lab, boxes, _meet(bounds, lab.within), names, step)
+            free = np.nonzero(cost <= 1e-9)[0]
+            if k is None and len(free):  # every leader there crosses a label: the fewest
+                k = _fewest_crossed(lab, cand, free, names, step)
+        if k is None and lab.within is not None:  # no room inside: just outside it
+            off = np.vstack([boxes, np.asarray(lab.away, float).reshape(-1, 4)]) if lab.away \
+                else boxes
+            cand, cost, k = _nearest_to(lab, off, bounds, names, step)
+        if k is None:
+            cand, cost, k = _clear_in(lab, boxes, bounds, names, step)
+            free = np.nonzero(cost <= 1e-9)[0]
+            if k is None and len(free):  # every free box's leader crosses a label: the fewest
+                k = _fewest_crossed(lab, cand, free, names, step)
         if k is None:
             k = int(np.argmin(cost))
         box = tuple(float(v) for v in cand[k])
@@ -717,6 +716,56 @@ def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
         if p.displaced:
             live.append(along(leader(lab.anchor, box, lab.r), step))
     return out
+
+
+def _clear_in(lab: Label, boxes: np.ndarray, bounds: BoxT | None, names: np.ndarray,
+              step: float) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """(candidates, their costs, the first free one whose leader crosses no label, or None):
+    the touching places, then ring after ring (further out than the window's: a leader may
+    run longer on paper), each tried only when those before hold no such box."""
+    near = _first(lab)
+    cands, costs, k = [], [], None
+    for ring in range(0, 2 * RINGS + 1):
+        cand = _touching(lab) if ring == 0 else _rings(lab, ring, ring)
+        cost = _costs(cand, boxes, bounds)
+        base = sum(len(c) for c in cands)
+        cands.append(cand)
+        costs.append(cost)
+        for j in np.nonzero(cost <= 1e-9)[0]:
+            j = int(j) + base
+            if j < near or not _crosses(leader(lab.anchor, tuple(cands[-1][j - base]),
+                                               lab.r), names, step):
+                k = j
+                break
+        if k is not None:
+            break
+    return np.vstack(cands), np.concatenate(costs), k
+
+
+def _nearest_to(lab: Label, boxes: np.ndarray, bounds: BoxT | None, names: np.ndarray,
+                step: float) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """(candidates, their costs, the free one nearest lab.within whose leader crosses no label,
+    or None): of every ring, the box closest to the room it names a thing of (a list of the
+    房's things that the 房 cannot hold is written at its door, not across the 室)."""
+    shapes = [lab] + [replace(lab, w=w, h=h, shapes=()) for w, h in lab.shapes]
+    cand = np.vstack([np.vstack([_touching(x), _rings(x, 1, 2 * RINGS)]) for x in shapes])
+    cost = _costs(cand, boxes, bounds)
+    w = lab.within
+    dx = np.maximum(np.maximum(w[0] - cand[:, 2], cand[:, 0] - w[2]), 0.0)
+    dy = np.maximum(np.maximum(w[1] - cand[:, 3], cand[:, 1] - w[3]), 0.0)
+    for j in np.argsort(np.hypot(dx, dy), kind="stable"):
+        j = int(j)
+        if cost[j] <= 1e-9 and not _crosses(leader(lab.anchor, tuple(cand[j]), lab.r), names,
+                                           step):
+            return cand, cost, j
+    return cand, cost, None
+
+
+def _meet(a: BoxT | None, b: BoxT) -> BoxT:
+    """The box both a (None: no bounds) and b hold."""
+    if a is None:
+        return b
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
 
 def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, names: np.ndarray,
