@@ -19,7 +19,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 SIZE = (1366, 768)
-RITES = ("鄉射禮", "鄉飲酒禮")
+RITES = ("鄉射禮", "鄉飲酒禮", "士冠禮")  # 士冠禮: worn things, mats laid, several scenes
 # the quick tier asks the page of the smaller rite; the slow one of both (the same code)
 QUICK_ONE = (pytest.param("鄉射禮", marks=pytest.mark.slow), "鄉飲酒禮")
 
