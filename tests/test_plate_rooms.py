@@ -1,7 +1,7 @@
 """Plates name the things in a room inside it (issue 25): the 服 陳于房中 are written in the 房, or
 at it with a leader when the 房 cannot hold them, never in the 室 next door; a plate framed on
-someone standing against a 塾 (擯者負東塾) shows the 塾 whole, with the ground round it; one framed on the ground outside
-the 廟門 shows the 筮 laid out at the 西塾 with it (筮與席所卦者具饌于西塾)."""
+someone standing against a 塾 (擯者負東塾) shows the 塾 whole, with the ground round it; one framed
+on the ground outside the 廟門 shows the 筮 laid out at the 西塾 with it (具饌于西塾)."""
 from __future__ import annotations
 
 import numpy as np
