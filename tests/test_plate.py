@@ -18,7 +18,7 @@ import pygame
 import pytest
 
 from viz.backends import pgdraw, pgprims, svgdraw
-from viz.draw import labels, plate, scene, trails
+from viz.draw import labels, labels_paper, plate, scene, trails
 from viz.draw.camera import Camera
 from viz.draw.compose import View, compose
 from viz.draw.display import Circle, Layer, Line, Polygon, Rect, Text
@@ -619,13 +619,13 @@ def test_on_paper_a_leader_runs_clear_of_the_names_already_down():
     mid = ((lead[0][0] + lead[1][0]) / 2, (lead[0][1] + lead[1][1]) / 2)
     word = (mid[0] - 5, mid[1] - 3, mid[0] + 5, mid[1] + 3)
     assert plain.displaced and labels._crosses(lead, np.array([word]), 3.0)
-    clear, = labels.place_clear([lab], taken, words=[word])
+    clear, = labels_paper.place_clear([lab], taken, words=[word])
     assert clear.displaced and clear.clash == 0 and clear.box != plain.box
     assert not labels._crosses(labels.leader(lab.anchor, clear.box, lab.r), np.array([word]),
                                3.0)
     # and a later name keeps off the leaders drawn before it
     later = labels.Label(mid, 10, 6)
-    _, second = labels.place_clear([lab, later], taken)
+    _, second = labels_paper.place_clear([lab, later], taken)
     assert not labels._crosses(labels.leader(lab.anchor, plain.box, lab.r),
                                np.array([second.box]), 3.0)
 

@@ -19,7 +19,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 SIZE = (1366, 768)
-RITES = ("鄉射禮", "鄉飲酒禮")
+RITES = ("鄉射禮", "鄉飲酒禮", "士冠禮")  # 士冠禮: worn things, mats laid, several scenes
 # the quick tier asks the page of the smaller rite; the slow one of both (the same code)
 QUICK_ONE = (pytest.param("鄉射禮", marks=pytest.mark.slow), "鄉飲酒禮")
 
@@ -226,12 +226,48 @@ def test_drawn_is_the_composers_list(browser, folder, name):
     groups = 0
     for m, js in zip(ts, got, strict=True):
         py = web.drawn(d, SIZE, m["t"], model=model)
-        assert js["kind"] == py["kind"] and js["inset"] == py["inset"], m["t"]
-        assert sorted(js["views"]) == sorted(py["views"]), m["t"]
-        for v in py["views"]:
-            assert js["views"][v] == py["views"][v], f"{name} t={m['t']:.2f} {v}"
-            groups += len(py["views"][v]["groups"])
+        _same_drawn(py, js, f"{name} t={m['t']:.2f}")
+        groups += sum(len(v["groups"]) for v in py["views"].values())
     assert groups > 0  # the grouping rules were exercised
+    assert seen["errors"] == []
+    page.close()
+
+
+def _same_drawn(py: dict, js: dict, where: str) -> None:
+    """The page frames the moment as the composer (the kind of view, the elsewhere scene, the
+    main view's world box, the inset) and draws the same people, groups and things in each view."""
+    assert js["kind"] == py["kind"] and js["inset"] == py["inset"], where
+    assert js["scene"] == py["scene"], where
+    assert js["box"] == pytest.approx(py["box"], abs=0.05), where
+    assert sorted(js["views"]) == sorted(py["views"]), where
+    for v in py["views"]:
+        assert js["views"][v] == py["views"][v], f"{where} {v}"
+
+
+# 士冠禮 (issue 25), a layout of several elsewhere scenes: outside the 廟門 (a ground at the
+# school), the 賔's gate (the scene elsewhere, framed on it alone, not with the 寢, the 君's
+# and the 鄉大夫's gates), the mother beyond the 闈門, the 初加 in the hall, and the 冠者 in the
+# 寢 while the others stay in the 廟
+SHIGUAN_AFTER = ("即位于門東西面", "主人戒賔", "乃宿賔賔如主人服出門左西面再拜", "北面見于母",
+                 "賔右手執項左手執前進容乃祝坐如初乃冠興復位", "入見姑姊如見母")
+
+
+def test_drawn_at_the_scenes_of_shiguan_is_the_composers_list(browser, folder):
+    from viz.draw import compose
+
+    d, path = _rite("士冠禮", folder)
+    tl = d.timeline
+    model = compose.Model(d.layout, tl, d.corpus)
+    steps = [step_after(tl, d.corpus, text) for text in SHIGUAN_AFTER]
+    ms = [{"t": tl.steps[i].t1, "closing": True, "step": i} for i in steps]
+    page, seen = _open(browser, path)
+    got = page.evaluate("ms => ms.map(m => { window.rite.seek(m); return window.rite.drawn(); })", ms)
+    scenes = []
+    for text, m, js in zip(SHIGUAN_AFTER, ms, got, strict=True):
+        py = web.drawn(d, SIZE, m["t"], m["closing"], model=model)
+        _same_drawn(py, js, f"士冠禮 after {text}")
+        scenes.append(py["scene"])
+    assert scenes[1] == scenes[2] == "賔門" and scenes.count("") == 4, scenes
     assert seen["errors"] == []
     page.close()
 

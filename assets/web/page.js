@@ -325,6 +325,22 @@ function viewKind(f) {
   for (let a = 0; a < N; a++) if (f.present[a]) { any = true; if (f.x[a] >= x0 && f.x[a] <= x1 && f.y[a] >= y0 && f.y[a] <= y1) near = true; }
   return !any || near ? "site" : "elsewhere";
 }
+function inScene(b, x, y) { // extent.in_scene: within SCENE_PAD of a scene's frame
+  const p = P.SCENE_PAD;
+  return x >= b[0] - p && x <= b[2] + p && y >= b[1] - p && y <= b[3] + p;
+}
+function sceneNow(f) { // extent.scene_now: of several scenes, the one most of those present stand in (the first on a tie)
+  const sc = V.scenes;
+  if (sc.length <= 1) return [sc.length ? sc[0][0] : "", V.elsewhere];
+  let best = 0, most = -1;
+  sc.forEach(([, b], k) => {
+    let n = 0;
+    for (let a = 0; a < N; a++) if (f.present[a] && inScene(b, f.x[a], f.y[a])) n++;
+    if (n > most) { most = n; best = k; }
+  });
+  return [sc[best][0], most ? sc[best][1] : null];
+}
+function sceneBox(f) { return sceneNow(f)[1] || V.elsewhere; } // extent.scene_box: framed on it alone
 function insetBox(map, kind) {
   const [mx, my, mw, mh] = map;
   if (!V.range || mw < 640 || kind === "elsewhere") return null;
@@ -344,7 +360,7 @@ function framing(map, f, manual, insetOn) {
   const cam = new Camera(map.slice());
   const [mx, my, mw, mh] = map;
   if (manual) { cam.scale = manual.scale; cam.cx = manual.cx; cam.cy = manual.cy; }
-  else if (kind === "elsewhere") cam.fit(V.elsewhere, 30);
+  else if (kind === "elsewhere") cam.fit(sceneBox(f), 30);
   else if (ibox) { // the people of the step and where they go, else the stage (Model.step_bounds)
     const follow = kind === "site" && D.steps.length ? V.stepBounds[f.step] : null;
     cam.fit(follow || V.stageBounds[stage], 18, [mx, my, mw - columnW(map), mh]);
@@ -965,7 +981,8 @@ function render() {
   const f = S.frame = sample(S.t, S.closing);
   g.setTransform(DPR, 0, 0, DPR, 0, 0);
   const fr = S.fr = framing(map, f, S.manual, S.inset);
-  const list = { kind: fr.kind, inset: !!fr.inset, views: {} };
+  const list = { kind: fr.kind, inset: !!fr.inset, views: {}, scene: fr.kind === "elsewhere" ? sceneNow(f)[0] : "",
+    box: fr.cam.worldBox(map, 0).map(v => Math.round(v * 100) / 100) };
   const main = { people: [], groups: [], things: [] };
   g.save(); g.beginPath(); g.rect(map[0], map[1], map[2], map[3]); g.clip();
   const seen = inView(f, fr.cam, map, P.REACH);
@@ -988,7 +1005,8 @@ function render() {
     list.views.inset = ins;
   }
   drawLegend(fr);
-  if (fr.kind === "elsewhere") drawText(null, map[0] + 12 * ui, map[1] + 14 * ui, "此節在他處（不在此堂、庭之中）", Math.round(13 * ui), "rgb(150,36,30)", "w", { screen: true });
+  // hud._over_map: the banner of a scene away from the school, at the top of the map, clear of the legend
+  if (fr.kind === "elsewhere") drawText(null, map[0] + map[2] / 2, map[1] + 40 * ui, "此節在他處（不在此堂、庭之中）", Math.round(15 * ui), "rgb(150,36,30)", "c", { screen: true, bg: "rgb(255,250,236)", border: "rgb(150,36,30)" });
   S.drawnList = list;
   drawBar(f);
   panel(f);

@@ -137,7 +137,7 @@ def _dashes(a: np.ndarray, on: float, off: float) -> list[list[tuple[int, int]]]
             phase = (pos + s) % period
             # a phase a rounding hair short of a boundary is at it: else s never moves on
             if phase < on and s + on - phase <= s:  # the dash has ended
-                phase = on if off > 0 else 0.0
+                phase = on if s + period - on > s else 0.0  # (a gap too small to pass: none)
             elif phase >= on and s + period - phase <= s:  # the next dash begins
                 phase = 0.0
             if phase < on:

@@ -29,6 +29,8 @@ The modules, one a line:
     ghosts        a person's trail, a step ago, a second reading over the first
     inset         the range inset's arrows (hits and misses) and the 乏's name
     labels        label placement clear of tokens and of one another
+    labels_paper  labels placed for paper (plates, sheets), clear of leaders; a room's things in it
+    leaders       whether a leader line runs through boxes (a binary search over its points)
     hud           the screen's panels: the text panel, the legend, the HUD's parts
     hudbase       the HUD's colours, type, the UI scale and where the map, panel and bar go
     timebar       the timeline bar: the stages as bands, the play line

@@ -31,6 +31,7 @@ from viz.draw.extent import (  # noqa: F401  (the model and its extents, as they
     _world_box,
     _world_box_of,
     _world_boxes,
+    scene_box,
     scene_now,
     view_kind,
 )
@@ -202,8 +203,8 @@ def framing(model: Model, size: tuple[int, int], t: float, closing: bool = False
     stage = tl.stage_at(t, closing)
     step = -1 if whole or manual is not None or not tl.steps else tl.step_at(t, closing)
     follow = model.step_bounds(step) if step >= 0 and kind == "site" else None
-    if kind == "elsewhere" and len(model.scenes) > 1:  # the scene the rite is at, of several
-        follow = scene_now(model, frame)[1]
+    if kind == "elsewhere":  # the scene the rite is at (of several, framed on it alone)
+        follow = scene_box(model, frame)
     key = ((int(size[0]), int(size[1])), kind, stage, bool(inset), manual, follow, ui)
     fr = model.framings.get(key)
     if fr is None:

@@ -265,6 +265,13 @@ def scene_now(model: Model, frame) -> tuple[str, Bounds | None]:
     return (scenes[best][0], scenes[best][1] if counts[best] else None)
 
 
+def scene_box(model: Model, frame) -> Bounds | None:
+    """What an elsewhere view frames at this frame: the scene most of those present stand in,
+    of several (scene_now), framed on it alone; of one, Model.elsewhere. The window, the plates
+    and the page (its sceneNow, from Model.scenes and SCENE_PAD) frame it so."""
+    return scene_now(model, frame)[1] or model.elsewhere
+
+
 def _range_empty(model: Model, frame) -> bool:
     """Nothing to see on the range: the 侯 not yet set up (or taken down), nobody on it and
     nothing lying there."""

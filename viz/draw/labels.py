@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+# the leader tests (the tests and plate_people reach them here too)
+from viz.draw.leaders import _crossed, _crossed_in, _crossed_np, _crosses, _inner, along  # noqa: F401
+
 BoxT = tuple[float, float, float, float]
 
 # The eight touching places, as unit offsets of the box's centre: (dx, dy), y down
@@ -54,6 +57,12 @@ class Label:
     rings: int | None = None  # at most this many rings further out (None: as many as asked);
     # 0: none (a formation's name stays at its members, on the least covered of its places
     # when crowded)
+    within: BoxT | None = None  # kept inside this box where a free place there has a leader
+    # that runs clear (a thing in the 房 named in the 房); else placed as any other (place_clear)
+    away: tuple[BoxT, ...] = ()  # boxes it keeps off, placed outside `within` (the other
+    # rooms: a thing in the 房 is not named in the 室)
+    shapes: tuple[tuple[float, float], ...] = ()  # other sizes (w, h) it may take outside
+    # `within` (a list in fewer, longer rows): the placed box's size says which
 
 
 @dataclass(frozen=True)
@@ -667,161 +676,3 @@ def facing_order(dx: float, dy: float) -> tuple[str, ...]:
     scored = sorted(DIRS, key=lambda d: (DIRS[d][0] * dx + DIRS[d][1] * dy)
                     / math.hypot(*DIRS[d]))
     return tuple(scored)
-
-
-def place_clear(labels: Sequence[Label], obstacles: Sequence[BoxT] = (),
-                bounds: BoxT | None = None, step: float = 3.0,
-                words: Sequence[BoxT] = ()) -> list[Placed]:
-    """As `place` (greedy, in order, the same candidates), for a printed page: a label put
-    away from its mark takes the first free box whose leader line crosses no label already
-    down, and each leader drawn is then kept clear by the labels after it (as small boxes
-    along it, `step` px apart). Where no candidate is free, the least overlapping one, as
-    `place` keeps it; `words`: boxes among the obstacles already written, which no leader
-    may cross either. The window keeps `place` (this costs a pass of numpy a label)."""
-    live = [np.asarray(list(obstacles), float).reshape(-1, 4)]
-    names = np.asarray(list(words), float).reshape(-1, 4)
-    down: list[BoxT] = []  # labels put down since names was last joined
-    out: list[Placed] = []
-    for lab in labels:
-        boxes = np.vstack(live) if len(live) > 1 else live[0]
-        live = [boxes]
-        inner = None  # the labels down, as a leader is checked against them (when one is)
-        near = _first(lab)
-        # the touching places, then ring after ring (further out than the window's: a leader
-        # may run longer on paper), each tried only when those before hold no free box whose
-        # leader runs clear
-        cands, costs, k, ringed = [], [], None, None
-        for ring in range(0, 2 * RINGS + 1):
-            if ring and ringed is None:  # all the rings at once: the same boxes, one pass
-                ringed = _rings(lab, 1, 2 * RINGS)
-            cand = _touching(lab) if ring == 0 else ringed[16 * (ring - 1):16 * ring]
-            cost = _costs(cand, boxes, bounds)
-            base = sum(len(c) for c in cands)
-            cands.append(cand)
-            costs.append(cost)
-            for j in np.nonzero(cost <= 1e-9)[0]:
-                j = int(j) + base
-                if j < near:
-                    k = j
-                    break
-                if inner is None:
-                    names, down = _joined(names, down)
-                    inner = _inner(names)
-                if not _crossed_in(leader(lab.anchor, tuple(cands[-1][j - base]), lab.r),
-                                   inner, step):
-                    k = j
-                    break
-            if k is not None:
-                break
-        cand, cost = np.vstack(cands), np.concatenate(costs)
-        free = np.nonzero(cost <= 1e-9)[0]
-        if k is None and len(free):  # every free box's leader crosses a label: the fewest
-            if inner is None:
-                names, down = _joined(names, down)
-                inner = _inner(names)
-            k = _fewest_crossed(lab, cand, free, inner, step)
-        if k is None:
-            k = int(np.argmin(cost))
-        box = tuple(float(v) for v in cand[k])
-        p = Placed(box, k >= near, float(cost[k]), k)
-        out.append(p)
-        live.append(np.asarray([box], float))
-        down.append(box)  # joined to names when a leader is next checked
-        if p.displaced:
-            live.append(along(leader(lab.anchor, box, lab.r), step))
-    return out
-
-
-def _joined(names: np.ndarray, down: list) -> tuple[np.ndarray, list]:
-    """names with the boxes put down since appended (in order), and nothing left to append."""
-    return (np.vstack([names, np.asarray(down, float)]) if down else names), []
-
-
-def _fewest_crossed(lab: Label, cand: np.ndarray, free: np.ndarray, inner: np.ndarray,
-                    step: float) -> int:
-    """The first of the free boxes whose leader crosses the fewest labels. Each crosses one at
-    least (place_clear took none), so the first that crosses one alone is that box."""
-    best, fewest = int(free[0]), None
-    for j in free:
-        n = _crossed_in(leader(lab.anchor, tuple(cand[j]), lab.r), inner, step)
-        if fewest is None or n < fewest:
-            best, fewest = int(j), n
-            if n <= 1:
-                break
-    return best
-
-
-def along(seg, step: float = 3.0) -> np.ndarray:
-    """(k, 4) small boxes along a segment, `step` px apart (its ends left out)."""
-    (ax, ay), (bx, by) = seg
-    n = max(int(math.hypot(bx - ax, by - ay) / step), 1)
-    t = (np.arange(1, n) / n)[:, None]
-    pts = np.hstack([ax + (bx - ax) * t, ay + (by - ay) * t])
-    return np.hstack([pts - 1.0, pts + 1.0]).reshape(-1, 4)
-
-
-def _crosses(seg, boxes: np.ndarray, step: float) -> bool:
-    """Whether a segment runs through any of (m, 4) boxes (more than a px inside)."""
-    return _crossed(seg, boxes, step) > 0
-
-
-def _crossed(seg, boxes: np.ndarray, step: float) -> int:
-    """How many of (m, 4) boxes a segment runs through (more than a px inside)."""
-    if not len(boxes):
-        return 0
-    return _crossed_in(seg, _inner(boxes), step)
-
-
-def _inner(boxes: np.ndarray) -> np.ndarray:
-    """Boxes shrunk by a px each way (x0 + 1, y0 + 1, x1 - 1, y1 - 1): what _crossed_in takes."""
-    return boxes + (1.0, 1.0, -1.0, -1.0)
-
-
-def _crossed_in(seg, inner: np.ndarray, step: float) -> int:
-    """_crossed of boxes given shrunk (_inner: a label's many leaders are tried against the
-    same boxes). The points of `along`, the same numbers, run one way along each axis (each
-    step of their sums rounds monotonically): the points inside a box's x span are a run of
-    them, found by a binary search, and so are those inside its y span; the segment runs
-    through the box when the two runs meet. A few numpy calls for all boxes, not a pass of
-    points × boxes."""
-    if not len(inner):
-        return 0
-    (ax, ay), (bx, by) = seg
-    if not math.isfinite(ax + ay + bx + by):
-        return _crossed_np(seg, inner + (-1.0, -1.0, 1.0, 1.0), step)
-    n = max(int(math.hypot(bx - ax, by - ay) / step), 1)
-    if n < 2:
-        return 0
-    t = np.arange(1, n) / n  # as along: its box (p - 1, p + 1), whose corner + 1 is p - 1 + 1
-    xs = ax + (bx - ax) * t - 1.0 + 1.0
-    ys = ay + (by - ay) * t - 1.0 + 1.0
-    sx, ex = _run(xs, inner[:, 0], inner[:, 2], bx < ax)
-    sy, ey = _run(ys, inner[:, 1], inner[:, 3], by < ay)
-    return int((np.maximum(sx, sy) < np.minimum(ex, ey)).sum())
-
-
-def _run(v: np.ndarray, lo: np.ndarray, hi: np.ndarray, falling: bool):
-    """(start, end) of the run of v strictly between lo and hi, for each (lo, hi): v is
-    monotonic, rising unless `falling`."""
-    if not falling:
-        return v.searchsorted(lo, "right"), v.searchsorted(hi, "left")
-    r = v[::-1]
-    return len(v) - r.searchsorted(hi, "left"), len(v) - r.searchsorted(lo, "right")
-
-
-def _crossed_np(seg, boxes: np.ndarray, step: float) -> int:
-    """_crossed in numpy (a segment whose ends are not finite numbers)."""
-    pts = along(seg, step)[:, :2] + 1.0
-    if not len(pts):
-        return 0
-    # only the boxes the segment's own box reaches can hold one of its points (the same count,
-    # sooner: a page holds hundreds of boxes and a leader passes few)
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    boxes = boxes[(boxes[:, 0] + 1 < hi[0]) & (boxes[:, 2] - 1 > lo[0])
-                  & (boxes[:, 1] + 1 < hi[1]) & (boxes[:, 3] - 1 > lo[1])]
-    if not len(boxes):
-        return 0
-    inside = ((pts[:, None, 0] > boxes[None, :, 0] + 1) & (pts[:, None, 0] < boxes[None, :, 2] - 1)
-              & (pts[:, None, 1] > boxes[None, :, 1] + 1)
-              & (pts[:, None, 1] < boxes[None, :, 3] - 1))
-    return int(inside.any(axis=0).sum())

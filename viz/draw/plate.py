@@ -21,7 +21,7 @@ the hall in line, each person written as his name where he stands (a dot for the
 for the way he faces), north up, the stage and the clause as the title, the cited words beside
 the plan, a scale in 尺 and m. The plan is framed to the whole 堂 and the people and moves
 about it, at the largest scale the page allows (not the whole court). Names are placed by
-viz.draw.labels.place_clear: none overlaps another name, anyone's mark or a wall; a name pushed
+viz.draw.labels_paper.place_clear: none overlaps another name, anyone's mark or a wall; a name pushed
 off its spot has a leader line, run clear of the names already down where it can be. Arrows
 lying about are drawn as arrows where they lie, with one count a cluster. Who stands down the range, and
 who is at the 賔's own gate (the layout's elsewhere scene) while the plan shows the school, is
@@ -63,6 +63,7 @@ from viz.draw.plate_page import (  # noqa: F401 (GREY, PAPER: callers read them 
     _arrange,
     _arrows,
     _bounds,
+    _furniture,
     _in_elsewhere,
     _in_range,
     _inked,
@@ -74,6 +75,7 @@ from viz.draw.plate_page import (  # noqa: F401 (GREY, PAPER: callers read them 
     _range_top,
     _range_view,
     _walls,
+    room_things,
 )
 from viz.draw.plate_parts import MAX_MOVES, Part, stage_parts  # noqa: F401
 from viz.draw.plate_people import _ANCHOR, ARROW, COUNT, _Marks, _numbers, _people, text_box
@@ -304,6 +306,7 @@ def _plate(model: Model, t: float, closing: bool, size, found, follow: int | Non
     written = [text_box(p, cam) for p in plan if isinstance(p, Text)]
     # nor the walls (a name over a wall drawn in ink cannot be read)
     written += _walls(model.layout, cam)
+    written += _furniture(set_out, cam)  # nor the 洗, a 尊, a 篚
     main = _people(model, frame, cam, wh.main_idx, wh.near_legs, pg.px, pg.map, written)
     # place and feature names last, only where they are clear of everything above
     plan += _plan_names(model, cam, pg.px, [*main.marks, *main.labels], set_out,
@@ -428,7 +431,9 @@ def _plan_names(model: Model, cam: Camera, body_px: float, taken: list,
     """The hall's parts and the places by name, small and grey, each only where it is clear
     of the people, their names and the names already written."""
     out: list[Primitive] = []
-    texts = [p for p in scene.place_labels(layout or model.layout, cam.scale, places=True)
+    layout = layout or model.layout
+    named = frozenset(f.name for f, _ in room_things(layout))  # named with the people
+    texts = [p for p in scene.place_labels(things.shown(layout, named), cam.scale, places=True)
              if isinstance(p, Text)]
     boxes = np.empty((len(taken) + len(texts), 4))
     boxes[:len(taken)] = np.asarray(list(taken), float).reshape(-1, 4)

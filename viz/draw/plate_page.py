@@ -11,8 +11,9 @@ import numpy as np
 
 from viz.draw import labels, scene
 from viz.draw.camera import Camera
-from viz.draw.compose import Model, scene_now, view_kind
+from viz.draw.compose import Model, view_kind
 from viz.draw.display import Box, Circle, Color, Line, Polygon, Primitive, Text
+from viz.draw.extent import in_scene, scene_box
 
 PAPER: Color = (250, 246, 236)
 INK: Color = (28, 24, 20)
@@ -22,6 +23,13 @@ ZHU_FAINT: Color = (222, 160, 148)
 HALL_NEAR = 8.0  # 尺: who stands this near the 堂 is at the 堂 (the plan shows it whole)
 MIN_SPAN = 40.0  # 尺: the least width and depth of the ground a plan shows
 PLAN_PAD = 4.0  # 尺 of ground the plan shows beyond the 堂 and the outermost people and moves
+# the layout's things a plate names where they stand (a 甒, a 篚, the 服's mat) rather than as
+# the plan's small grey names: in a room they are named inside it (rooms, room_things)
+FURNITURE = frozenset({"mat", "vessel", "water", "basin", "basket", "chime", "rack", "counter",
+                       "implement"})
+# what one stands in or against (擯者負東塾, 立于門中): framed whole with him (_bounds)
+STOOD_BY = frozenset({"building", "gate", "stair"})
+TOUCH = 2.0  # 尺: one this near a 塾, a gate, a stair stands by it
 
 
 def _inner(box) -> labels.BoxT:
@@ -88,15 +96,81 @@ def _page(size, wide: bool = False, insets: bool = False) -> _Frame:
     return _Frame(page, mp, side, m + title_h / 2, px, ins)
 
 
+def rooms(layout) -> list[scene.Bounds]:
+    """The layout's rooms (world boxes): its regions, those that meet along an edge no wall
+    stands on joined as one (the 房 and its 北堂: 房無北壁故得北堂之名); none without regions."""
+    rects = [tuple(float(v) for v in r.rect) for r in getattr(layout, "regions", ())]
+    walls = [np.asarray(f.points, float).reshape(-1, 2) for f in layout.features
+             if f.kind == "wall"]
+    walls = [(*w.min(axis=0), *w.max(axis=0)) for w in walls]
+    group = list(range(len(rects)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    def walled(x: float, y: float) -> bool:
+        return any(w[0] - 0.3 <= x <= w[2] + 0.3 and w[1] - 0.3 <= y <= w[3] + 0.3
+                   for w in walls)
+
+    for i, a in enumerate(rects):
+        for j in range(i + 1, len(rects)):
+            b = rects[j]
+            mid = None
+            lo, hi = max(a[1], b[1]), min(a[3], b[3])  # side by side along x
+            if hi > lo and (a[2] == b[0] or b[2] == a[0]):
+                mid = (a[2] if a[2] == b[0] else a[0], (lo + hi) / 2)
+            lo, hi = max(a[0], b[0]), min(a[2], b[2])  # one north of the other
+            if hi > lo and (a[3] == b[1] or b[3] == a[1]):
+                mid = ((lo + hi) / 2, a[3] if a[3] == b[1] else a[1])
+            if mid is not None and not walled(*mid):
+                group[root(j)] = root(i)
+    out: dict[int, list] = {}
+    for i, r in enumerate(rects):
+        out.setdefault(root(i), []).append(r)
+    return [(min(r[0] for r in rs), min(r[1] for r in rs), max(r[2] for r in rs),
+             max(r[3] for r in rs)) for rs in out.values()]
+
+
+def room_at(rms: list[scene.Bounds], x: float, y: float) -> scene.Bounds | None:
+    """The room (of `rooms`) that holds (x, y), or None."""
+    for r in rms:
+        if r[0] <= x <= r[2] and r[1] <= y <= r[3]:
+            return r
+    return None
+
+
+def room_px(cam: Camera, room: scene.Bounds | None) -> labels.BoxT | None:
+    """A room's box on the plan (px), a px inside its walls' lines; None for None."""
+    if room is None:
+        return None
+    pts = cam.to_screen(np.asarray([(room[0], room[1]), (room[2], room[3])], float))
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    return (float(x0) + 1, float(y0) + 1, float(x1) - 1, float(y1) - 1)
+
+
+def room_things(layout) -> list:
+    """The layout's things (FURNITURE, named) that stand in a room: (feature, room), named on
+    the plate by the placer, inside the room where there is room (plate_people._lying)."""
+    rms = rooms(layout)
+    if not rms:
+        return []
+    out = []
+    for f in layout.features:
+        if f.kind not in FURNITURE or not scene._label_of(f):  # noqa: SLF001
+            continue
+        c = np.asarray(f.points, float).reshape(-1, 2).mean(axis=0)
+        room = room_at(rms, float(c[0]), float(c[1]))
+        if room is not None:
+            out.append((f, room))
+    return out
+
+
 def _in_elsewhere(model: Model, pts: np.ndarray, b=False) -> np.ndarray:
     """Which points stand in the elsewhere scene (the 賔's gate; b: the bounds of the one
     shown, of several, scene_now's)."""
-    b = model.elsewhere if b is False else b
-    if b is None or not len(pts):
-        return np.zeros(len(pts), bool)
-    pad = 12.0
-    return ((pts[:, 0] >= b[0] - pad) & (pts[:, 0] <= b[2] + pad) & (pts[:, 1] >= b[1] - pad)
-            & (pts[:, 1] <= b[3] + pad))
+    return in_scene(model.elsewhere if b is False else b, pts)
 
 
 def _bounds(model: Model, frame, found) -> scene.Bounds:
@@ -105,7 +179,7 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
     with a margin; not the empty court around them (the range has its own inset); the 賔's
     gate instead while the rite is there."""
     if view_kind(model, frame) == "elsewhere":
-        return scene_now(model, frame)[1] or model.elsewhere
+        return scene_box(model, frame)
     site = scene.site_bounds(model.layout)
     x0, _, x1, y1 = model.near
     y0 = _range_top(model)
@@ -124,11 +198,16 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
     on_hall = ((a[:, 0] >= hx0 - HALL_NEAR) & (a[:, 0] <= hx1 + HALL_NEAR)
                & (a[:, 1] >= hy0 - HALL_NEAR)) if len(a) else np.zeros(0, bool)
     if not len(a) or on_hall.any():
-        a = np.vstack([hall, a])  # someone on or by the 堂: the whole 堂, where the rite is
+        # someone on or by the 堂: the whole 堂, where the rite is, and the 塾 or gate anyone
+        # stands against whole (擯者負東塾)
+        a = np.vstack([hall, a, *_stood_by(model.layout, a)])
     else:
         # nobody on the 堂 (the 主人 alone in the court, back from the 賔's gate): the plan is
-        # framed to them, with the 堂's edge above them when it is close, and no narrower
-        # than MIN_SPAN (a plan four-fifths empty 堂 told nothing)
+        # framed to them and the things set down by them (the 筮 具饌于西塾), with the 塾 or
+        # gate they stand by whole, with the 堂's edge above them when it is close, and no
+        # narrower than MIN_SPAN (a plan four-fifths empty 堂 told nothing)
+        a = np.vstack([a, _things_by(frame, a)])
+        a = np.vstack([a, *_stood_by(model.layout, a)])
         if a[:, 1].max() >= hy0 - HALL_NEAR * 3:
             xs = np.clip([a[:, 0].min() - MIN_SPAN / 2, a[:, 0].max() + MIN_SPAN / 2], hx0, hx1)
             a = np.vstack([a, [[xs[0], hy0], [xs[1], hy0]]])
@@ -138,6 +217,33 @@ def _bounds(model: Model, frame, found) -> scene.Bounds:
     pad = PLAN_PAD
     return (float(a[:, 0].min()) - pad, float(a[:, 1].min()) - pad,
             float(a[:, 0].max()) + pad, float(a[:, 1].max()) + pad)
+
+
+def _things_by(frame, a: np.ndarray) -> np.ndarray:
+    """(k, 2) where the things set down within MIN_SPAN 尺 of one of the points `a` lie."""
+    down = (frame.prop_holder < 0) & frame.prop_visible
+    xy = frame.prop_xy[down].reshape(-1, 2)
+    if not len(xy) or not len(a):
+        return np.zeros((0, 2))
+    d = np.hypot(xy[:, None, 0] - a[None, :, 0], xy[:, None, 1] - a[None, :, 1]).min(axis=1)
+    return xy[d <= MIN_SPAN]
+
+
+def _stood_by(layout, a: np.ndarray) -> list[np.ndarray]:
+    """The corners of each 塾, gate or stair (STOOD_BY) one of the points `a` stands in or
+    within TOUCH 尺 of (擯者負東塾, 立于門中): a plan framed on them shows it whole, not cut by
+    the frame where he stands."""
+    out = []
+    if not len(a):
+        return out
+    for f in layout.features:
+        if f.kind not in STOOD_BY:
+            continue
+        q = np.asarray(f.points, float).reshape(-1, 2)
+        lo, hi = q.min(axis=0), q.max(axis=0)
+        if (((a >= lo - TOUCH) & (a <= hi + TOUCH)).all(axis=1)).any():
+            out.append(np.array([lo, hi]))
+    return out
 
 
 def _range_view(model: Model, frame, idx: list[int], found) -> scene.Bounds:
@@ -206,6 +312,17 @@ def _walls(layout, cam: Camera) -> list[labels.BoxT]:
         pts = cam.to_screen(np.asarray([(x0, y0), (x1, y1)], float))
         out.append((*pts.min(axis=0), *pts.max(axis=0)))
     return [tuple(float(v) for v in b) for b in out]
+
+
+def _furniture(layout, cam: Camera) -> list[labels.BoxT]:
+    """The boxes (px) of the things set out that a name would hide (the 洗, a 尊, a 篚; not a
+    mat, on which a name may be written): no name is written over them either."""
+    out = []
+    for f in layout.features:
+        if f.kind in FURNITURE and f.kind != "mat":
+            pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
+            out.append(tuple(float(v) for v in (*pts.min(axis=0), *pts.max(axis=0))))
+    return out
 
 
 def _north_up(model: Model, box: Box, bounds, margin: float) -> Box:

@@ -11,15 +11,33 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viz.draw import dress, labels, scene
+from viz.draw import dress, labels, labels_paper, scene, things
 from viz.draw import trails as trails_mod
 from viz.draw.camera import Camera
 from viz.draw.clusters import clusters
 from viz.draw.compose import Model
 from viz.draw.display import Box, Circle, Color, Line, Polygon, Primitive, Text
-from viz.draw.plate_page import GREY, INK, PAPER, ZHU, ZHU_FAINT, _arrows, _inner
+from viz.draw.plate_page import (
+    GREY,
+    INK,
+    PAPER,
+    ZHU,
+    ZHU_FAINT,
+    _arrows,
+    _inner,
+    room_at,
+    room_px,
+    room_things,
+    rooms,
+)
+from viz.draw.props import set_down_tags
 
 ARROW = "矢"
+TOGETHER = 1.0  # 尺: things set down this near one another in a room are named as one list
+ROOM_SHARE = 0.45  # of a room's width: the most a row of that list runs to (or ROW_EMS)
+ROW_EMS = 8  # characters: a row of that list may run to this many in a small room
+SEP = "、"
+ROOM_GAP = 2.0  # px left and right of a name in a room, where names crowd: two never read as one
 COUNT = "{name}×{n}"
 
 
@@ -40,7 +58,7 @@ def _numbers(found, cam: Camera, taken: list, bounds, px: float = 12.0,
         mine.append((x, y))
         reqs.append(labels.Label((x, y), w, h, r=4.5))
         texts.append(text)
-    placed = labels.place_clear(reqs, taken, _inner(bounds), words=words)
+    placed = labels_paper.place_clear(reqs, taken, _inner(bounds), words=words)
     out: list[Primitive] = []
     for text, req, p in zip(texts, reqs, placed):
         cx, cy = p.center
@@ -101,13 +119,17 @@ def _people(model: Model, frame, cam: Camera, idx: list[int], found, px: float,
         marks.append(labels.circle_box(gx, gy, 4.5))
     obstacles = list(avoid)
     _lying(model, frame, cam, box, px, dots, marks, obstacles, reqs, names)
-    placed = labels.place_clear(reqs, [*marks, *obstacles], _inner(box))
+    placed = labels_paper.place_clear(reqs, [*marks, *obstacles], _inner(box))
     written: list[Primitive] = []
     for (name, size, col), req, p in zip(names, reqs, placed):
         if p.displaced:
             a, b = labels.leader(req.anchor, p.box, req.r)
             written.append(Line((a, b), GREY, 1.0, screen=True))
-        written.append(Text(p.center, name, size, col, "c", screen=True, halo=PAPER))
+        if isinstance(name, list):  # a list in rows: the shape the placer chose
+            bw, bh = p.box[2] - p.box[0], p.box[3] - p.box[1]
+            name = min(name, key=lambda x: abs(_text_size(x, size, ROOM_GAP)[0] - bw)
+                       + abs(_text_size(x, size, ROOM_GAP)[1] - bh))
+        written += _lines(name, p.center, size, col, PAPER)
     boxes = [p.box for p in placed]
     # moves along one corridor (the 三耦 up and down by the 西階) side by side, not on one line
     seen = trails_mod.lanes(trails_mod.clipped(found, cam, box), cam) if found else []
@@ -178,17 +200,100 @@ def _lying(model: Model, frame, cam: Camera, box: Box, px: float, dots: list[Pri
         reqs.append(labels.Label((qx, qy), w, h, r=r + 1.0))
         names.append((text, px * 0.85, GREY))
     dots += _mats(tl, frame, cam, inside, marks)
-    for p in scene.set_down_props(tl, frame, scene.SceneOptions()):
-        if not isinstance(p, Text) or p.text.split("×")[0].endswith(ARROW):
-            continue  # arrows: drawn where they lie, one count a cluster (above)
-        (qx, qy), = cam.to_screen_pts([p.pos])
+    # the layout's things in a room (the 甒, the 篚, the 服's mat) named there first, by them
+    rms = rooms(model.layout)
+    set_out = things.shown(model.layout, things.hidden(tl, frame))
+    for f, room in room_things(set_out):
+        pts = cam.to_screen(np.asarray(f.points, float).reshape(-1, 2))
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+        qx, qy = float(x0 + x1) / 2, float(y0 + y1) / 2
         if not (box[0] <= qx <= box[0] + box[2] and box[1] <= qy <= box[1] + box[3]):
             continue
-        w, h = labels.text_size(p.text, px * 0.85)
-        dots.append(Circle((qx, qy), 1.8, GREY, None, screen=True))
-        marks.append(labels.circle_box(qx, qy, 2.0))
-        reqs.append(labels.Label((qx, qy), w, h, r=2.5))
-        names.append((p.text, px * 0.85, GREY))
+        text = scene._label_of(f)  # noqa: SLF001
+        w, h = _text_size(text, px * 0.85, ROOM_GAP)
+        if f.kind != "mat":  # a vessel's name beside it, not over it; a mat's may be on it
+            marks.append((float(x0) - 1, float(y0) - 1, float(x1) + 1, float(y1) + 1))
+        reqs.append(labels.Label((qx, qy), w, h, r=max(float(x1 - x0), float(y1 - y0)) / 2 + 1,
+                                 centred=f.kind == "mat", within=room_px(cam, room),
+                                 away=_other_rooms(cam, rms, room)))
+        names.append((text, px * 0.85, GREY))
+    # each thing's dot where it lies (not where the window's tag went), its name beside it;
+    # things lying together in a room (the 服 陳于房中) are named as one list inside the room,
+    # where there is room, with one leader
+    tags = [t for t in set_down_tags(tl, frame) if not t.text.split("×")[0].endswith(ARROW)]
+    for members, room in _together(tags, rms):
+        (qx, qy), = cam.to_screen_pts([members[0].pos])
+        if not (box[0] <= qx <= box[0] + box[2] and box[1] <= qy <= box[1] + box[3]):
+            continue
+        within = room_px(cam, room)
+        texts = [members[0].text]
+        if within is not None:  # in rows the room can hold; outside it, in fewer if that fits
+            most = max((within[2] - within[0]) * ROOM_SHARE, ROW_EMS * px * 0.85)
+            texts = list(dict.fromkeys(_rows([t.text for t in members], px * 0.85, most * k)
+                                       for k in (1, 2, 100)))
+        sizes = [_text_size(x, px * 0.85, 0.0 if within is None else ROOM_GAP) for x in texts]
+        for t in members:
+            (tx, ty), = cam.to_screen_pts([t.pos])
+            dots.append(Circle((tx, ty), 1.8, GREY, None, screen=True))
+            marks.append(labels.circle_box(tx, ty, 2.0))
+        reqs.append(labels.Label((qx, qy), *sizes[0], r=2.5, within=within,
+                                 away=_other_rooms(cam, rms, room) if within else (),
+                                 shapes=tuple(sizes[1:])))
+        names.append((texts if len(texts) > 1 else texts[0], px * 0.85, GREY))
+
+
+def _other_rooms(cam: Camera, rms, room) -> tuple[labels.BoxT, ...]:
+    """The boxes (px) of the rooms other than `room`: a name of a thing in one is not written
+    in another."""
+    return tuple(room_px(cam, r) for r in rms if r != room)
+
+
+def _together(tags: list[Text], rms) -> list[tuple[list[Text], tuple | None]]:
+    """The tags of things set down, each alone, except that those lying within TOGETHER 尺
+    of one another in one room are one group (in the order given): (members, room)."""
+    out: list[tuple[list[Text], tuple | None]] = []
+    for t in tags:
+        room = room_at(rms, *t.pos)
+        for members, r in out:
+            if room is not None and r == room and math.hypot(
+                    members[0].pos[0] - t.pos[0], members[0].pos[1] - t.pos[1]) <= TOGETHER:
+                members.append(t)
+                break
+        else:
+            out.append(([t], room))
+    return out
+
+
+def _rows(names: list[str], px: float, most: float) -> str:
+    """Names joined by 、 into rows (one a line) no wider than `most` px where they can be."""
+    rows: list[str] = []
+    for n in names:
+        if rows and labels.text_size(rows[-1] + SEP + n, px)[0] <= most:
+            rows[-1] += SEP + n
+        else:
+            rows.append(n)
+    return "\n".join(rows)
+
+
+def _text_size(text: str, px: float, pad: float = 0.0) -> tuple[float, float]:
+    """labels.text_size of text of one or more lines, `pad` px wider each side (names side by
+    side in a room never read as one word; one above another are lines apart already)."""
+    sizes = [labels.text_size(line, px) for line in text.split("\n")]
+    return (max(w for w, _ in sizes) + 2 * pad, sum(h for _, h in sizes))
+
+
+def _lines(text: str, at: tuple[float, float], size: float, col, halo) -> list[Primitive]:
+    """Text of one or more lines centred on `at`, one Text a line."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return [Text(at, text, size, col, "c", screen=True, halo=halo)]
+    hs = [labels.text_size(line, size)[1] for line in lines]
+    y = at[1] - sum(hs) / 2
+    out: list[Primitive] = []
+    for line, h in zip(lines, hs):
+        out.append(Text((at[0], y + h / 2), line, size, col, "c", screen=True, halo=halo))
+        y += h
+    return out
 
 
 def _mats(tl, frame, cam: Camera, inside: labels.BoxT, marks: list[labels.BoxT]

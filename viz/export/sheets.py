@@ -266,7 +266,7 @@ def _plan_names(cam, cue: Cue, size: tuple[int, int]) -> list:
     """The names of the places where the move starts and ends, beside its two ends and clear
     of the path (one name when both are the same place), so the plan reads without the sheet's
     columns: the start's in grey, the end's in the path's red."""
-    from viz.draw import labels
+    from viz.draw import labels, labels_paper
     from viz.draw.display import Text
 
     xy = cam.to_screen(np.asarray(cue.path, float).reshape(-1, 2))
@@ -282,7 +282,7 @@ def _plan_names(cam, cue: Cue, size: tuple[int, int]) -> list:
     reqs = [labels.Label((float(p[0]), float(p[1])),
                          *labels.text_size(n, PLAN_NAME_PX, pad=2), r=5.0)
             for n, p, _ in names]
-    placed = labels.place_clear(reqs, taken, (1, 1, size[0] - 1, size[1] - 1))
+    placed = labels_paper.place_clear(reqs, taken, (1, 1, size[0] - 1, size[1] - 1))
     return [Text(q.center, n, PLAN_NAME_PX, color, "c", bg=(250, 246, 238), screen=True)
             for (n, _, color), q in zip(names, placed)]
 

@@ -150,7 +150,7 @@ def _text(timeline, corpus) -> dict:
 
 def page_data(compiled, title: str) -> dict:
     """Everything the page knows of the rite, as JSON-ready data."""
-    from viz.draw import compose, hud, hudbase, scene
+    from viz.draw import compose, extent, hud, hudbase, scene
     from viz.model.dress import BOW_NAMES, WORN
     from viz.draw.props import MAT
     from viz.model.timeline import POSTURES
@@ -187,6 +187,9 @@ def page_data(compiled, title: str) -> dict:
                    for e in tl.events if e.kind == "say"],
         "waits": [list(map(float, w)) for w in waits(tl)],
         "view": {"breaks": breaks, "range": model.range, "elsewhere": model.elsewhere,
+                 # each elsewhere scene, named and framed on its own (Model.scenes): the view
+                 # frames the one most of those present stand in (extent.scene_box)
+                 "scenes": [[n, list(b)] for n, b in model.scenes],
                  "whole": model.whole, "near": model.near,
                  "stageBounds": [model.stage_bounds(k) for k in range(len(tl.stages))],
                  # what the default view frames in each step (compose.Model.step_bounds: the
@@ -202,6 +205,7 @@ def page_data(compiled, title: str) -> dict:
                    "GROUP_NOTE": scene.GROUP_NOTE, "PAIRS_NOTE": scene.PAIRS_NOTE,
                    "MANY_NOTE": scene.MANY_NOTE, "HELD_SEP": scene.HELD_SEP,
                    "NUMERALS": scene.NUMERALS, "INSET_TITLE": compose.INSET_TITLE,
+                   "SCENE_PAD": extent.SCENE_PAD,
                    # who may be named as one group: the cast's bodies: (scene._bodies; ""
                    # is none, never joined), within JOIN token radii of each other
                    "bodies": [getattr(a, "body", "") or "" for a in tl.actors],
@@ -339,6 +343,7 @@ def drawn(compiled, size: tuple[int, int], t: float, closing: bool = False,
     with its members, what each holds, and each thing set out, in the main view and the
     range inset. Worked out by the composer's own functions (framing, _in_view, formations)."""
     from viz.draw import compose, scene
+    from viz.draw.extent import scene_now
     from viz.draw.hud import areas
     from viz.model.dress import wears
 
@@ -354,7 +359,11 @@ def drawn(compiled, size: tuple[int, int], t: float, closing: bool = False,
     views = [("main", fr.camera, mbox, compose.REACH)]
     if fr.inset is not None:
         views.append(("inset", fr.inset, compose.inset_body(fr.inset_box, ui), compose.INSET_REACH))
-    out = {"kind": fr.kind, "inset": fr.inset is not None, "views": {}}
+    out = {"kind": fr.kind, "inset": fr.inset is not None, "views": {},
+           # the elsewhere scene framed (extent.scene_now's name), "" at the school
+           "scene": scene_now(model, frame)[0] if fr.kind == "elsewhere" else "",
+           # the world box the main view shows (尺: x0, y0, x1, y1)
+           "box": [round(v, 2) for v in compose._world_box(fr.camera, mbox, 0.0)]}  # noqa: SLF001
     for name, cam, clip, reach in views:
         seen = compose._in_view(frame, cam, clip, reach)  # noqa: SLF001
         o = compose._options_for(cam, name == "main", ui,  # noqa: SLF001
