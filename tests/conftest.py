@@ -102,6 +102,15 @@ def bundled():
     return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, load_corpus()).get(())
 
 
+@pytest.fixture(scope="session")
+def bundled_frames(bundled):
+    """viz.export.sheets.step_frames of `bundled` (everyone at each step's start and end), once a
+    run for every cue-sheet test (test_sheets, test_handouts_lang): read it, never change it."""
+    from viz.export import sheets
+
+    return sheets.step_frames(bundled.timeline)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """The check that the tests imported every module of viz/ runs last (tests/tiers.py), and

@@ -28,8 +28,8 @@ def rite(bundled):  # conftest's one compiled bundled rite a run (what load_all 
 
 
 @pytest.fixture(scope="module")
-def frames(rite):
-    return sheets.step_frames(rite.timeline)
+def frames(bundled_frames):  # conftest's: computed once a run for both files of cue sheets
+    return bundled_frames
 
 
 @pytest.fixture

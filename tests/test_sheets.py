@@ -20,8 +20,8 @@ def rite(bundled):
 
 
 @pytest.fixture(scope="module")
-def frames(rite):
-    return sheets.step_frames(rite.timeline)
+def frames(bundled_frames):  # conftest's: computed once a run for both files of cue sheets
+    return bundled_frames
 
 
 def cues_of(rite, frames, who):
