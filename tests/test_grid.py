@@ -21,6 +21,7 @@ from viz.cli import grid
 KNOWN: dict[tuple[str, str], str] = {}
 
 
+@pytest.mark.slow  # every bundled rite's readings
 def test_corners_cross_each_setting_least_and_most():
     by = {p.name: grid.corners(p) for p in bundled()}
     assert by["鄉飲酒禮"] == [(("衆賔", "3"), ("遵者", "0")), (("衆賔", "3"), ("遵者", "2")),

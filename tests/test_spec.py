@@ -85,6 +85,7 @@ def test_a_set_value_out_of_range_is_refused_at_the_edge(seen, capsys):
     assert "--set 衆賔=30: expected a whole number from 2 to 9" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # the whole rite's Reloader
 def test_a_reloader_and_a_rite_hand_their_spec_to_the_reader(seen):
     from viz.model.reload import Reloader
     from viz.model.rite import Rite
