@@ -67,10 +67,13 @@ class FieldLayout:
 
 @pytest.fixture(autouse=True, scope="session")
 def _parse_cache(tmp_path_factory):
-    """Parsed files are cached under a temporary folder, not the user's."""
+    """Parsed files are cached under a temporary folder, not the user's: the run's own, one for
+    all its pytest-xdist workers (their temporary folders are inside the run's), so a rite one
+    worker compiled (in the tests or in a command they run) is loaded by the other."""
     mp = pytest.MonkeyPatch()
-    mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE")
-              or str(tmp_path_factory.mktemp("cache")))
+    run = tmp_path_factory.getbasetemp()
+    run = run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run
+    mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE") or str(run / "cache"))
     yield
     mp.undo()
 
