@@ -124,6 +124,7 @@ def test_group_labels_name_one_body_stand_at_it_and_meet_no_other_name(model, wh
     assert seen > 40  # there were groups to check
 
 
+@pytest.mark.slow  # 15 stages, 4 moments each
 def test_officers_never_share_a_label_with_archers(model, whole):
     tl = whole.timeline
     officers = {i for i, a in enumerate(tl.actors) if a.body == "主人之吏"}

@@ -81,7 +81,8 @@ def _sheet(rite, frames, who, fmt):
 
 
 @pytest.mark.parametrize("who", ["sishe", pytest.param("zhuren", marks=pytest.mark.slow),
-                                 pytest.param("shangshe1", marks=pytest.mark.slow), "huozhe"])
+                                 pytest.param("shangshe1", marks=pytest.mark.slow),
+                                 pytest.param("huozhe", marks=pytest.mark.slow)])
 def test_a_zh_cue_sheet_shows_no_english(rite, frames, who):
     ids = [a.id for a in rite.timeline.actors]
     page = _sheet(rite, frames, who, "html")
@@ -97,6 +98,7 @@ def test_english_is_a_flag_away(rite, frames, en):
     assert english(visible(page), [])  # it is English
 
 
+@pytest.mark.slow  # the 司射's whole sheet, three times
 def test_a_sheet_names_places_not_coordinates(rite, frames):
     tl = rite.timeline
     i = tl.actor_index["sishe"]
