@@ -14,8 +14,19 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 # tests write nothing into the source tree: no example database, and hypothesis' own files
-# (.hypothesis/) in a temporary folder
-set_hypothesis_home_dir(tempfile.mkdtemp(prefix="xiangshe-hypothesis-"))
+# (.hypothesis/: what it read of each local module's source, about 2 s of CPU a process to work
+# out afresh) in a temporary folder, one for a run's pytest-xdist workers, or beside the quick
+# tier's kept compile cache (XIANGSHE_TEST_CACHE)
+_HOME = os.environ.get("XIANGSHE_TEST_CACHE")
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+if _HOME:
+    _HOME = os.path.join(_HOME, "hypothesis")
+elif _RUN.isalnum():
+    _HOME = os.path.join(tempfile.gettempdir(), f"xiangshe-hypothesis-{_RUN}")
+else:
+    _HOME = tempfile.mkdtemp(prefix="xiangshe-hypothesis-")
+os.makedirs(_HOME, exist_ok=True)
+set_hypothesis_home_dir(_HOME)
 settings.register_profile("project", database=None)
 settings.load_profile("project")
 
