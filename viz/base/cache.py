@@ -40,6 +40,8 @@ from viz.base.yamlsrc import read_text
 VERSION = b"xiangshe-cache-1"
 MAX_ENTRIES = 400  # beyond this the oldest entries are removed
 MAX_COMPILED = 16  # whole compiles (a few MB each): readings and scenarios of a rite or two
+MAX_INDEXES = 64  # their indexes (rite-*: a few kB each), kept apart from the parsed files'
+WHOLE = ("compiled-", "rite-")  # so that parsing many files never pushes a whole compile out
 
 
 def cache_dir() -> Path | None:
@@ -178,7 +180,8 @@ def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None, *,
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(entry, _frame(key, data), overwrite=True)
-        entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+        entries = sorted((p for p in folder.glob("*.pickle") if not p.name.startswith(WHOLE)),
+                         key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:
             old.unlink(missing_ok=True)
     except (OSError, OutputError, pickle.PicklingError, RecursionError):
@@ -360,8 +363,9 @@ def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
            (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()),
            key=f"rite-{key}")
     try:
-        entries = sorted(folder.glob("compiled-*.pickle"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-MAX_COMPILED]:
-            old.unlink(missing_ok=True)
+        for pattern, limit in (("compiled-*.pickle", MAX_COMPILED), ("rite-*.pickle", MAX_INDEXES)):
+            entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime)
+            for old in entries[:-limit]:
+                old.unlink(missing_ok=True)
     except OSError:
         pass
