@@ -326,3 +326,12 @@ def test_parsing_many_files_never_pushes_a_whole_compile_out(tmp_path, monkeypat
         cache._store(tmp_path, tmp_path / f"k{i}.pickle", i, key=f"k{i}")  # noqa: SLF001
     names = {p.name for p in tmp_path.glob("*.pickle")}
     assert names == {"compiled-x.pickle", "rite-x.pickle"} | {f"k{i}.pickle" for i in range(7, 12)}
+
+
+def test_a_compile_loaded_is_the_last_to_go(rite, corpus, cache, compiles):
+    """The whole compiles' limit drops the least recently used: loading one makes it the newest."""
+    get(rite, corpus)
+    [entry] = cache.glob("compiled-*.pickle")
+    os.utime(entry, (1, 1))
+    get(rite, corpus)
+    assert len(compiles) == 1 and entry.stat().st_mtime > 1  # a hit, stamped as used now

@@ -40,8 +40,8 @@ from viz.base.yamlsrc import read_text
 VERSION = b"xiangshe-cache-1"
 MAX_ENTRIES = 400  # beyond this the oldest entries are removed
 MAX_COMPILED = 16  # whole compiles (a few MB each): readings and scenarios of a rite or two
-MAX_INDEXES = 64  # their indexes (rite-*: a few kB each), kept apart from the parsed files'
-WHOLE = ("compiled-", "rite-")  # so that parsing many files never pushes a whole compile out
+MAX_INDEXES = 64  # their indexes (rite-*, a few kB each); both least recently used out
+WHOLE = ("compiled-", "rite-")  # apart from the parsed files' limit: parsing never pushes them out
 
 
 def cache_dir() -> Path | None:
@@ -342,7 +342,13 @@ def load_compiled(key: str, kept: dict[str, Any]) -> Any | None:
         return None
     if tuple(os.path.isfile(p) for p in files) != exists:
         return None  # a file now served from memory (viz/model/reload.py) that the disk lacks
-    return _load_entry(folder / f"compiled-{data_key}.pickle", f"compiled-{data_key}", kept)[1]
+    entry = folder / f"compiled-{data_key}.pickle"
+    found, value = _load_entry(entry, f"compiled-{data_key}", kept)
+    if found:  # used now: the limits (store_compiled) drop the least recently used first
+        with contextlib.suppress(OSError):
+            for used in (entry, folder / f"rite-{key}.pickle"):
+                os.utime(used)
+    return value
 
 
 def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
