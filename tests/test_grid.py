@@ -47,6 +47,7 @@ def test_corners_cross_each_setting_least_and_most():
     assert len(cells) == len(set(cells)) == 4 * sum(readings.values())
 
 
+@pytest.mark.slow  # reads every bundled rite (6.4 s)
 def test_a_refused_reading_is_named_with_its_cited_reason_and_not_run():
     got = grid.refused()
     assert set(got) == {("鄉射禮", "庭三堂深")}

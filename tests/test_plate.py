@@ -285,6 +285,7 @@ MEAN_TOL, REGION_TOL = 3.0, 12.0
 @pytest.mark.parametrize("stage,style", [  # the busy 誘射 (1.7 s each) in the full tier only
     pytest.param("誘射", "plate", marks=pytest.mark.slow), ("迎賔", "plate"),
     pytest.param("誘射", "screen", marks=pytest.mark.slow)])
+@pytest.mark.slow  # resvg renders a whole plate; the gate inset's svg stays quick
 def test_svg_rendered_by_resvg_matches_the_png(rite, stage, style):
     resvg = pytest.importorskip("resvg_py")
     s = _stage(rite, stage)

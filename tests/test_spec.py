@@ -42,7 +42,7 @@ def seen(monkeypatch):
 @pytest.mark.parametrize("argv", [
     ["state", "--at", "1", "--set", "衆賔=3", "--seed", "4"],
     ["check", "--rite", "鄉飲酒禮"],
-    ["coverage", "--reading", "敖"],
+    pytest.param(["coverage", "--reading", "敖"], marks=pytest.mark.slow),  # 2.9 s of CPU
     ["shot", "--stage", "2", "-o", "x.png", "--set", "大夫=0"],
     ["score", "--rite", "xiangshe"],
 ])
