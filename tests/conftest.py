@@ -85,9 +85,10 @@ def _parse_cache(tmp_path_factory):
     run = tmp_path_factory.getbasetemp()
     run = run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run
     mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE") or str(run / "cache"))
-    # a run compiles some forty rites (copies and toys among them): room for them all, so the
-    # bundled rites compiled early are still there later in the run and in the quick tier's next
-    mp.setattr("viz.base.cache.MAX_COMPILED", 64)
+    # a run compiles some forty rites (copies and toys among them): room for them all, in the
+    # commands the tests run too, so the bundled rites compiled early are still there later in
+    # the run and in the quick tier's next
+    mp.setenv("XIANGSHE_CACHE_COMPILES", "64")
     yield
     mp.undo()
 

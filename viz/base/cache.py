@@ -369,7 +369,8 @@ def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
            (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()),
            key=f"rite-{key}")
     try:
-        for pattern, limit in (("compiled-*.pickle", MAX_COMPILED), ("rite-*.pickle", MAX_INDEXES)):
+        most = int(os.environ.get("XIANGSHE_CACHE_COMPILES") or MAX_COMPILED)  # tests: more
+        for pattern, limit in (("compiled-*.pickle", most), ("rite-*.pickle", max(most, MAX_INDEXES))):
             entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime)
             for old in entries[:-limit]:
                 old.unlink(missing_ok=True)
