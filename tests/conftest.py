@@ -14,8 +14,19 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 # tests write nothing into the source tree: no example database, and hypothesis' own files
-# (.hypothesis/) in a temporary folder
-set_hypothesis_home_dir(tempfile.mkdtemp(prefix="xiangshe-hypothesis-"))
+# (.hypothesis/: what it read of each local module's source, about 2 s of CPU a process to work
+# out afresh) in a temporary folder, one for a run's pytest-xdist workers, or beside the quick
+# tier's kept compile cache (XIANGSHE_TEST_CACHE)
+_HOME = os.environ.get("XIANGSHE_TEST_CACHE")
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+if _HOME:
+    _HOME = os.path.join(_HOME, "hypothesis")
+elif _RUN.isalnum():
+    _HOME = os.path.join(tempfile.gettempdir(), f"xiangshe-hypothesis-{_RUN}")
+else:
+    _HOME = tempfile.mkdtemp(prefix="xiangshe-hypothesis-")
+os.makedirs(_HOME, exist_ok=True)
+set_hypothesis_home_dir(_HOME)
 settings.register_profile("project", database=None)
 settings.load_profile("project")
 
@@ -67,10 +78,17 @@ class FieldLayout:
 
 @pytest.fixture(autouse=True, scope="session")
 def _parse_cache(tmp_path_factory):
-    """Parsed files are cached under a temporary folder, not the user's."""
+    """Parsed files are cached under a temporary folder, not the user's: the run's own, one for
+    all its pytest-xdist workers (their temporary folders are inside the run's), so a rite one
+    worker compiled (in the tests or in a command they run) is loaded by the other."""
     mp = pytest.MonkeyPatch()
-    mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE")
-              or str(tmp_path_factory.mktemp("cache")))
+    run = tmp_path_factory.getbasetemp()
+    run = run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run
+    mp.setenv("XIANGSHE_CACHE", os.environ.get("XIANGSHE_TEST_CACHE") or str(run / "cache"))
+    # a run compiles some forty rites (copies and toys among them): room for them all, in the
+    # commands the tests run too, so the bundled rites compiled early are still there later in
+    # the run and in the quick tier's next
+    mp.setenv("XIANGSHE_CACHE_COMPILES", "64")
     yield
     mp.undo()
 
@@ -100,6 +118,15 @@ def bundled():
     # load_corpus gives the `corpus` fixture's object (it keeps one per file), not asked for as
     # a fixture: a module may override that one
     return Rite(DEFAULT_SCRIPT, DEFAULT_LAYOUT, load_corpus()).get(())
+
+
+@pytest.fixture(scope="session")
+def bundled_frames(bundled):
+    """viz.export.sheets.step_frames of `bundled` (everyone at each step's start and end), once a
+    run for every cue-sheet test (test_sheets, test_handouts_lang): read it, never change it."""
+    from viz.export import sheets
+
+    return sheets.step_frames(bundled.timeline)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -136,6 +136,7 @@ def test_it_prints_on_a4_or_letter_landscape(rite):
                                                                  atlas.pages(tl), "t", "letter")
 
 
+@pytest.mark.slow  # the whole rite's atlas pages worked out
 def test_a_busy_stage_has_a_page_per_plate_as_plate_stage_draws_them(bundled):
     """The bundled rite's 三射用樂 (72 numbered moves): a page for each of its plates, its whole
     text on the first, only the clauses it draws on the others."""
@@ -161,6 +162,7 @@ def test_the_same_rite_gives_the_same_bytes_with_or_without_processes(rite, buil
     assert files(again) == files(built)
 
 
+@pytest.mark.slow  # two atlases built
 def test_without_svg_the_plates_are_pngs_and_each_links_its_png(rite, built, tmp_path):
     d = tmp_path / "png"
     atlas.build_atlas(rite, d, workers=1, progress=False)

@@ -108,6 +108,7 @@ def _check_labels(model, whole, t, where):
     return drawn
 
 
+@pytest.mark.slow  # every stage, 4 moments each
 def test_group_labels_name_one_body_stand_at_it_and_meet_no_other_name(model, whole):
     """At every stage's default framing (its start, as --stage names it) and through every
     stage, a quarter, a half and three quarters in (mid-stage whole-site framings, 2–6 px a
@@ -123,6 +124,7 @@ def test_group_labels_name_one_body_stand_at_it_and_meet_no_other_name(model, wh
     assert seen > 40  # there were groups to check
 
 
+@pytest.mark.slow  # 15 stages, 4 moments each
 def test_officers_never_share_a_label_with_archers(model, whole):
     tl = whole.timeline
     officers = {i for i, a in enumerate(tl.actors) if a.body == "主人之吏"}

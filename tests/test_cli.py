@@ -248,6 +248,7 @@ def test_an_unknown_command_is_named_with_the_commands(capsys, argv, guess):
         "sheet, atlas, web, new (python main.py --help explains each)"]
 
 
+@pytest.mark.slow  # a subprocess
 def test_a_reader_that_closes_the_pipe_ends_the_command_quietly():
     """`coverage --json | head -2` (400 kB): no BrokenPipeError traceback, status 0."""
     code = ("import subprocess, sys\n"

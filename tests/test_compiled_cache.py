@@ -311,3 +311,27 @@ def test_the_program_salt_covers_every_module_of_the_compiler(tmp_path):
         assert salt() != before, f.name
         f.write_bytes(data)
     assert salt() == before
+
+
+def test_parsing_many_files_never_pushes_a_whole_compile_out(tmp_path, monkeypatch):
+    """The parsed files' limit (MAX_ENTRIES, oldest out) counts parsed files only: a test run or
+    an afternoon's editing parses hundreds, and the whole compiles (compiled-*, with their
+    rite-* indexes) have limits of their own (store_compiled)."""
+    from viz.base import cache
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 5)
+    for name in ("compiled-x.pickle", "rite-x.pickle"):
+        (tmp_path / name).write_bytes(b"kept")
+    for i in range(12):
+        cache._store(tmp_path, tmp_path / f"k{i}.pickle", i, key=f"k{i}")  # noqa: SLF001
+    names = {p.name for p in tmp_path.glob("*.pickle")}
+    assert names == {"compiled-x.pickle", "rite-x.pickle"} | {f"k{i}.pickle" for i in range(7, 12)}
+
+
+def test_a_compile_loaded_is_the_last_to_go(rite, corpus, cache, compiles):
+    """The whole compiles' limit drops the least recently used: loading one makes it the newest."""
+    get(rite, corpus)
+    [entry] = cache.glob("compiled-*.pickle")
+    os.utime(entry, (1, 1))
+    get(rite, corpus)
+    assert len(compiles) == 1 and entry.stat().st_mtime > 1  # a hit, stamped as used now

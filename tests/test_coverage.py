@@ -215,6 +215,7 @@ def test_bundled_rite_cites_every_jing_clause_of_its_sections(bundled):
     assert not missing, f"經 clauses of the bundled rite's sections no step cites: {missing}"
 
 
+@pytest.mark.slow  # the whole rite's coverage
 def test_bundled_manifest_sections_are_enacted_and_rules_give_reasons(bundled):
     d, cov = bundled
     by_number = {s.number: s for s in cov.sections}
@@ -225,6 +226,7 @@ def test_bundled_manifest_sections_are_enacted_and_rules_give_reasons(bundled):
             assert r.note, f"{r.loc}: a rule without its reason"
 
 
+@pytest.mark.slow  # the whole rite's coverage
 def test_bundled_check_fails_when_a_jing_clause_loses_its_steps(bundled):
     """The check above can fail: drop the steps citing one 經 clause and it is missing."""
     import dataclasses

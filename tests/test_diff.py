@@ -155,6 +155,7 @@ def test_identical_differences_are_gathered_before_the_step_by_step_list(ao):
         "stages": ["請射", "誘射"]}
 
 
+@pytest.mark.slow  # compiles two readings
 def test_diff_json_from_the_command(capsys, small):
     code, out, err = run(capsys, "diff", "--script", str(small), "--reading", "敖", "--json")
     assert code == 1 and not err  # 1: there are differences, as diff(1)

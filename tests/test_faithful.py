@@ -516,6 +516,7 @@ def test_footprints_not_a_radius_about_a_point():
 
 # ---- issue 26, class 1: 如初 inherits ----
 
+@pytest.mark.slow
 def test_ruchu_inherits_the_claims_it_points_to(whole, corpus):
     """Every 如初 / 如之 / 亦如之 of the bundled rite's 經 is resolved (ruchu.yaml) and checked in
     its own people: 27.16 (賔主人大夫衆賔繼射釋獲如初) carries 22.02's 袒決遂 to the 主人 and 22.07's

@@ -5,6 +5,7 @@ in the school; the stage is framed, the people there with the ground the newcome
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from viz.draw.compose import Model
 
@@ -13,6 +14,7 @@ def _inside(xy, b) -> np.ndarray:
     return ((xy >= b[:2]) & (xy <= b[2:])).all(axis=1)
 
 
+@pytest.mark.slow  # every step of the whole rite
 def test_no_step_opens_on_empty_ground_while_people_stand_in_the_school(bundled):
     m = Model(bundled.layout, bundled.timeline, bundled.corpus)
     tl = bundled.timeline

@@ -113,6 +113,7 @@ def test_a_damaged_manifest_is_refused_with_located_errors(key, value, repeat):
                       st.binary(max_size=200),
                       st.tuples(st.integers(0, 10_000), st.integers(1, 255), st.booleans())
                       .map(lambda t: ("damage", *t))))
+@pytest.mark.slow  # 40 packages checked
 def test_a_damaged_corpus_is_refused_with_located_errors(data):
     with toy_package() as toy:
         f = toy / "text" / "corpus.json"

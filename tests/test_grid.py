@@ -21,6 +21,7 @@ from viz.cli import grid
 KNOWN: dict[tuple[str, str], str] = {}
 
 
+@pytest.mark.slow  # every bundled rite's readings
 def test_corners_cross_each_setting_least_and_most():
     by = {p.name: grid.corners(p) for p in bundled()}
     assert by["鄉飲酒禮"] == [(("衆賔", "3"), ("遵者", "0")), (("衆賔", "3"), ("遵者", "2")),
@@ -48,6 +49,7 @@ def test_corners_cross_each_setting_least_and_most():
     assert len(cells) == len(set(cells)) == sum(n * rows.get(r, 4) for r, n in readings.items())
 
 
+@pytest.mark.slow  # reads every bundled rite (6.4 s)
 def test_a_refused_reading_is_named_with_its_cited_reason_and_not_run():
     got = grid.refused()
     assert set(got) == {("鄉射禮", "庭三堂深")}

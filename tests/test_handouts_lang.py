@@ -28,8 +28,8 @@ def rite(bundled):  # conftest's one compiled bundled rite a run (what load_all 
 
 
 @pytest.fixture(scope="module")
-def frames(rite):
-    return sheets.step_frames(rite.timeline)
+def frames(bundled_frames):  # conftest's: computed once a run for both files of cue sheets
+    return bundled_frames
 
 
 @pytest.fixture
@@ -81,7 +81,9 @@ def _sheet(rite, frames, who, fmt):
 
 
 @pytest.mark.parametrize("who", ["sishe", pytest.param("zhuren", marks=pytest.mark.slow),
-                                 pytest.param("shangshe1", marks=pytest.mark.slow), "huozhe"])
+                                 pytest.param("shangshe1", marks=pytest.mark.slow),
+                                 pytest.param("huozhe", marks=pytest.mark.slow)])
+@pytest.mark.slow  # whole sheets, on every step's frames
 def test_a_zh_cue_sheet_shows_no_english(rite, frames, who):
     ids = [a.id for a in rite.timeline.actors]
     page = _sheet(rite, frames, who, "html")
@@ -91,12 +93,14 @@ def test_a_zh_cue_sheet_shows_no_english(rite, frames, who):
     assert "<th>處</th>" in page and "行事表" in texts[0]
 
 
+@pytest.mark.slow  # the 司射's whole sheet
 def test_english_is_a_flag_away(rite, frames, en):
     page = _sheet(rite, frames, "sishe", "html")
     assert "<th>where</th>" in page and "鄉射禮 cue sheet" in page
     assert english(visible(page), [])  # it is English
 
 
+@pytest.mark.slow  # the 司射's whole sheet, three times
 def test_a_sheet_names_places_not_coordinates(rite, frames):
     tl = rite.timeline
     i = tl.actor_index["sishe"]
@@ -150,6 +154,7 @@ def test_a_broken_catalog_names_its_line(tmp_path):
         lang.POTranslations(f)
 
 
+@pytest.mark.slow  # the whole rite's atlas pages
 def test_the_atlas_page_numbers_its_plates_after_the_contents(rite):
     from viz.export import atlas
 

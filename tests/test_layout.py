@@ -618,6 +618,7 @@ _LINES = XU_TEXT.split("\n")
 @given(i=st.integers(0, len(_LINES) - 1),
        junk=st.sampled_from(["", "x: [", "  - 3", "foo: bar", "  洗: 3", ": :", "{", "rect: [1]",
                              "  x: -1e9", "places: 0", "\t", "'", "stairs: []", "- {kind: 1}"]))
+@pytest.mark.slow  # hypothesis: 60 damaged files
 def test_a_damaged_layout_never_tracebacks(i, junk):
     """Any one line replaced by junk: the file loads or fails with located problems, nothing else."""
     text = "\n".join(_LINES[:i] + [junk] + _LINES[i + 1:])
@@ -644,6 +645,7 @@ _WALL_RECTS = [
                                 st.one_of(st.sampled_from([-30.0, -6.0, -1.0, 0.5, 2.0, 40.0]),
                                           st.floats(-60, 60))),
                       min_size=1, max_size=3))
+@pytest.mark.slow  # hypothesis: walls moved
 def test_edited_obstacle_rects_load_or_fail_located_and_loaded_means_walkable(edits):
     """Moving a wall, 楹 or screen about: a Layout or located problems, never a traceback; and
     a layout that loads has a walk from the 堂 to every place (no Unreachable later)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from viz.cli import new
@@ -18,6 +19,7 @@ def _jing(data: dict) -> str:
     return "".join(data["plain"][a:b] for k, a, b, *_ in data["runs"] if k == "經")
 
 
+@pytest.mark.slow  # makes and checks a 30-section rite
 def test_new_yanli_makes_a_package_check_accepts_and_text_prints(tmp_path, capfd):
     dest = tmp_path / "yan"
     assert main(["new", str(dest), "--text", str(YAN)]) == 0

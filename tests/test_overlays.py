@@ -86,6 +86,7 @@ def _meet(a, b) -> bool:
 
 
 @pytest.mark.parametrize("user", [1.0, pytest.param(1.5, marks=pytest.mark.slow)])
+@pytest.mark.slow  # every stage's framing
 def test_no_overlay_covers_a_token_or_a_name(model, whole, user):
     tl = whole.timeline
     checked = folded = 0

@@ -18,25 +18,30 @@ NAMES = sorted(XU.places)
 # -- geometry written here, independent of viz.model.paths -------------------------------------
 
 
-def _orient(a, b, c) -> float:
-    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+def _orient(a, b, c):
+    """The orientation of the turn a → b → c (its sign); arrays of points broadcast."""
+    return ((b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
+            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]))
 
 
-def _proper_cross(p, q, a, b) -> bool:
-    """Segments pq and ab cross at a point inside both (touching at an end does not count)."""
+def _proper_cross(p, q, a, b):
+    """Segments pq and ab cross at a point inside both (touching at an end does not count);
+    arrays of segments broadcast (numpy: these checks ran thousands of examples in pure Python)."""
     d1, d2 = _orient(a, b, p), _orient(a, b, q)
     d3, d4 = _orient(p, q, a), _orient(p, q, b)
-    return d1 * d2 < 0 and d3 * d4 < 0
+    return (d1 * d2 < 0) & (d3 * d4 < 0)
 
 
-def _inside_polygon(pt, poly) -> bool:
-    """Ray casting; points on the boundary may go either way, so callers sample off it."""
-    x, y = pt
-    inside = False
-    for (x1, y1), (x2, y2) in zip(poly, np.roll(poly, -1, axis=0), strict=True):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
+def _inside_polygon(pts, poly):
+    """Ray casting, for a point or an (n, 2) array of them; points on the boundary may go either
+    way, so callers sample off it."""
+    pts = np.asarray(pts, dtype=float)
+    x, y = pts[..., 0, None], pts[..., 1, None]
+    a = np.asarray(poly, dtype=float)
+    (x1, y1), (x2, y2) = a.T, np.roll(a, -1, axis=0).T
+    with np.errstate(divide="ignore", invalid="ignore"):  # level edges straddle nothing
+        hits = ((y1 > y) != (y2 > y)) & (x < x1 + (y - y1) * (x2 - x1) / (y2 - y1))
+    return hits.sum(-1) % 2 == 1
 
 
 def _dist_to_rect(pt, r) -> float:
@@ -46,26 +51,30 @@ def _dist_to_rect(pt, r) -> float:
 
 
 def _samples(route, n=24):
-    for p, q in pairwise(route):
-        for t in np.linspace(0, 1, n)[1:-1]:
-            yield p + t * (q - p)
+    """Points along each leg of the route, its ends left out: an (m, 2) array."""
+    route = np.asarray(route, dtype=float)
+    p, q = route[:-1, None, :], route[1:, None, :]
+    t = np.linspace(0, 1, n)[1:-1, None]
+    return (p + t * (q - p)).reshape(-1, 2)
 
 
 def assert_walkable(layout, route):
-    for p, q in pairwise(route):
-        for o in layout.obstacles:
-            poly = o.polygon
-            for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
-                assert not _proper_cross(p, q, a, b), (p, q, o.name)
-    for s in _samples(route):
-        for o in layout.obstacles:
-            assert not _inside_polygon(s, o.polygon), (s, o.name)
+    route = np.asarray(route, dtype=float)
+    p, q = route[:-1, None, :], route[1:, None, :]
+    for o in layout.obstacles:
+        a = np.asarray(o.polygon, dtype=float)
+        crossed = _proper_cross(p, q, a[None], np.roll(a, -1, axis=0)[None])
+        assert not crossed.any(), (route[np.flatnonzero(crossed.any(1))], o.name)
+    s = _samples(route)
+    for o in layout.obstacles:
+        inside = _inside_polygon(s, o.polygon)
+        assert not inside.any(), (s[inside], o.name)
     # one goes up or down a stair facing it: any stretch over a stair runs due north or south
     for p, q in pairwise(route):
         for stair in layout.stairs:
             poly = np.array([[stair.rect[0], stair.rect[1]], [stair.rect[2], stair.rect[1]],
                              [stair.rect[2], stair.rect[3]], [stair.rect[0], stair.rect[3]]])
-            if any(_inside_polygon(s, poly) for s in _samples(np.array([p, q]), 12)):
+            if _inside_polygon(_samples(np.array([p, q]), 12), poly).any():
                 assert abs(p[0] - q[0]) < 1e-9, (p, q, stair.name)
 
 

@@ -225,6 +225,7 @@ def _plate_clashes(p: plate.Plate) -> tuple[list, list]:
     return texts, labels.overlaps(boxes, list(p.marks))
 
 
+@pytest.mark.slow  # every stage's plate
 def test_no_name_on_a_plate_overlaps_another_or_anyones_mark(rite, busiest):
     p = plate_files.plate_layers(rite, busiest, True, trails="stage", size=plate.DEFAULT_SIZE)
     texts, clash = _plate_clashes(p)
@@ -281,8 +282,10 @@ def compare(png: bytes, rendered: bytes, grid: int = 6) -> tuple[float, float]:
 MEAN_TOL, REGION_TOL = 3.0, 12.0
 
 
-@pytest.mark.parametrize("stage,style", [("誘射", "plate"), ("迎賔", "plate"),
-                                         ("誘射", "screen")])
+@pytest.mark.parametrize("stage,style", [  # the busy 誘射 (1.7 s each) in the full tier only
+    pytest.param("誘射", "plate", marks=pytest.mark.slow), ("迎賔", "plate"),
+    pytest.param("誘射", "screen", marks=pytest.mark.slow)])
+@pytest.mark.slow  # resvg renders a whole plate; the gate inset's svg stays quick
 def test_svg_rendered_by_resvg_matches_the_png(rite, stage, style):
     resvg = pytest.importorskip("resvg_py")
     s = _stage(rite, stage)

@@ -40,6 +40,7 @@ def test_a_prefix_is_the_whole_rite_before_its_last_stage(whole):
         _same_state(pre, whole, float(t))
 
 
+@pytest.mark.slow  # 2.4 s
 def test_a_first_stage_that_names_a_later_files_cast_reads_on():
     """01-戒賔 names the 吏 whom 02-設席陳器 casts: a prefix of one stage reads two; 16-請射
     names a prop 22 declares: a prefix of 19 reads on to 22."""

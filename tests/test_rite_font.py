@@ -82,6 +82,7 @@ def test_a_fallback_draws_it_and_check_is_quiet(capsys, tmp_path):
     assert (third > 200).mean() > 0.5  # the box fills most of its cell
 
 
+@pytest.mark.slow  # writes a whole web page (2.2 s)
 def test_the_page_embeds_the_fallback_for_that_character(capsys, tmp_path):
     toy = toy_naming(tmp_path / "c", "fallback: fonts/box.ttf\n")
     (toy / "fonts").mkdir()

@@ -207,6 +207,7 @@ def test_patterns_below_the_depth_limit_are_capped_too(toy, capsys):
     assert "steps (the cap)" in err
 
 
+@pytest.mark.slow
 def test_a_section_listed_thousands_of_times_is_refused_before_it_is_read(toy, capsys):
     steps = "".join("  - cite: 賔拜辱\n    do: [{posture: {who: bin, is: 拜}}]\n"
                     for _ in range(20))

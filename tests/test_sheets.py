@@ -20,8 +20,8 @@ def rite(bundled):
 
 
 @pytest.fixture(scope="module")
-def frames(rite):
-    return sheets.step_frames(rite.timeline)
+def frames(bundled_frames):  # conftest's: computed once a run for both files of cue sheets
+    return bundled_frames
 
 
 def cues_of(rite, frames, who):
@@ -68,6 +68,7 @@ def test_the_zhuren_goes_out_bows_and_is_not_in_the_bin_s_answer(rite, frames):
     assert cs[min(cs)].stage == "1 戒賔"  # he has cues from the first stage on
 
 
+@pytest.mark.slow  # every step's frames of the whole rite (2.1 s)
 def test_taking_the_bow_and_arrows_is_a_cue_with_what_changed_hands(rite, frames):
     cs = cues_of(rite, frames, "shangshe1")
     bow = next(c for c in cs if "授弓" in c.cite)
@@ -189,6 +190,7 @@ def test_a_sheet_of_one_stage(tmp_path, capsys):
 
 # ---------------------------------------------------------------- printing
 
+@pytest.mark.slow  # a whole sheet
 def test_html_prints_on_a4_or_letter_a_table_the_pages_width_a_cue_never_cut(rite, frames):
     tl = rite.timeline
     i = tl.actor_index["sishe"]

@@ -193,6 +193,7 @@ def _timeline(folder: Path):
                                                layout=None))).timeline
 
 
+@pytest.mark.slow
 def test_a_rite_walks_through_the_gates_and_state_names_the_region(tmp_path, capsys):
     folder = _toy_rite(tmp_path / "廟禮", TOY)
     code, out, err = run(capsys, "check", "--rite", str(folder))

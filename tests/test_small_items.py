@@ -44,6 +44,7 @@ def test_a_reading_in_simplified_characters_is_the_files_reading(capsys):
     assert "敖繼公" in known and not any("," in k for k in known)  # one commentator a name
 
 
+@pytest.mark.slow  # scores the whole rite (6 s)
 def test_score_says_which_of_those_sharing_a_name_drank(capsys):
     assert main(["score"]) == 0
     drank = [ln for ln in capsys.readouterr().out.splitlines() if "drank:" in ln]

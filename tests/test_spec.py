@@ -42,7 +42,7 @@ def seen(monkeypatch):
 @pytest.mark.parametrize("argv", [
     ["state", "--at", "1", "--set", "衆賔=3", "--seed", "4"],
     ["check", "--rite", "鄉飲酒禮"],
-    ["coverage", "--reading", "敖"],
+    pytest.param(["coverage", "--reading", "敖"], marks=pytest.mark.slow),  # 2.9 s of CPU
     ["shot", "--stage", "2", "-o", "x.png", "--set", "大夫=0"],
     ["score", "--rite", "xiangshe"],
 ])
@@ -85,6 +85,7 @@ def test_a_set_value_out_of_range_is_refused_at_the_edge(seen, capsys):
     assert "--set 衆賔=30: expected a whole number from 2 to 9" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # the whole rite's Reloader
 def test_a_reloader_and_a_rite_hand_their_spec_to_the_reader(seen):
     from viz.model.reload import Reloader
     from viz.model.rite import Rite

@@ -85,3 +85,27 @@ def test_tests_that_drive_a_browser_are_slow():
     b = SimpleNamespace(fixturenames=("tmp_path",), add_marker=lambda m: marked.append(("b", m)))
     tiers.mark_browser_slow([a, b])
     assert [m.name for m in marked] == ["slow"]
+
+
+def test_tests_that_start_playwright_themselves_or_in_a_fixture_are_slow():
+    """A test whose code or fixture (test_web_mats' page_of_mats) starts Playwright is slow too."""
+    from types import SimpleNamespace
+
+    import tiers
+    from test_web_mats import page_of_mats
+
+    def drives():
+        from playwright import sync_api
+        return sync_api.sync_playwright()
+
+    def plain(tmp_path):
+        return tmp_path
+
+    fixture = SimpleNamespace(func=getattr(page_of_mats, "__wrapped__", page_of_mats))
+    marked = []
+    items = [SimpleNamespace(function=drives, fixturenames=(), add_marker=marked.append),
+             SimpleNamespace(function=plain, fixturenames=("page_of_mats",), add_marker=marked.append,
+                             _fixtureinfo=SimpleNamespace(name2fixturedefs={"page_of_mats": [fixture]})),
+             SimpleNamespace(function=plain, fixturenames=("tmp_path",), add_marker=marked.append)]
+    tiers.mark_browser_slow(items)
+    assert [m.name for m in marked] == ["slow", "slow"]

@@ -240,14 +240,14 @@ def test_every_instant_of_change_and_either_side(rite_tl, part):
     _check_instants(rite_tl, instants(rite_tl)[part::PARTS])
 
 
-# every instant of these in the default run: a walk and the bows on the hall, arrows in flight
-# (the 司射's own shooting), the arrows taken up and the count of the 算
-SAMPLED_STAGES = ("迎賔", "誘射", "取矢視算")
+# every instant of this stage in the default run: walks and bows on the hall, arrows in flight
+# (the 司射's own shooting); the sweep above has every stage, in the full tier
+SAMPLED_STAGES = ("誘射",)
 
 
-def test_the_instants_of_three_stages_and_of_a_sample_of_the_rest(rite_tl):
-    """The sweep above at every instant of change of three stages and 300 more of the rest,
-    drawn at random (seeded), each with either side."""
+def test_the_instants_of_a_stage_and_of_a_sample_of_the_rest(rite_tl):
+    """The sweep above at every instant of change of a stage and 100 more of the rest, drawn at
+    random (seeded), each with either side (three stages and 300 were 4.8 s of CPU; this 1.2)."""
     tl = rite_tl
     u = instants(tl)
     span = {s.name: s for s in tl.stages}
@@ -255,8 +255,8 @@ def test_the_instants_of_three_stages_and_of_a_sample_of_the_rest(rite_tl):
     for name in SAMPLED_STAGES:
         inside |= (u >= span[name].t0) & (u <= span[name].t1)
     rest = np.flatnonzero(~inside)
-    drawn = np.random.default_rng(5).choice(rest, size=min(300, len(rest)), replace=False)
-    assert inside.sum() > 500 and len(drawn) == 300
+    drawn = np.random.default_rng(5).choice(rest, size=min(100, len(rest)), replace=False)
+    assert inside.sum() > 100 and len(drawn) == 100
     _check_instants(tl, u[np.sort(np.concatenate([np.flatnonzero(inside), drawn]))])
 
 

@@ -91,6 +91,7 @@ def test_frame_n_is_t_from_plus_n_over_fps_times_speed():
     assert video.frame_times(0.0, 1.0, 3, 0.7)[-1] <= 1.0
 
 
+@pytest.mark.slow  # encodes and decodes a video
 def test_the_video_decodes_to_the_composed_frames(rite, tmp_path):
     out = tmp_path / "v.mp4"
     info = render(rite, out)

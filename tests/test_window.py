@@ -533,6 +533,7 @@ def test_ao_moves_the_sishe_to_his_own_wu_at_the_same_clause(rite_app):
     assert "讀法 敖繼公" in panel_texts(a)
 
 
+@pytest.mark.slow  # a Reloader of the whole rite (6 s); test_reload's are small
 def test_saving_broken_empty_or_deleted_files_overlays_and_fixing_clears(rite_app):
     a = rite_app
     tl, t = a.timeline, a.t
@@ -590,6 +591,7 @@ def test_random_keys_clicks_resizes_switches_and_reloads_never_raise(live):
     assert listed > 0  # the soak went through the stage list too
 
 
+@pytest.mark.slow  # the whole rite's Reloader
 def test_the_window_and_the_command_line_know_the_same_readings(rite_reloader):
     """R cycles through what `--reading` accepts (viz.model.rite.Rite.known_readings: the
     readings that move something), not every name a note-only variant gives."""

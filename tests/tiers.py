@@ -29,12 +29,28 @@ def viz_modules() -> list[str]:
 
 
 def mark_browser_slow(items: list[pytest.Item]) -> None:
-    """A test that drives Chromium (asks for test_web's `browser` fixture) is slow: starting the
-    browser and loading a page of the whole rite takes seconds. The full tier runs them all;
-    the quick tier still imports viz.export.web through the page's data tests."""
+    """A test that drives Chromium is slow: starting the browser and loading a page takes
+    seconds. That is a test asking for test_web's `browser` fixture, or one whose own code or
+    fixtures (any module's) start Playwright (name `sync_playwright`). The full tier runs them
+    all; the quick tier still imports viz.export.web through the page's data tests."""
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        if "browser" in getattr(item, "fixturenames", ()) or _starts_a_browser(item):
             item.add_marker(pytest.mark.slow)
+
+
+def _starts_a_browser(item) -> bool:
+    funcs = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info is not None else ()):
+        funcs += [d.func for d in defs]
+    return any("sync_playwright" in _names(f) for f in funcs if f is not None)
+
+
+def _names(func) -> tuple[str, ...]:
+    """The global and attribute names a function's code uses (hypothesis' wrapper: the test's)."""
+    func = getattr(getattr(func, "hypothesis", None), "inner_test", func)
+    code = getattr(func, "__code__", None)
+    return code.co_names if code is not None else ()
 
 
 def check_last(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -40,6 +40,8 @@ from viz.base.yamlsrc import read_text
 VERSION = b"xiangshe-cache-1"
 MAX_ENTRIES = 400  # beyond this the oldest entries are removed
 MAX_COMPILED = 16  # whole compiles (a few MB each): readings and scenarios of a rite or two
+MAX_INDEXES = 64  # their indexes (rite-*, a few kB each); both least recently used out
+WHOLE = ("compiled-", "rite-")  # apart from the parsed files' limit: parsing never pushes them out
 
 
 def cache_dir() -> Path | None:
@@ -178,7 +180,8 @@ def _store(folder: Path, entry: Path, value: Any, data: bytes | None = None, *,
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(entry, _frame(key, data), overwrite=True)
-        entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+        entries = sorted((p for p in folder.glob("*.pickle") if not p.name.startswith(WHOLE)),
+                         key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:
             old.unlink(missing_ok=True)
     except (OSError, OutputError, pickle.PicklingError, RecursionError):
@@ -339,7 +342,13 @@ def load_compiled(key: str, kept: dict[str, Any]) -> Any | None:
         return None
     if tuple(os.path.isfile(p) for p in files) != exists:
         return None  # a file now served from memory (viz/model/reload.py) that the disk lacks
-    return _load_entry(folder / f"compiled-{data_key}.pickle", f"compiled-{data_key}", kept)[1]
+    entry = folder / f"compiled-{data_key}.pickle"
+    found, value = _load_entry(entry, f"compiled-{data_key}", kept)
+    if found:  # used now: the limits (store_compiled) drop the least recently used first
+        with contextlib.suppress(OSError):
+            for used in (entry, folder / f"rite-{key}.pickle"):
+                os.utime(used)
+    return value
 
 
 def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
@@ -360,8 +369,10 @@ def store_compiled(key: str, reads: Reads, base: str | None, value: Any,
            (dict(reads.files), exists, base, listing, data_key, hashlib.sha256(data).digest()),
            key=f"rite-{key}")
     try:
-        entries = sorted(folder.glob("compiled-*.pickle"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-MAX_COMPILED]:
-            old.unlink(missing_ok=True)
+        most = int(os.environ.get("XIANGSHE_CACHE_COMPILES") or MAX_COMPILED)  # tests: more
+        for pattern, limit in (("compiled-*.pickle", most), ("rite-*.pickle", max(most, MAX_INDEXES))):
+            entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime)
+            for old in entries[:-limit]:
+                old.unlink(missing_ok=True)
     except OSError:
         pass
