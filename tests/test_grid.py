@@ -26,8 +26,8 @@ def test_corners_cross_each_setting_least_and_most():
     by = {p.name: grid.corners(p) for p in bundled()}
     assert by["鄉飲酒禮"] == [(("衆賔", "3"), ("遵者", "0")), (("衆賔", "3"), ("遵者", "2")),
                             (("衆賔", "9"), ("遵者", "0")), (("衆賔", "9"), ("遵者", "2"))]
-    assert by["士冠禮"] == [tuple(zip(("孤子", "庶子", "母不在"), v))
-                          for v in itertools.product("01", repeat=3)]
+    assert by["士冠禮"] == [tuple(zip(("孤子", "庶子", "母不在", "醮"), v))   # 醮: 0 (醴) and 2 (若殺)
+                          for v in itertools.product("01", "01", "01", "02")]
     assert by["鄉射禮"] == [(("大夫", "0"), ("衆賔", "2")), (("大夫", "0"), ("衆賔", "9")),
                           (("大夫", "2"), ("衆賔", "2")), (("大夫", "2"), ("衆賔", "9"))]
     cells = [c for _, c in grid.cells()]
@@ -39,7 +39,7 @@ def test_corners_cross_each_setting_least_and_most():
     # a covering array of strength 2 over 大夫/遵者, 衆賔 and the seed: 4 scenarios, not 8
     for p in bundled():
         rows = grid.scenarios(p)
-        assert len(rows) == {"士冠禮": 6}.get(p.name, 4)   # 士冠禮: three settings and the seed
+        assert len(rows) == {"士冠禮": 6}.get(p.name, 4)   # 士冠禮: four settings and the seed
         vals = lambda r: list(r[0]) + [("seed", str(r[1]))]
         for a, b in {(a, b) for r in itertools.product(grid.corners(p), grid.SEEDS)
                      for a, b in itertools.combinations(vals(r), 2)}:
