@@ -9,8 +9,9 @@ coverage, text, find and diff; shot PNGs (their pixels, so the PNG encoder's ver
 matter), plate SVG and PNG, cue sheets (md, csv, html) and the web page. The golden window image
 is tests/golden/window_960x600.png, held by tests/test_draw.py.
 
-tests/test_identity.py runs `compare` against tests/data/identity.json (slow tier). When issue 29
-lands the record is retired; until then a change to it is made only with the difference looked at.
+Issue 29's record (tests/data/identity.json, checked by tests/test_identity.py) was retired when
+the issue landed; the tool stays for the next refactor that must change nothing: record before,
+compare after, and look at every difference.
 """
 from __future__ import annotations
 
