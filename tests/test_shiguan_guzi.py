@@ -1,7 +1,10 @@
 """士冠禮's 若 paragraphs as scenarios (issue 25): the 孤子 (§20) is his own 主人, greets the 賔,
 stands at the 序端 and is given the 醴 at the 阼 with every 拜 北面 at the stair heads; the
 庶子 (§21) is capped on a 筵 outside the 房 facing south and given the 醮 there; the 北堂's 洗,
-a fixed thing of the 房, is drawn from the start. Each scenario compiled once (the cache)."""
+a fixed thing of the 房, is drawn from the start. With the other scenarios: the 孤子 is the 主人
+of §17 too (20-孤子醴賔: his 拜 with the 賔 北面 at the 阼階上, 20.03), and with 醮=2 his 鼎 stands
+outside the 廟門 (20.04; 注: 父在有鼎不陳於門外). Each scenario compiled once (the cache); the 24
+combinations' check --strict: tests/test_grid.py's corners."""
 from __future__ import annotations
 
 import json
@@ -72,3 +75,23 @@ def test_the_north_hall_basin_is_drawn_from_the_start():
     (x0, y0, x1, y1) = next(r for r in c.layout.regions if r.name == "北堂").rect
     pts = next(f for f in c.layout.features if f.name == "北堂洗").points
     assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in pts)
+
+
+def test_the_guzi_gives_the_bin_the_li_and_sees_him_off(capsys):
+    s = _state(capsys, "乃醴賔以壹獻之禮", "孤子=1")
+    assert "zhuren" not in s
+    assert (s["guanzhe"]["place"], s["guanzhe"]["facing"]["dir"]) == ("阼階上", "北")
+    assert (s["bin"]["place"], s["bin"]["facing"]["dir"]) == ("西階上", "北")
+    s = _state(capsys, "賔出主人送于外門外再拜", "孤子=1")
+    assert s["guanzhe"]["y"] < -110 and s["guanzhe"]["facing"]["dir"] == "西"   # beyond the 外門
+
+
+def test_the_guzi_s_ding_stands_outside_the_gate():
+    from viz.draw.things import hidden
+    from viz.model.rite import load
+    from viz.model.spec import RiteSpec
+
+    for guzi, out, inside in ((1, "門外鼎", "鼎"), (0, "鼎", "門外鼎")):
+        c = load(RiteSpec.at("assets/rites/shiguan/manifest.yaml", sets=[("醮", "2"), ("孤子", str(guzi))]))
+        end = hidden(c.timeline, c.timeline.sample(c.timeline.duration))
+        assert out not in end and inside in end, guzi
