@@ -66,22 +66,24 @@ def don_conflict(kind: str, name: str, spot: str, worn: list[tuple[str, str]]) -
     for k, n in worn:
         if SAME.get(k, k) == same:
             return f"already wears {n} ({k}) on the {spot}: doff it first"
-    if layer(kind) == 0:
-        over = [n for k, n in worn if layer(k) == 1]
-        if over:
-            return (f"the {name} ({kind}) goes under the {'、'.join(over)} on the {spot}, "
-                    f"which he wears already: doff it first ({'、'.join(UNDER)} go on before a cap)")
+    over = _over(kind, worn)
+    if over:
+        return (f"the {name} ({kind}) goes under the {'、'.join(over)} on the {spot}, "
+                f"which he wears already: doff it first ({'、'.join(UNDER)} go on before a cap)")
     return None
 
 
 def doff_conflict(kind: str, name: str, spot: str, worn: list[tuple[str, str]]) -> str | None:
     """Why a thing worn cannot come off yet (a 纚 under the cap still on), or None."""
-    if layer(kind) == 0:
-        over = [n for k, n in worn if layer(k) == 1]
-        if over:
-            return (f"the {name} ({kind}) is under the {'、'.join(over)} on the {spot}: doff "
-                    f"that first")
+    over = _over(kind, worn)
+    if over:
+        return f"the {name} ({kind}) is under the {'、'.join(over)} on the {spot}: doff that first"
     return None
+
+
+def _over(kind: str, worn: list[tuple[str, str]]) -> list[str]:
+    """The names of the caps worn over a thing of this kind (only a 纚 or 笄 has any)."""
+    return [n for k, n in worn if layer(k) == 1] if layer(kind) == 0 else []
 
 
 def wears(timeline, frame, i: int) -> list[int]:
